@@ -1,0 +1,2 @@
+#include <stdio.h>
+int main(void) { puts("topocoll " TC_VERSION); return 0; }
