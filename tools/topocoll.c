@@ -1,2 +1,81 @@
+/*
+** topocoll.c — the `topocoll` command: dispatches to one subcommand per capability and
+** answers --help, --version and `help SUBCOMMAND`.
+*/
+#include <stdarg.h>
 #include <stdio.h>
-int main(void) { puts("topocoll " TC_VERSION); return 0; }
+#include <string.h>
+
+#include "cli.h"
+
+static const tc_command commands[] = {
+    {"topo", "build a topology from a spec and report its properties", tc_cmd_topo, tc_cmd_topo_help},
+};
+#define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
+
+int tc_cli_fail(const char *cmd, const tc_error *err) {
+  fprintf(stderr, "topocoll %s: %s\n", cmd, err->msg);
+  return err->code == TC_EINPUT || err->code == TC_ERANGE ? TC_EXIT_USAGE : TC_EXIT_FAIL;
+}
+
+int tc_cli_usage_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "topocoll %s: ", cmd);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, " (see 'topocoll help %s')\n", cmd);
+  va_end(ap);
+  return TC_EXIT_USAGE;
+}
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: topocoll <command> [options]\n"
+          "\n"
+          "Synthesizes direct-connect topologies and collective schedules for them.\n"
+          "\n"
+          "commands:\n");
+  for (int i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f,
+          "\n"
+          "  topocoll help <command>   options of one command\n"
+          "  topocoll --version        print the version\n");
+}
+
+static const tc_command *find_command(const char *name) {
+  for (int i = 0; i < NCOMMANDS; i++)
+    if (!strcmp(commands[i].name, name)) return &commands[i];
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return TC_EXIT_USAGE;
+  }
+  const char *first = argv[1];
+  if (!strcmp(first, "--help") || !strcmp(first, "-h")) {
+    usage(stdout);
+    return TC_EXIT_OK;
+  }
+  if (!strcmp(first, "--version")) {
+    printf("topocoll %s\n", TC_VERSION);
+    return TC_EXIT_OK;
+  }
+  if (!strcmp(first, "help")) {
+    if (argc < 3) { usage(stdout); return TC_EXIT_OK; }
+    const tc_command *c = find_command(argv[2]);
+    if (!c) {
+      fprintf(stderr, "topocoll: no command '%s' (see 'topocoll --help')\n", argv[2]);
+      return TC_EXIT_USAGE;
+    }
+    c->help();
+    return TC_EXIT_OK;
+  }
+  const tc_command *c = find_command(first);
+  if (!c) {
+    fprintf(stderr, "topocoll: no command '%s' (see 'topocoll --help')\n", first);
+    return TC_EXIT_USAGE;
+  }
+  return c->run(argc - 1, argv + 1);
+}

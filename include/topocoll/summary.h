@@ -1,0 +1,36 @@
+/*
+** summary.h — everything `topocoll topo` reports about a graph, computed in one call:
+** sizes, degree regularity, loops and multi-arcs, distances, Moore bounds (paper 000
+** Def. 9–10) and reverse symmetry (Def. 6).
+**
+** "Moore-optimal" follows paper 000 Def. 10: diameter == T_L*(N, d), the directed bound,
+** with d the common out-degree (loops and parallel arcs counted, as the paper counts
+** ports) or the largest out-degree of a non-regular graph. For bidirectional graphs the
+** undirected bound T_L** (Table 8's last columns) is reported beside it.
+*/
+#ifndef TOPOCOLL_SUMMARY_H
+#define TOPOCOLL_SUMMARY_H
+
+#include "topocoll/metrics.h"
+
+typedef struct tc_graph_summary {
+  int32_t nodes;
+  int64_t arcs;
+  int64_t out_degree, in_degree;      /* -1 when not regular */
+  int64_t moore_degree;               /* degree used for the Moore bounds */
+  int regular;                        /* out- and in-regular with the same degree */
+  int bidirectional;
+  int64_t self_loops, multi_arcs;
+  int32_t switches;
+  tc_distance_stats dist;
+  int32_t moore_diameter;             /* T_L*(N, d), -1 if none */
+  int32_t moore_diameter_undirected;  /* T_L**(N, d), -1 if none */
+  int moore_optimal;
+  int reverse_symmetric;              /* 1, 0, or -1 when not checked */
+} tc_graph_summary;
+
+/* Fill `out`; the reverse-symmetry search runs only when `check_reverse_symmetry`. */
+int tc_graph_summarize(const tc_graph *g, int check_reverse_symmetry, tc_graph_summary *out, tc_error *err);
+void tc_graph_summary_destroy(tc_graph_summary *s);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+** spec_internal.h — what the spec parser (spec.c) and the family registry (registry.c)
+** share: bound argument values and the registry table. Internal header.
+**
+** A family's signature is a string of space-separated parameters "name:T[mod]" where T is
+** i (integer), g (nested spec, i.e. a graph) or w (word: a bare token or quoted string),
+** and mod is "=default" (optional), "*" (zero or more, last only) or "+" (one or more, last
+** only). Example: "d:i m:i loops:w=keep", "dims:i+", "gs:g+".
+*/
+#ifndef TC_TOPO_SPEC_INTERNAL_H
+#define TC_TOPO_SPEC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topocoll/spec.h"
+
+#define TC_SPEC_MAX_PARAMS 8
+#define TC_SPEC_MAX_LIST 64
+
+/* Arguments bound to a family's parameters, in signature order. */
+typedef struct tc_spec_args {
+  int64_t ints[TC_SPEC_MAX_PARAMS];
+  const char *words[TC_SPEC_MAX_PARAMS];      /* owned by the parser */
+  const tc_graph *graphs[TC_SPEC_MAX_PARAMS]; /* owned by the parser */
+  int64_t list_ints[TC_SPEC_MAX_LIST];        /* the variadic parameter, if integers */
+  const tc_graph *list_graphs[TC_SPEC_MAX_LIST];
+  int list_len;
+} tc_spec_args;
+
+typedef struct tc_family {
+  tc_family_info info;
+  const char *signature;
+  int (*build)(const tc_spec_args *a, tc_graph **out, tc_error *err);
+} tc_family;
+
+/* The registry (registry.c): NULL if no family has this name. */
+const tc_family *tc_family_find(const char *name, size_t len);
+int tc_family_table_size(void);
+const tc_family *tc_family_at(int i);
+
+#endif

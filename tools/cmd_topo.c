@@ -1,0 +1,192 @@
+/*
+** cmd_topo.c — `topocoll topo SPEC`: build a topology from a spec, print its report
+** (text or --json), and optionally write it as DOT, edge list, wiring CSV or graph JSON.
+** `topocoll topo --list` lists every family.
+*/
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "topocoll/graph_io.h"
+#include "topocoll/spec.h"
+#include "topocoll/summary.h"
+#include "topocoll/topo.h"
+
+void tc_cmd_topo_help(void) {
+  printf(
+      "usage: topocoll topo SPEC [--json] [--no-reverse-symmetry]\n"
+      "                     [--dot FILE] [--edges FILE] [--wiring FILE] [--graph-json FILE]\n"
+      "       topocoll topo --list\n"
+      "\n"
+      "Builds the topology named by SPEC (see docs/spec.md), e.g. kautz(4,2), torus(3,3,2),\n"
+      "line(circulant(16,3,4),3), product(biring(2,8),power(uniring(1,4),2)), file(g.json),\n"
+      "and reports nodes, arcs, degrees, diameter, Moore-optimal diameter, reverse symmetry,\n"
+      "average distance and the distance histogram.\n"
+      "\n"
+      "  --json                  one JSON object instead of the text report\n"
+      "  --no-reverse-symmetry   skip the isomorphism search G ~ G^T (reported as null)\n"
+      "  --dot FILE              write Graphviz DOT\n"
+      "  --edges FILE            write an edge list\n"
+      "  --wiring FILE           write the cabling plan CSV (node, port -> node, port)\n"
+      "  --graph-json FILE       write the graph as JSON (readable back with file(FILE))\n"
+      "  --list                  list every topology family with its parameters\n");
+}
+
+static void print_list(void) {
+  printf("%-17s %-22s %-40s %s\n", "FAMILY", "PARAMETERS", "CONSTRAINTS", "DESCRIPTION");
+  for (int i = 0; i < tc_spec_family_count(); i++) {
+    const tc_family_info *f = tc_spec_family(i);
+    printf("%-17s %-22s %-40s %s\n", f->name, f->params, f->constraints, f->summary);
+  }
+  printf("\ndrg names:");
+  for (const char *const *name = tc_topo_drg_names(); *name; name++) printf(" %s", *name);
+  printf("\n");
+}
+
+static int64_t gcd64(int64_t a, int64_t b) {
+  while (b) { int64_t t = a % b; a = b; b = t; }
+  return a;
+}
+
+static json_t *degree_json(int64_t d) { return d >= 0 ? json_integer(d) : json_null(); }
+
+static json_t *summary_json(const char *spec, const tc_graph_summary *s) {
+  json_t *o = json_object(), *hist = json_array();
+  for (int32_t t = 0; t <= s->dist.diameter; t++) json_array_append_new(hist, json_integer(s->dist.histogram[t]));
+  int connected = s->dist.strongly_connected;
+  json_object_set_new(o, "spec", json_string(spec));
+  json_object_set_new(o, "nodes", json_integer(s->nodes));
+  json_object_set_new(o, "arcs", json_integer(s->arcs));
+  json_object_set_new(o, "out_degree", degree_json(s->out_degree));
+  json_object_set_new(o, "in_degree", degree_json(s->in_degree));
+  json_object_set_new(o, "regular", json_boolean(s->regular));
+  json_object_set_new(o, "strongly_connected", json_boolean(connected));
+  json_object_set_new(o, "diameter", connected ? json_integer(s->dist.diameter) : json_null());
+  json_object_set_new(o, "moore_diameter", s->moore_diameter >= 0 ? json_integer(s->moore_diameter) : json_null());
+  json_object_set_new(o, "moore_diameter_undirected",
+                      s->moore_diameter_undirected >= 0 ? json_integer(s->moore_diameter_undirected) : json_null());
+  json_object_set_new(o, "moore_optimal", json_boolean(s->moore_optimal));
+  json_object_set_new(o, "reverse_symmetric", s->reverse_symmetric < 0 ? json_null() : json_boolean(s->reverse_symmetric));
+  json_object_set_new(o, "bidirectional", json_boolean(s->bidirectional));
+  json_object_set_new(o, "self_loops", json_integer(s->self_loops));
+  json_object_set_new(o, "multi_arcs", json_integer(s->multi_arcs));
+  json_object_set_new(o, "switches", json_integer(s->switches));
+  if (s->dist.pairs > 0 && connected) {
+    int64_t g = gcd64(s->dist.distance_sum, s->dist.pairs);
+    char exact[64];
+    snprintf(exact, sizeof exact, "%" PRId64 "/%" PRId64, s->dist.distance_sum / g, s->dist.pairs / g);
+    json_object_set_new(o, "avg_distance", json_real((double)s->dist.distance_sum / (double)s->dist.pairs));
+    json_object_set_new(o, "avg_distance_exact", json_string(exact));
+  } else {
+    json_object_set_new(o, "avg_distance", json_null());
+    json_object_set_new(o, "avg_distance_exact", json_null());
+  }
+  json_object_set_new(o, "unreachable_pairs", json_integer(s->dist.unreachable));
+  json_object_set_new(o, "distance_histogram", hist);
+  return o;
+}
+
+static const char *yes_no(int x) { return x ? "yes" : "no"; }
+
+static void print_degree(int64_t d) {
+  if (d >= 0) printf("%" PRId64, d); else printf("irregular");
+}
+
+static void print_text(const char *spec, const tc_graph_summary *s) {
+  printf("topology            %s\n", spec);
+  printf("nodes               %d", s->nodes);
+  if (s->switches) printf(" (%d switches)", s->switches);
+  printf("\narcs                %" PRId64 "\n", s->arcs);
+  printf("degree              out ");
+  print_degree(s->out_degree);
+  printf(", in ");
+  print_degree(s->in_degree);
+  printf("%s\n", s->regular ? " (regular)" : "");
+  printf("bidirectional       %s\n", yes_no(s->bidirectional));
+  printf("self-loops          %" PRId64 "\n", s->self_loops);
+  printf("multi-arcs          %" PRId64 "\n", s->multi_arcs);
+  if (s->dist.strongly_connected) printf("diameter            %d\n", s->dist.diameter);
+  else printf("diameter            infinite (not strongly connected: %" PRId64 " ordered pairs unreachable)\n", s->dist.unreachable);
+  printf("Moore diameter      %d (directed bound T_L*, paper 000 Def. 10): %s\n", s->moore_diameter,
+         s->moore_optimal ? "Moore-optimal" : "not Moore-optimal");
+  if (s->bidirectional) printf("undirected Moore    %d (T_L**)\n", s->moore_diameter_undirected);
+  if (s->reverse_symmetric >= 0) printf("reverse-symmetric   %s\n", yes_no(s->reverse_symmetric));
+  else printf("reverse-symmetric   not checked\n");
+  if (s->dist.pairs > 0) {
+    int64_t g = gcd64(s->dist.distance_sum, s->dist.pairs);
+    printf("average distance    %.6f (= %" PRId64 "/%" PRId64 ")\n", (double)s->dist.distance_sum / (double)s->dist.pairs,
+           s->dist.distance_sum / g, s->dist.pairs / g);
+  }
+  printf("distance histogram  (ordered pairs of distinct nodes)\n");
+  for (int32_t t = 1; t <= s->dist.diameter; t++) printf("  %4d  %" PRId64 "\n", t, s->dist.histogram[t]);
+}
+
+typedef struct topo_options {
+  const char *spec, *dot, *edges, *wiring, *graph_json;
+  int json, list, reverse_symmetry;
+} topo_options;
+
+static int parse_options(int argc, char **argv, topo_options *o) {
+  memset(o, 0, sizeof *o);
+  o->reverse_symmetry = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char **target = !strcmp(a, "--dot") ? &o->dot
+                          : !strcmp(a, "--edges") ? &o->edges
+                          : !strcmp(a, "--wiring") ? &o->wiring
+                          : !strcmp(a, "--graph-json") ? &o->graph_json
+                                                        : NULL;
+    if (target) {
+      if (i + 1 >= argc) return tc_cli_usage_error("topo", "%s needs a file name", a);
+      *target = argv[++i];
+    } else if (!strcmp(a, "--json")) o->json = 1;
+    else if (!strcmp(a, "--list")) o->list = 1;
+    else if (!strcmp(a, "--no-reverse-symmetry")) o->reverse_symmetry = 0;
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { tc_cmd_topo_help(); return -1; }
+    else if (a[0] == '-' && a[1] == '-') return tc_cli_usage_error("topo", "unknown option '%s'", a);
+    else if (o->spec) return tc_cli_usage_error("topo", "more than one SPEC given ('%s' and '%s'); quote specs with spaces", o->spec, a);
+    else o->spec = a;
+  }
+  if (!o->list && !o->spec) return tc_cli_usage_error("topo", "missing SPEC");
+  return TC_EXIT_OK;
+}
+
+/* Write every requested output file; stops at the first failure. */
+static int write_outputs(const tc_graph *g, const topo_options *o, tc_error *err) {
+  int rc = TC_OK;
+  if (!rc && o->dot) rc = tc_graph_write_dot(g, o->spec, o->dot, err);
+  if (!rc && o->edges) rc = tc_graph_write_edgelist(g, o->edges, err);
+  if (!rc && o->wiring) rc = tc_graph_write_wiring(g, o->wiring, err);
+  if (!rc && o->graph_json) rc = tc_graph_write_json(g, o->spec, o->graph_json, err);
+  return rc;
+}
+
+int tc_cmd_topo(int argc, char **argv) {
+  topo_options o;
+  int status = parse_options(argc, argv, &o);
+  if (status) return status < 0 ? TC_EXIT_OK : status;
+  if (o.list) { print_list(); return TC_EXIT_OK; }
+  tc_error err;
+  tc_error_clear(&err);
+  tc_graph *g = NULL;
+  if (tc_spec_build(o.spec, &g, &err)) return tc_cli_fail("topo", &err);
+  tc_graph_summary s;
+  if (tc_graph_summarize(g, o.reverse_symmetry, &s, &err)) {
+    tc_graph_destroy(g);
+    return tc_cli_fail("topo", &err);
+  }
+  int rc = write_outputs(g, &o, &err);
+  if (!rc) {
+    if (o.json) {
+      json_t *j = summary_json(o.spec, &s);
+      json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+      printf("\n");
+      json_decref(j);
+    } else print_text(o.spec, &s);
+  }
+  tc_graph_summary_destroy(&s);
+  tc_graph_destroy(g);
+  return rc ? tc_cli_fail("topo", &err) : TC_EXIT_OK;
+}
