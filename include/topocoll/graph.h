@@ -32,9 +32,9 @@ typedef enum { TC_NODE_COMPUTE = 0, TC_NODE_SWITCH = 1 } tc_node_kind;
 typedef enum { TC_OUT = 0, TC_IN = 1 } tc_dir;
 
 /* Largest node count any builder accepts (keeps n*d arc counts and n^2 pair counts sane). */
-#define TC_MAX_NODES 50000000
+#define TC_MAX_NODES 16777216
 /* Largest arc count any builder accepts. */
-#define TC_MAX_ARCS 400000000LL
+#define TC_MAX_ARCS 134217728LL
 
 typedef struct tc_graph {
   int32_t n;

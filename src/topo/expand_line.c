@@ -40,6 +40,13 @@ int tc_graph_line(const tc_graph *g, tc_graph **out, tc_error *err) {
 int tc_graph_line_power(const tc_graph *g, int64_t k, tc_graph **out, tc_error *err) {
   *out = NULL;
   if (k < 0) return tc_error_set(err, TC_EINPUT, "line: the number of iterations must be >= 0 (got %lld)", (long long)k);
+  /* Each iteration multiplies the node count by the common out-degree, so refuse an
+     impossible size before building any intermediate graph. */
+  int64_t d = tc_graph_out_regular(g), nodes = g->n;
+  for (int64_t i = 0; d > 1 && i < k && nodes <= TC_MAX_NODES; i++) nodes *= d;
+  if (nodes > TC_MAX_NODES)
+    return tc_error_set(err, TC_ERANGE, "line: L^%lld of this graph would have more than %d nodes", (long long)k,
+                        TC_MAX_NODES);
   tc_graph *cur = NULL;
   int rc = tc_graph_copy(g, &cur, err);
   for (int64_t i = 0; !rc && i < k; i++) {

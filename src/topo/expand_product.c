@@ -39,6 +39,10 @@ int tc_graph_product(const tc_graph *g1, const tc_graph *g2, tc_graph **out, tc_
 int tc_graph_power(const tc_graph *g, int64_t k, tc_graph **out, tc_error *err) {
   *out = NULL;
   if (k < 1) return tc_error_set(err, TC_EINPUT, "power: the exponent must be >= 1 (got %lld)", (long long)k);
+  int64_t nodes = 1;
+  for (int64_t i = 0; g->n > 1 && i < k && nodes <= TC_MAX_NODES; i++) nodes *= g->n;
+  if (nodes > TC_MAX_NODES)
+    return tc_error_set(err, TC_ERANGE, "power: G^%lld would have more than %d nodes", (long long)k, TC_MAX_NODES);
   tc_graph *acc = NULL;
   int rc = tc_graph_copy(g, &acc, err);
   for (int64_t i = 1; !rc && i < k; i++) {

@@ -1,0 +1,67 @@
+/*
+** tc_test.h — helpers shared by the cmocka test programs: building graphs from arc lists
+** or specs with assertion on success, and an independent all-pairs distance oracle
+** (Floyd–Warshall on an adjacency matrix) for small graphs.
+*/
+#ifndef TC_TEST_H
+#define TC_TEST_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "topocoll/graph.h"
+#include "topocoll/spec.h"
+
+static inline tc_graph *tc_test_from_arcs(int n, const int (*arcs)[2], int m) {
+  tc_graph_builder b;
+  tc_error err;
+  tc_graph *g = NULL;
+  assert_int_equal(tc_graph_builder_init(&b, n, &err), TC_OK);
+  for (int i = 0; i < m; i++) assert_int_equal(tc_graph_builder_add_arc(&b, arcs[i][0], arcs[i][1], 1, &err), TC_OK);
+  assert_int_equal(tc_graph_builder_finish(&b, &g, &err), TC_OK);
+  return g;
+}
+
+static inline tc_graph *tc_test_spec(const char *spec) {
+  tc_error err;
+  tc_graph *g = NULL;
+  int rc = tc_spec_build(spec, &g, &err);
+  if (rc) fail_msg("spec %s: %s", spec, err.msg);
+  return g;
+}
+
+/* dist[u*n+v] = hops u -> v, -1 if unreachable; caller frees. O(n^3): small graphs only. */
+static inline int *tc_test_floyd(const tc_graph *g) {
+  int n = g->n;
+  int *d = malloc((size_t)n * n * sizeof *d);
+  assert_non_null(d);
+  for (int i = 0; i < n * n; i++) d[i] = -1;
+  for (int u = 0; u < n; u++) d[u * n + u] = 0;
+  for (int64_t a = 0; a < g->m; a++)
+    if (g->src[a] != g->dst[a]) d[g->src[a] * n + g->dst[a]] = 1;
+  for (int k = 0; k < n; k++)
+    for (int i = 0; i < n; i++)
+      if (d[i * n + k] >= 0)
+        for (int j = 0; j < n; j++)
+          if (d[k * n + j] >= 0 && (d[i * n + j] < 0 || d[i * n + k] + d[k * n + j] < d[i * n + j]))
+            d[i * n + j] = d[i * n + k] + d[k * n + j];
+  return d;
+}
+
+/* Diameter by the oracle (-1 if not strongly connected). */
+static inline int tc_test_floyd_diameter(const tc_graph *g) {
+  int *d = tc_test_floyd(g), best = 0;
+  for (int i = 0; i < g->n * g->n; i++) {
+    if (d[i] < 0) { best = -1; break; }
+    if (d[i] > best) best = d[i];
+  }
+  free(d);
+  return best;
+}
+
+#endif

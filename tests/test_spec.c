@@ -1,0 +1,196 @@
+/*
+** test_spec.c — the spec language (docs/spec.md): every grammar rule, named and default
+** arguments, nesting, and every error path with the column and wording it must report.
+*/
+#include "tc_test.h"
+#include <stdio.h>
+#include <unistd.h>
+
+#include "topocoll/graph_io.h"
+
+/* Build `spec`, expect failure `code`, and a message containing every given fragment. */
+static void expect_error(const char *spec, int code, const char *frag1, const char *frag2) {
+  tc_graph *g = (tc_graph *)1;
+  tc_error err;
+  int rc = tc_spec_build(spec, &g, &err);
+  if (rc != code) fail_msg("spec '%s': expected code %d, got %d (%s)", spec, code, rc, rc ? err.msg : "ok");
+  assert_null(g);
+  if (frag1 && !strstr(err.msg, frag1)) fail_msg("spec '%s': message '%s' lacks '%s'", spec, err.msg, frag1);
+  if (frag2 && !strstr(err.msg, frag2)) fail_msg("spec '%s': message '%s' lacks '%s'", spec, err.msg, frag2);
+  assert_null(strchr(err.msg, '\n'));
+}
+
+static void same_arcs(const tc_graph *a, const tc_graph *b) {
+  assert_int_equal(a->n, b->n);
+  assert_int_equal(a->m, b->m);
+  for (int64_t i = 0; i < a->m; i++) {
+    assert_int_equal(a->src[i], b->src[i]);
+    assert_int_equal(a->dst[i], b->dst[i]);
+  }
+}
+
+static void positional_named_and_defaults(void **state) {
+  (void)state;
+  tc_graph *a = tc_test_spec("kautz(4,2)"), *b = tc_test_spec("kautz(d=4,n=2)"),
+           *c = tc_test_spec("  kautz ( n = 2 , d = 4 )  "), *d = tc_test_spec("kautz(4, n=2)");
+  assert_int_equal(a->n, 80); /* (d+1) d^n = 5 * 16, paper 000 Table 9 */
+  same_arcs(a, b);
+  same_arcs(a, c);
+  same_arcs(a, d);
+  tc_graph_destroy(a);
+  tc_graph_destroy(b);
+  tc_graph_destroy(c);
+  tc_graph_destroy(d);
+  /* default loops=keep; Π_{4,64} has 4 self-loops (digest §4.4) */
+  a = tc_test_spec("genkautz(4,64)");
+  b = tc_test_spec("genkautz(4,64,loops=keep)");
+  c = tc_test_spec("genkautz(4,64,drop)");
+  same_arcs(a, b);
+  assert_int_equal(a->m, 256);
+  assert_int_equal(c->m, 252);
+  tc_graph_destroy(a);
+  tc_graph_destroy(b);
+  tc_graph_destroy(c);
+  a = tc_test_spec("line(bipartite(4))"); /* k defaults to 1 */
+  assert_int_equal(a->n, 32);
+  tc_graph_destroy(a);
+  a = tc_test_spec("circulant(16)"); /* no offsets: Boesch–Wang C(16,{3,4}) (Thm 22) */
+  b = tc_test_spec("circulant(16,3,4)");
+  same_arcs(a, b);
+  tc_graph_destroy(a);
+  tc_graph_destroy(b);
+  a = tc_test_spec("diamond()");
+  assert_int_equal(a->n, 8);
+  tc_graph_destroy(a);
+}
+
+static void nesting_and_variadics(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("product(biring(2,8),power(uniring(1,4),2))");
+  assert_int_equal(g->n, 128);
+  tc_graph_destroy(g);
+  g = tc_test_spec("product(complete(2),complete(2),complete(2),complete(2))");
+  assert_int_equal(g->n, 16);
+  tc_graph_destroy(g);
+  g = tc_test_spec("torus(3,3,3,2)");
+  assert_int_equal(g->n, 54);
+  tc_graph_destroy(g);
+  g = tc_test_spec("transpose(transpose(line(degree(uniring(1,4),2),2)))");
+  assert_int_equal(g->n, 32);
+  tc_graph_destroy(g);
+}
+
+static void file_spec_reads_graphs(void **state) {
+  (void)state;
+  char dir[] = "/tmp/tc_spec_XXXXXX", path[256], spec[300];
+  assert_non_null(mkdtemp(dir));
+  tc_graph *g = tc_test_spec("kautz(2,2)"), *h = NULL;
+  tc_error err;
+  snprintf(path, sizeof path, "%s/k 2.json", dir);
+  assert_int_equal(tc_graph_write_json(g, "kautz(2,2)", path, &err), TC_OK);
+  snprintf(spec, sizeof spec, "line(file(\"%s\"))", path);
+  h = tc_test_spec(spec);
+  assert_int_equal(h->n, g->m); /* L(G) has one node per arc */
+  tc_graph_destroy(h);
+  snprintf(path, sizeof path, "%s/k.edges", dir);
+  assert_int_equal(tc_graph_write_edgelist(g, path, &err), TC_OK);
+  snprintf(spec, sizeof spec, "file(%s)", path);
+  h = tc_test_spec(spec);
+  same_arcs(g, h);
+  tc_graph_destroy(h);
+  remove(path);
+  snprintf(path, sizeof path, "%s/k 2.json", dir);
+  remove(path);
+  rmdir(dir);
+  tc_graph_destroy(g);
+  expect_error("file(/nonexistent/x.json)", TC_EIO, "/nonexistent/x.json", NULL);
+}
+
+static void syntax_errors(void **state) {
+  (void)state;
+  expect_error("", TC_EINPUT, "column 1: expected a topology name", "end of spec");
+  expect_error("kautz", TC_EINPUT, "column 6: expected '(' after the topology name", NULL);
+  expect_error("kautz(4,2", TC_EINPUT, "column 10: expected ',' or ')'", "end of spec");
+  expect_error("kautz(4,2))", TC_EINPUT, "column 11: expected end of spec", "')'");
+  expect_error("kautz(4;2)", TC_EINPUT, "column 7: expected an integer", NULL);
+  expect_error("kautz(4,)", TC_EINPUT, "column 9: expected an argument", "')'");
+  expect_error("kautz(4x,2)", TC_EINPUT, "column 7: expected an integer", NULL);
+  expect_error("kautz(99999999999999999999,1)", TC_EINPUT, "out of range", NULL);
+  expect_error("file(\"abc)", TC_EINPUT, "unterminated string", NULL);
+  expect_error("kauts(4,2)", TC_EINPUT, "unknown topology 'kauts'", "did you mean 'kautz'");
+  expect_error("zzzzzzzz(1)", TC_EINPUT, "unknown topology 'zzzzzzzz'", "--list");
+  expect_error("(4,2)", TC_EINPUT, "expected a topology name", NULL);
+}
+
+static void binding_errors(void **state) {
+  (void)state;
+  expect_error("kautz(4)", TC_EINPUT, "missing argument 'n'", "usage: kautz(d, n)");
+  expect_error("kautz(4,2,1)", TC_EINPUT, "column 11: kautz takes at most 2 arguments", NULL);
+  expect_error("kautz(4,x=2)", TC_EINPUT, "kautz has no parameter 'x'", NULL);
+  expect_error("kautz(d=4,d=2)", TC_EINPUT, "parameter 'd' given twice", NULL);
+  expect_error("kautz(complete(3),2)", TC_EINPUT, "argument 'd' must be an integer, found a nested spec", NULL);
+  expect_error("line(3)", TC_EINPUT, "column 6: line: argument 'g' must be a nested spec, found an integer", NULL);
+  expect_error("drg(complete(3))", TC_EINPUT, "must be a word", NULL);
+  expect_error("product(complete(3))", TC_EINPUT, "needs at least two graphs", NULL);
+  expect_error("genkautz(4,64,loops=maybe)", TC_EINPUT, "loops must be 'keep' or 'drop'", NULL);
+  expect_error("diamond(1)", TC_EINPUT, "diamond takes at most 0 arguments", NULL);
+}
+
+/* Errors raised by a nested family carry that call's column. */
+static void semantic_errors_carry_columns(void **state) {
+  (void)state;
+  expect_error("line(kautz(0,1))", TC_EINPUT, "column 6: kautz", NULL);
+  expect_error("product(complete(3),torus(3,1))", TC_EINPUT, "column 21: torus", NULL);
+  expect_error("kautz(4,40)", TC_ERANGE, "kautz", NULL);
+}
+
+static void limits(void **state) {
+  (void)state;
+  char deep[400] = "";
+  for (int i = 0; i < 40; i++) strcat(deep, "transpose(");
+  strcat(deep, "complete(3)");
+  for (int i = 0; i < 40; i++) strcat(deep, ")");
+  expect_error(deep, TC_EINPUT, "nest deeper than 32", NULL);
+  char *big = malloc(5000);
+  memset(big, 'a', 4999);
+  big[4999] = '\0';
+  expect_error(big, TC_EINPUT, "at most 4096", NULL);
+  free(big);
+  char many[600] = "torus(";
+  for (int i = 0; i < 70; i++) strcat(many, i ? ",2" : "2");
+  strcat(many, ")");
+  expect_error(many, TC_EINPUT, "more than 64 values", NULL);
+}
+
+static void family_listing(void **state) {
+  (void)state;
+  const char *required[] = {"complete", "bipartite", "hamming", "hypercube", "twistedhypercube", "uniring", "biring",
+                            "torus", "twistedtorus", "circulant", "dcirculant", "genkautz", "kautz", "debruijn",
+                            "dbjmod", "diamond", "drg", "hyperx", "dragonfly", "jellyfish", "xpander", "line",
+                            "degree", "product", "power", "bidir", "file"};
+  for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
+    int found = 0;
+    for (int k = 0; k < tc_spec_family_count(); k++) {
+      const tc_family_info *f = tc_spec_family(k);
+      assert_non_null(f->summary);
+      found |= !strcmp(f->name, required[i]);
+    }
+    if (!found) fail_msg("family %s missing from the registry", required[i]);
+  }
+  assert_null(tc_spec_family(-1));
+  assert_null(tc_spec_family(tc_spec_family_count()));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(positional_named_and_defaults),
+      cmocka_unit_test(nesting_and_variadics),
+      cmocka_unit_test(file_spec_reads_graphs),
+      cmocka_unit_test(syntax_errors),
+      cmocka_unit_test(binding_errors),
+      cmocka_unit_test(semantic_errors_carry_columns),
+      cmocka_unit_test(limits),
+      cmocka_unit_test(family_listing),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
