@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 bash scripts/build.sh normal
-./build/topocoll topo "${1:-genkautz(4,1000)}"
+./build/topocoll topo "${1:-line(circulant(16,3,4),3)}"
