@@ -140,7 +140,7 @@ int tc_graph_distance_stats(const tc_graph *g, tc_distance_stats *out, tc_error 
   int32_t batches = (n + batch - 1) / batch;
   partial total = {0};
   int failed = 0;
-#pragma omp parallel
+#pragma omp parallel if (batches > 1)
   {
     partial mine = {0};
     uint64_t *buf = malloc((size_t)n * WORDS * 3 * sizeof *buf + 1);
