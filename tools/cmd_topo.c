@@ -45,11 +45,6 @@ static void print_list(void) {
   printf("\n");
 }
 
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) { int64_t t = a % b; a = b; b = t; }
-  return a;
-}
-
 static json_t *degree_json(int64_t d) { return d >= 0 ? json_integer(d) : json_null(); }
 
 static json_t *summary_json(const char *spec, const tc_graph_summary *s) {
@@ -74,9 +69,8 @@ static json_t *summary_json(const char *spec, const tc_graph_summary *s) {
   json_object_set_new(o, "multi_arcs", json_integer(s->multi_arcs));
   json_object_set_new(o, "switches", json_integer(s->switches));
   if (s->dist.pairs > 0 && connected) {
-    int64_t g = gcd64(s->dist.distance_sum, s->dist.pairs);
     char exact[64];
-    snprintf(exact, sizeof exact, "%" PRId64 "/%" PRId64, s->dist.distance_sum / g, s->dist.pairs / g);
+    snprintf(exact, sizeof exact, "%" PRId64 "/%" PRId64, s->avg_distance_num, s->avg_distance_den);
     json_object_set_new(o, "avg_distance", json_real((double)s->dist.distance_sum / (double)s->dist.pairs));
     json_object_set_new(o, "avg_distance_exact", json_string(exact));
   } else {
@@ -115,9 +109,8 @@ static void print_text(const char *spec, const tc_graph_summary *s) {
   if (s->reverse_symmetric >= 0) printf("reverse-symmetric   %s\n", yes_no(s->reverse_symmetric));
   else printf("reverse-symmetric   not checked\n");
   if (s->dist.pairs > 0) {
-    int64_t g = gcd64(s->dist.distance_sum, s->dist.pairs);
     printf("average distance    %.6f (= %" PRId64 "/%" PRId64 ")\n", (double)s->dist.distance_sum / (double)s->dist.pairs,
-           s->dist.distance_sum / g, s->dist.pairs / g);
+           s->avg_distance_num, s->avg_distance_den);
   }
   printf("distance histogram  (ordered pairs of distinct nodes)\n");
   for (int32_t t = 1; t <= s->dist.diameter; t++) printf("  %4d  %" PRId64 "\n", t, s->dist.histogram[t]);

@@ -23,6 +23,7 @@ typedef struct tc_graph_summary {
   int64_t self_loops, multi_arcs;
   int32_t switches;
   tc_distance_stats dist;
+  int64_t avg_distance_num, avg_distance_den; /* exact average distance, reduced; 0/0 if no pairs */
   int32_t moore_diameter;             /* T_L*(N, d), -1 if none */
   int32_t moore_diameter_undirected;  /* T_L**(N, d), -1 if none */
   int moore_optimal;

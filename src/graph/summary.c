@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "core/intmath.h"
 #include "topocoll/iso.h"
 
 int tc_graph_summarize(const tc_graph *g, int check_reverse_symmetry, tc_graph_summary *out, tc_error *err) {
@@ -22,6 +23,11 @@ int tc_graph_summarize(const tc_graph *g, int check_reverse_symmetry, tc_graph_s
   out->reverse_symmetric = -1;
   int rc = tc_graph_distance_stats(g, &out->dist, err);
   if (rc) return rc;
+  int64_t g_sum = tc_gcd64(out->dist.distance_sum, out->dist.pairs);
+  if (g_sum) {
+    out->avg_distance_num = out->dist.distance_sum / g_sum;
+    out->avg_distance_den = out->dist.pairs / g_sum;
+  }
   out->moore_diameter = tc_moore_diameter_directed(g->n, out->moore_degree);
   out->moore_diameter_undirected = tc_moore_diameter_undirected(g->n, out->moore_degree);
   out->moore_optimal = out->dist.strongly_connected && out->dist.diameter == out->moore_diameter;

@@ -27,17 +27,10 @@
 */
 #include "topocoll/topo.h"
 
+#include "topo_util.h"
+
 #include <stddef.h>
 #include <stdlib.h>
-
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
 
 /* Check n, k, mult and each offset's range; report whether n/2 is an offset. */
 static int check_circulant_params(int64_t n, const int64_t *offs, int k, int64_t mult, int *has_half,
@@ -77,7 +70,7 @@ static int check_distinct_offsets(int64_t n, const int64_t *offs, int k, tc_erro
 
 static int check_connected(int64_t n, const int64_t *offs, int k, tc_error *err) {
   int64_t g = n;
-  for (int j = 0; j < k; j++) g = gcd64(g, offs[j]);
+  for (int j = 0; j < k; j++) g = tc_gcd64(g, offs[j]);
   if (g != 1)
     return tc_error_set(err, TC_EINPUT, "circulant: gcd(n, offsets) = %lld, graph would be disconnected",
                         (long long)g);

@@ -19,17 +19,10 @@
 */
 #include "topocoll/topo.h"
 
+#include "topo_util.h"
+
 #include <stddef.h>
 #include <stdlib.h>
-
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
 
 static int check_offsets(int64_t n, const int64_t *offs, int k, tc_error *err) {
   for (int j = 0; j < k; j++)
@@ -44,7 +37,7 @@ static int check_offsets(int64_t n, const int64_t *offs, int k, tc_error *err) {
     if (seen[offs[j]])
       rc = tc_error_set(err, TC_EINPUT, "directed_circulant: offset %lld is repeated", (long long)offs[j]);
     seen[offs[j]] = 1;
-    g = gcd64(g, offs[j]);
+    g = tc_gcd64(g, offs[j]);
   }
   free(seen);
   if (!rc && g != 1)

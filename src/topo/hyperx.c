@@ -22,11 +22,12 @@
 */
 #include "topocoll/topo.h"
 
+#include "topo_util.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define HYPERX_LABEL_MAX_NODES 65536
 
 static int hyperx_size(const int64_t *dims, int k, int64_t *nodes, int64_t *degree, tc_error *err) {
   if (k < 1) return tc_error_set(err, TC_EINPUT, "hyperx: need at least one dimension (got %d)", k);
@@ -62,27 +63,6 @@ static int add_links_of_node(tc_graph_builder *b, const int64_t *dims, int k, in
   return TC_OK;
 }
 
-static int label_addresses(tc_graph_builder *b, const int64_t *dims, int k, int64_t nodes, tc_error *err) {
-  size_t room = (size_t)k * 21 + 3;
-  char *text = malloc(room);
-  if (!text) return tc_error_set(err, TC_ENOMEM, "out of memory");
-  int rc = TC_OK;
-  for (int64_t u = 0; u < nodes && !rc; u++) {
-    int64_t rest = u, weight = nodes;
-    size_t len = 0;
-    text[len++] = '(';
-    for (int i = 0; i < k; i++) {
-      weight /= dims[i];
-      len += (size_t)snprintf(text + len, room - len, i ? ",%lld" : "%lld", (long long)(rest / weight));
-      rest %= weight;
-    }
-    snprintf(text + len, room - len, ")");
-    rc = tc_graph_builder_set_label(b, u, text, err);
-  }
-  free(text);
-  return rc;
-}
-
 int tc_topo_hyperx(const int64_t *dims, int k, tc_graph **out, tc_error *err) {
   if (!out) return tc_error_set(err, TC_EINPUT, "hyperx: output pointer is NULL");
   *out = NULL;
@@ -94,7 +74,7 @@ int tc_topo_hyperx(const int64_t *dims, int k, tc_graph **out, tc_error *err) {
   rc = tc_graph_builder_init(&b, nodes, err);
   if (!rc) rc = tc_graph_builder_reserve(&b, nodes * degree, err);
   for (int64_t u = 0; u < nodes && !rc; u++) rc = add_links_of_node(&b, dims, k, u, err);
-  if (!rc && nodes <= HYPERX_LABEL_MAX_NODES) rc = label_addresses(&b, dims, k, nodes, err);
+  if (!rc && nodes <= TC_TOPO_LABEL_MAX_NODES) rc = tc_topo_label_coordinates(&b, dims, k, nodes, err);
   if (rc) {
     tc_graph_builder_destroy(&b);
     return rc;

@@ -19,11 +19,12 @@
 */
 #include "topocoll/topo.h"
 
+#include "topo_util.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define TORUS_LABEL_MAX_NODES 65536
 
 /* Validate dims and compute N and the per-node degree; TC_OK or an error. */
 static int torus_size(const int64_t *dims, int k, int64_t *nodes, int64_t *degree, tc_error *err) {
@@ -62,28 +63,6 @@ static int add_torus_links(tc_graph_builder *b, const int64_t *dims, int k, int6
   return TC_OK;
 }
 
-/* Label every node "(x_0,...,x_{k-1})". */
-static int label_coordinates(tc_graph_builder *b, const int64_t *dims, int k, int64_t nodes, tc_error *err) {
-  size_t room = (size_t)k * 21 + 3; /* each coordinate < 2^63 prints in <= 20 chars + ',' */
-  char *text = malloc(room);
-  if (!text) return tc_error_set(err, TC_ENOMEM, "out of memory");
-  int rc = TC_OK;
-  for (int64_t u = 0; u < nodes && !rc; u++) {
-    int64_t rest = u, weight = nodes;
-    size_t len = 0;
-    text[len++] = '(';
-    for (int i = 0; i < k; i++) {
-      weight /= dims[i];
-      len += (size_t)snprintf(text + len, room - len, i ? ",%lld" : "%lld", (long long)(rest / weight));
-      rest %= weight;
-    }
-    snprintf(text + len, room - len, ")");
-    rc = tc_graph_builder_set_label(b, u, text, err);
-  }
-  free(text);
-  return rc;
-}
-
 int tc_topo_torus(const int64_t *dims, int k, tc_graph **out, tc_error *err) {
   if (!out) return tc_error_set(err, TC_EINPUT, "torus: output pointer is NULL");
   *out = NULL;
@@ -95,7 +74,7 @@ int tc_topo_torus(const int64_t *dims, int k, tc_graph **out, tc_error *err) {
   rc = tc_graph_builder_init(&b, nodes, err);
   if (!rc) rc = tc_graph_builder_reserve(&b, nodes * degree, err);
   if (!rc) rc = add_torus_links(&b, dims, k, nodes, err);
-  if (!rc && nodes <= TORUS_LABEL_MAX_NODES) rc = label_coordinates(&b, dims, k, nodes, err);
+  if (!rc && nodes <= TC_TOPO_LABEL_MAX_NODES) rc = tc_topo_label_coordinates(&b, dims, k, nodes, err);
   if (rc) {
     tc_graph_builder_destroy(&b);
     return rc;
