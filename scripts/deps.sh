@@ -4,7 +4,7 @@
 # SimGrid here.
 set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config libcmocka-dev libigraph-dev libglpk-dev
-          libjansson-dev libxml2-dev graphviz)
+          libjansson-dev libxml2-dev graphviz python3)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
