@@ -146,7 +146,7 @@ static void semantic_errors_carry_columns(void **state) {
 
 static void limits(void **state) {
   (void)state;
-  char deep[400] = "";
+  char deep[600] = ""; /* 40 * 10 + 11 + 40 bytes */
   for (int i = 0; i < 40; i++) strcat(deep, "transpose(");
   strcat(deep, "complete(3)");
   for (int i = 0; i < 40; i++) strcat(deep, ")");
