@@ -1,0 +1,43 @@
+/*
+** cost.h — the α-β cost model (paper 000 §1.4, App. E.3), computed from the schedule.
+**
+** For every step t and arc a, load(a,t) = Σ chunk sizes on a at t, in shards, divided by
+** cap(a). With d = the node bandwidth in link units (the largest Σ cap over a node's
+** out-arcs; the degree of a regular unit-capacity graph) and the shard size M/nshards,
+** the bandwidth term is
+**     T_B = (M/B) * tau,   tau = (d / nshards) * Σ_t max_a load(a,t),
+** exact as a rational. T_L = steps * α. Allreduce sums its two halves. Optimal values:
+** tau* = (N-1)/N for allgather / reduce-scatter (paper 000 Thm 4), 2(N-1)/N for allreduce,
+** 1 for broadcast / reduce; T_L* = T_L*(N,d) (Def. 10), doubled for allreduce.
+** The cost model never consults a closed form: those live in the tests.
+*/
+#ifndef TOPOCOLL_COST_H
+#define TOPOCOLL_COST_H
+
+#include "topocoll/rational.h"
+#include "topocoll/sched.h"
+
+typedef struct tc_cost {
+  int32_t steps;       /* T_L / α */
+  int64_t degree;      /* d used for B = d * b */
+  tc_rat tau;          /* T_B / (M/B) */
+  tc_rat tau_optimal;  /* the lower bound tau* */
+  int bw_optimal;      /* tau == tau* */
+  int32_t moore_steps; /* T_L* for this N and d (x2 for allreduce); -1 if undefined */
+  int moore_optimal;   /* steps == moore_steps */
+  tc_rat *step_load;   /* steps entries: max_a load(a,t) in shards per unit capacity */
+} tc_cost;
+
+int tc_schedule_cost(const tc_graph *g, const tc_schedule *s, tc_cost *out, tc_error *err);
+void tc_cost_destroy(tc_cost *c);
+
+/* Predicted time in seconds: steps*alpha + tau * M / (d * link_bw), with alpha in s,
+   link_bw in bytes/s per unit-capacity link and M in bytes. */
+double tc_cost_time(const tc_cost *c, double alpha_s, double link_bw, double bytes);
+
+/* Heterogeneous links (paper 000 E.3): Σ_t max over arcs used in step t of
+   alpha[a] + bytes on a at t / bw[a]; alpha in s and bw in bytes/s, per arc id. */
+int tc_schedule_time_hetero(const tc_graph *g, const tc_schedule *s, const double *alpha, const double *bw,
+                            double bytes, double *time_s, tc_error *err);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+** sched.h — the schedule IR: step schedules of collectives on a tc_graph.
+**
+** A step schedule is a list of transfers ((v, C), (u, w), t) (paper 000 §1.3): in comm
+** step t node u sends chunk C of shard v over the arc u -> w. Here a transfer names the
+** arc id (so a parallel arc is a distinct port: multiplicity is capacity, not permission
+** to reuse), the shard v, the step t >= 1, and the chunk C = [lo, hi) as an interval of
+** integer *units*: the shard is divided into `units` equal units, so chunk endpoints are
+** exact rationals lo/units, hi/units with one common denominator per schedule. A
+** discretized schedule with P chunks per shard is simply one with units == P; exact
+** generators pick `units` as the LCM of their denominators (tc_schedule_refine rescales).
+**
+** Shards: the buffer of M bytes is cut into `nshards` equal shards of M/nshards bytes;
+** shard k belongs to node owner[k] (owner == NULL means nshards == N and owner[k] == k, the
+** paper's layout). Collectives and what a transfer means:
+**   TC_COLL_ALLGATHER       shard k starts at its owner; a transfer copies it forward; every
+**                           node ends with every shard.
+**   TC_COLL_REDUCE_SCATTER  every node contributes to every shard; a transfer sends the
+**                           sender's current partial reduction of the chunk, which the
+**                           receiver adds into its own (paper 000 Def. 4); the owner ends with
+**                           the full reduction of its shard.
+**   TC_COLL_ALLREDUCE       steps 1..rs_steps reduce every shard into its owner, steps
+**                           rs_steps+1..steps copy it from the owner to all (RS then AG,
+**                           paper 000 §1.2; with 2 shards owned by two tree roots this is
+**                           also the double binary tree).
+**   TC_COLL_BROADCAST       copy semantics; every shard is owned by the root.
+**   TC_COLL_REDUCE          reduce semantics; every shard is owned by the root.
+**
+** The IR only stores; tc_schedule_verify (verify.h) decides whether a schedule performs its
+** collective, and tc_schedule_cost (cost.h) measures it. Generators (src/synth) must pass
+** every schedule through the verifier before anyone prints or writes it.
+**
+** Future kinds (ForestColl tree packings, all-to-all flows) get their own IR types beside
+** this one with their own verifier entry points; tree schedules also lower to step
+** schedules, so every lowerer consumes this type.
+*/
+#ifndef TOPOCOLL_SCHED_H
+#define TOPOCOLL_SCHED_H
+
+#include <stdint.h>
+
+#include "topocoll/graph.h"
+
+typedef enum {
+  TC_COLL_ALLGATHER = 0,
+  TC_COLL_REDUCE_SCATTER = 1,
+  TC_COLL_ALLREDUCE = 2,
+  TC_COLL_BROADCAST = 3,
+  TC_COLL_REDUCE = 4
+} tc_collective;
+
+/* "allgather", "reduce-scatter", "allreduce", "broadcast", "reduce". */
+const char *tc_collective_name(tc_collective c);
+/* Parse a name as above; returns -1 if unknown. */
+int tc_collective_parse(const char *name);
+
+typedef struct tc_transfer {
+  int32_t shard; /* k: which shard (its owner is the allgather source / reduction target) */
+  int32_t step;  /* t, 1-based */
+  int64_t arc;   /* arc id in the graph; sender = src[arc], receiver = dst[arc] */
+  int64_t lo;    /* chunk [lo, hi) in units, 0 <= lo < hi <= units */
+  int64_t hi;
+} tc_transfer;
+
+typedef struct tc_schedule {
+  tc_collective coll;
+  int32_t nodes;      /* N of the graph it runs on */
+  int32_t nshards;    /* shards of M/nshards bytes each */
+  int32_t *owner;     /* nshards owners, or NULL for the identity (nshards == nodes) */
+  int64_t units;      /* units per shard (common denominator of chunk endpoints) */
+  int32_t steps;      /* number of comm steps: T_L = steps * alpha */
+  int32_t rs_steps;   /* allreduce: last step of the reduce-scatter half; else 0 */
+  int64_t count;      /* number of transfers */
+  int64_t room;
+  tc_transfer *xfer;
+  char algorithm[32]; /* generator name, e.g. "bfb", "ring" */
+} tc_schedule;
+
+/* Start an empty schedule with N shards owned by their nodes (allgather, reduce-scatter,
+   allreduce in the paper's layout). */
+int tc_schedule_init(tc_schedule *s, tc_collective coll, int32_t nodes, int64_t units, const char *algorithm,
+                     tc_error *err);
+/* Start an empty schedule with `nshards` shards owned by owner[0..nshards-1] (copied).
+   Broadcast and reduce need every owner equal (the root). */
+int tc_schedule_init_owned(tc_schedule *s, tc_collective coll, int32_t nodes, int32_t nshards, const int32_t *owner,
+                           int64_t units, const char *algorithm, tc_error *err);
+/* Owner of shard k. */
+static inline int32_t tc_schedule_owner(const tc_schedule *s, int32_t k) { return s->owner ? s->owner[k] : k; }
+void tc_schedule_destroy(tc_schedule *s);
+/* Append a transfer (no semantic checks here; steps grows to cover t). */
+int tc_schedule_add(tc_schedule *s, int32_t shard, int64_t arc, int32_t step, int64_t lo, int64_t hi, tc_error *err);
+/* Reserve room for `count` transfers in total. */
+int tc_schedule_reserve(tc_schedule *s, int64_t count, tc_error *err);
+/* Multiply `units` and every endpoint by k >= 1 (overflow-checked). */
+int tc_schedule_refine(tc_schedule *s, int64_t k, tc_error *err);
+/* Sort transfers by (step, shard, arc, lo) — a canonical order for output and comparison. */
+void tc_schedule_sort(tc_schedule *s);
+/* Deep copy. */
+int tc_schedule_copy(const tc_schedule *s, tc_schedule *out, tc_error *err);
+
+#endif

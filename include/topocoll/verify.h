@@ -1,0 +1,26 @@
+/*
+** verify.h — the independent schedule verifier (paper 000 App. B, Def. 4).
+**
+** tc_schedule_verify replays a step schedule symbolically with exact integer units and
+** decides whether it performs its collective on g. It trusts nothing a generator says:
+**   - structure: N matches, every transfer names an existing arc, a step in 1..steps
+**     (allreduce: reduce-scatter transfers in 1..rs_steps, allgather after), a shard the
+**     collective has, and a chunk 0 <= lo < hi <= units;
+**   - copy semantics (allgather, broadcast, allreduce's second half): a node sends a byte
+**     only if it held it before that step (a shard's owner holds it from the start; in
+**     allreduce, after step rs_steps); at the end every node holds every byte of every shard;
+**   - reduce semantics (reduce-scatter, reduce, allreduce's first half): a transfer carries
+**     the sender's partial reduction as of the start of the step; each shard's owner must end
+**     with every node's contribution to every byte exactly once (counted along all
+**     time-respecting paths, so a duplicated or missing contribution is caught).
+** On failure it returns TC_EFAIL and err->msg names the first violated transfer (lowest
+** step, then index) and why, or the byte range and node whose contribution is wrong.
+*/
+#ifndef TOPOCOLL_VERIFY_H
+#define TOPOCOLL_VERIFY_H
+
+#include "topocoll/sched.h"
+
+int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err);
+
+#endif

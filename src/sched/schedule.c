@@ -1,0 +1,127 @@
+/*
+** schedule.c — storage of step schedules (contract in sched.h): init, append, refine,
+** canonical sort, copy. No semantics live here; see verify.c and cost.c.
+*/
+#include "topocoll/sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const coll_names[] = {"allgather", "reduce-scatter", "allreduce", "broadcast", "reduce"};
+
+const char *tc_collective_name(tc_collective c) {
+  return (unsigned)c < sizeof coll_names / sizeof coll_names[0] ? coll_names[c] : "unknown";
+}
+
+int tc_collective_parse(const char *name) {
+  for (int i = 0; i < (int)(sizeof coll_names / sizeof coll_names[0]); i++)
+    if (!strcmp(name, coll_names[i])) return i;
+  return -1;
+}
+
+int tc_schedule_init_owned(tc_schedule *s, tc_collective coll, int32_t nodes, int32_t nshards, const int32_t *owner,
+                           int64_t units, const char *algorithm, tc_error *err) {
+  memset(s, 0, sizeof *s);
+  if ((unsigned)coll > TC_COLL_REDUCE) return tc_error_set(err, TC_EINPUT, "unknown collective %d", (int)coll);
+  if (nodes < 1) return tc_error_set(err, TC_EINPUT, "schedule needs at least one node (got %d)", nodes);
+  if (nshards < 1) return tc_error_set(err, TC_EINPUT, "schedule needs at least one shard (got %d)", nshards);
+  if (units < 1) return tc_error_set(err, TC_EINPUT, "units per shard must be >= 1 (got %lld)", (long long)units);
+  if (!owner && nshards != nodes)
+    return tc_error_set(err, TC_EINPUT, "%d shards on %d nodes need explicit owners", nshards, nodes);
+  int rooted = coll == TC_COLL_BROADCAST || coll == TC_COLL_REDUCE;
+  if (rooted && !owner) return tc_error_set(err, TC_EINPUT, "%s needs a root", tc_collective_name(coll));
+  for (int32_t k = 0; owner && k < nshards; k++) {
+    if (owner[k] < 0 || owner[k] >= nodes)
+      return tc_error_set(err, TC_EINPUT, "owner %d of shard %d outside 0..%d", owner[k], k, nodes - 1);
+    if (rooted && owner[k] != owner[0])
+      return tc_error_set(err, TC_EINPUT, "%s shards must all belong to the root", tc_collective_name(coll));
+  }
+  if (owner) {
+    s->owner = malloc((size_t)nshards * sizeof *s->owner);
+    if (!s->owner) return tc_error_set(err, TC_ENOMEM, "out of memory");
+    memcpy(s->owner, owner, (size_t)nshards * sizeof *s->owner);
+  }
+  s->coll = coll;
+  s->nodes = nodes;
+  s->nshards = nshards;
+  s->units = units;
+  strncpy(s->algorithm, algorithm ? algorithm : "", sizeof s->algorithm - 1);
+  return TC_OK;
+}
+
+int tc_schedule_init(tc_schedule *s, tc_collective coll, int32_t nodes, int64_t units, const char *algorithm,
+                     tc_error *err) {
+  return tc_schedule_init_owned(s, coll, nodes, nodes, NULL, units, algorithm, err);
+}
+
+void tc_schedule_destroy(tc_schedule *s) {
+  free(s->xfer);
+  free(s->owner);
+  memset(s, 0, sizeof *s);
+}
+
+int tc_schedule_reserve(tc_schedule *s, int64_t count, tc_error *err) {
+  if (count <= s->room) return TC_OK;
+  if (count > INT64_MAX / (int64_t)sizeof(tc_transfer) / 2)
+    return tc_error_set(err, TC_ERANGE, "schedule with %lld transfers is too large", (long long)count);
+  tc_transfer *x = realloc(s->xfer, (size_t)count * sizeof *x);
+  if (!x) return tc_error_set(err, TC_ENOMEM, "out of memory for %lld transfers", (long long)count);
+  s->xfer = x;
+  s->room = count;
+  return TC_OK;
+}
+
+int tc_schedule_add(tc_schedule *s, int32_t shard, int64_t arc, int32_t step, int64_t lo, int64_t hi, tc_error *err) {
+  if (s->count == s->room) {
+    int rc = tc_schedule_reserve(s, s->room ? 2 * s->room : 64, err);
+    if (rc) return rc;
+  }
+  s->xfer[s->count++] = (tc_transfer){shard, step, arc, lo, hi};
+  if (step > s->steps) s->steps = step;
+  return TC_OK;
+}
+
+int tc_schedule_refine(tc_schedule *s, int64_t k, tc_error *err) {
+  if (k < 1) return tc_error_set(err, TC_EINPUT, "refinement factor must be >= 1 (got %lld)", (long long)k);
+  int64_t units;
+  if (__builtin_mul_overflow(s->units, k, &units))
+    return tc_error_set(err, TC_ERANGE, "refining %lld units per shard by %lld overflows", (long long)s->units,
+                        (long long)k);
+  s->units = units; /* endpoints are <= units, so they cannot overflow either */
+  for (int64_t i = 0; i < s->count; i++) {
+    s->xfer[i].lo *= k;
+    s->xfer[i].hi *= k;
+  }
+  return TC_OK;
+}
+
+static int cmp_transfer(const void *pa, const void *pb) {
+  const tc_transfer *a = pa, *b = pb;
+  if (a->step != b->step) return a->step < b->step ? -1 : 1;
+  if (a->shard != b->shard) return a->shard < b->shard ? -1 : 1;
+  if (a->arc != b->arc) return a->arc < b->arc ? -1 : 1;
+  if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+  return (a->hi > b->hi) - (a->hi < b->hi);
+}
+
+void tc_schedule_sort(tc_schedule *s) {
+  if (s->count > 1) qsort(s->xfer, (size_t)s->count, sizeof *s->xfer, cmp_transfer);
+}
+
+int tc_schedule_copy(const tc_schedule *s, tc_schedule *out, tc_error *err) {
+  *out = *s;
+  out->xfer = NULL;
+  out->owner = NULL;
+  out->room = 0;
+  out->count = 0;
+  if (s->owner) {
+    out->owner = malloc((size_t)s->nshards * sizeof *out->owner);
+    if (!out->owner) { memset(out, 0, sizeof *out); return tc_error_set(err, TC_ENOMEM, "out of memory"); }
+    memcpy(out->owner, s->owner, (size_t)s->nshards * sizeof *out->owner);
+  }
+  int rc = tc_schedule_reserve(out, s->count ? s->count : 1, err);
+  if (rc) { tc_schedule_destroy(out); return rc; }
+  if (s->count) memcpy(out->xfer, s->xfer, (size_t)s->count * sizeof *s->xfer);
+  out->count = s->count;
+  return TC_OK;
+}
