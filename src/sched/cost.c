@@ -1,0 +1,131 @@
+/*
+** cost.c — the α-β cost model measured on a schedule (contract in cost.h).
+**
+** Loads are accumulated per (step, arc) in integer units, one step at a time (transfers
+** ordered by step with a counting sort), so memory is O(m + count). The per-step maximum
+** of load/cap is compared exactly in 128-bit arithmetic and summed as a rational.
+*/
+#include "topocoll/cost.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "topocoll/metrics.h"
+
+/* Node bandwidth in link units: the largest total out-capacity of a node. */
+static int64_t node_bandwidth(const tc_graph *g) {
+  int64_t best = 0;
+  for (int32_t u = 0; u < g->n; u++) {
+    int64_t sum = 0;
+    for (int64_t a = g->out_off[u]; a < g->out_off[u + 1]; a++) sum += g->cap[a];
+    if (sum > best) best = sum;
+  }
+  return best;
+}
+
+/* tau* = max over compute nodes of the shards it does not own / nshards (x2 allreduce). */
+static int optimal_tau(const tc_graph *g, const tc_schedule *s, tc_rat *out, tc_error *err) {
+  int32_t *owned = calloc((size_t)g->n, sizeof *owned);
+  if (!owned) return tc_error_set(err, TC_ENOMEM, "out of memory");
+  for (int32_t k = 0; k < s->nshards; k++) owned[tc_schedule_owner(s, k)]++;
+  int32_t least = s->nshards;
+  for (int32_t u = 0; u < g->n; u++)
+    if (g->kind[u] == TC_NODE_COMPUTE && owned[u] < least) least = owned[u];
+  free(owned);
+  int64_t factor = s->coll == TC_COLL_ALLREDUCE ? 2 : 1;
+  return tc_rat_make(factor * (s->nshards - least), s->nshards, out, err);
+}
+
+/* Σ_t max_a load(a,t)/cap(a), in shards, as a rational; fills step_load[t-1]. */
+static int sum_step_maxima(const tc_graph *g, const tc_schedule *s, tc_rat *step_load, tc_rat *sum, tc_error *err) {
+  int64_t *by_step = calloc((size_t)s->steps + 2, sizeof *by_step), *order = malloc((size_t)(s->count ? s->count : 1) * sizeof *order);
+  int64_t *load = calloc((size_t)(g->m ? g->m : 1), sizeof *load), *touched = malloc((size_t)(g->m ? g->m : 1) * sizeof *touched);
+  int rc = TC_OK;
+  if (!by_step || !order || !load || !touched) { rc = tc_error_set(err, TC_ENOMEM, "out of memory"); goto done; }
+  for (int64_t i = 0; i < s->count; i++) by_step[s->xfer[i].step + 1]++;
+  for (int32_t t = 0; t <= s->steps; t++) by_step[t + 1] += by_step[t];
+  for (int64_t i = 0; i < s->count; i++) order[by_step[s->xfer[i].step]++] = i;
+  /* by_step[t] now ends step t's range; its start is by_step[t-1] */
+  *sum = (tc_rat){0, 1};
+  for (int32_t t = 1; t <= s->steps && !rc; t++) {
+    int64_t ntouched = 0, best_load = 0, best_cap = 1;
+    for (int64_t q = by_step[t - 1]; q < by_step[t]; q++) {
+      const tc_transfer *x = &s->xfer[order[q]];
+      if (!load[x->arc]) touched[ntouched++] = x->arc;
+      if (__builtin_add_overflow(load[x->arc], x->hi - x->lo, &load[x->arc]))
+        rc = tc_error_set(err, TC_ERANGE, "load of arc %lld in step %d overflows", (long long)x->arc, t);
+    }
+    for (int64_t i = 0; i < ntouched; i++) {
+      int64_t a = touched[i];
+      if ((__int128)load[a] * best_cap > (__int128)best_load * g->cap[a]) {
+        best_load = load[a];
+        best_cap = g->cap[a];
+      }
+      load[a] = 0;
+    }
+    if (!rc) rc = tc_rat_make(best_load, best_cap, &step_load[t - 1], err);
+    if (!rc) rc = tc_rat_mul(step_load[t - 1], (tc_rat){1, s->units}, &step_load[t - 1], err);
+    if (!rc) rc = tc_rat_add(*sum, step_load[t - 1], sum, err);
+  }
+done:
+  free(by_step);
+  free(order);
+  free(load);
+  free(touched);
+  return rc;
+}
+
+int tc_schedule_cost(const tc_graph *g, const tc_schedule *s, tc_cost *out, tc_error *err) {
+  memset(out, 0, sizeof *out);
+  if (s->nodes != g->n)
+    return tc_error_set(err, TC_EINPUT, "schedule is for %d nodes but the graph has %d", s->nodes, g->n);
+  out->steps = s->steps;
+  out->degree = node_bandwidth(g);
+  out->step_load = calloc((size_t)s->steps + 1, sizeof *out->step_load);
+  if (!out->step_load) return tc_error_set(err, TC_ENOMEM, "out of memory");
+  tc_rat sum;
+  int rc = sum_step_maxima(g, s, out->step_load, &sum, err);
+  if (!rc) rc = tc_rat_mul(sum, (tc_rat){out->degree, s->nshards}, &out->tau, err);
+  if (!rc) rc = optimal_tau(g, s, &out->tau_optimal, err);
+  if (rc) { tc_cost_destroy(out); return rc; }
+  out->bw_optimal = tc_rat_cmp(out->tau, out->tau_optimal) == 0;
+  int32_t moore = tc_moore_diameter_directed(g->n, out->degree);
+  out->moore_steps = moore < 0 ? -1 : s->coll == TC_COLL_ALLREDUCE ? 2 * moore : moore;
+  out->moore_optimal = out->moore_steps >= 0 && out->steps == out->moore_steps;
+  return TC_OK;
+}
+
+void tc_cost_destroy(tc_cost *c) {
+  free(c->step_load);
+  memset(c, 0, sizeof *c);
+}
+
+double tc_cost_time(const tc_cost *c, double alpha_s, double link_bw, double bytes) {
+  double node_bw = (double)c->degree * link_bw;
+  return c->steps * alpha_s + tc_rat_to_double(c->tau) * bytes / node_bw;
+}
+
+int tc_schedule_time_hetero(const tc_graph *g, const tc_schedule *s, const double *alpha, const double *bw,
+                            double bytes, double *time_s, tc_error *err) {
+  if (s->nodes != g->n)
+    return tc_error_set(err, TC_EINPUT, "schedule is for %d nodes but the graph has %d", s->nodes, g->n);
+  double *load = calloc((size_t)(g->m ? g->m : 1) * ((size_t)s->steps + 1), sizeof *load);
+  if (!load) return tc_error_set(err, TC_ENOMEM, "out of memory");
+  double unit_bytes = bytes / s->nshards / (double)s->units;
+  for (int64_t i = 0; i < s->count; i++) {
+    const tc_transfer *x = &s->xfer[i];
+    load[(size_t)x->step * g->m + x->arc] += (double)(x->hi - x->lo) * unit_bytes;
+  }
+  double total = 0;
+  for (int32_t t = 1; t <= s->steps; t++) {
+    double worst = 0;
+    for (int64_t a = 0; a < g->m; a++) {
+      double l = load[(size_t)t * g->m + a];
+      if (l > 0 && alpha[a] + l / bw[a] > worst) worst = alpha[a] + l / bw[a];
+    }
+    total += worst;
+  }
+  free(load);
+  *time_s = total;
+  return TC_OK;
+}

@@ -1,0 +1,306 @@
+/*
+** verify.c — the independent schedule verifier (contract in verify.h).
+**
+** Per shard, the chunk endpoints of all its transfers cut [0, units) into elementary
+** segments; within a segment every transfer either carries all of it or none, so the
+** replay is exact and per segment:
+**   copy semantics    earliest[seg][node] = first step after which node holds the segment;
+**                     a transfer at step t needs earliest[from] < t.
+**   reduce semantics  W(x, t) = number of time-respecting paths by which the content x has
+**                     at the start of step t reaches the owner's final value; computed
+**                     backwards over steps, saturating at 2 (all counts are >= 0, so
+**                     "== 1" is decided exactly). Every node's contribution must count once.
+** Only compute nodes contribute data and must end with the result; switch nodes may
+** forward (store-and-forward at step granularity) but hold no data of their own.
+** Segments are processed in blocks so that memory stays O(block * N) per thread even when a
+** shard is cut very finely. Shards are independent and spread over OpenMP threads.
+*/
+#include "topocoll/verify.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK_ENTRIES (1 << 22) /* segments per block * N stays below this */
+#define NEVER INT32_MAX
+
+/* A violation found while replaying; the one with the lowest (step, index) is reported. */
+typedef struct violation {
+  int found;
+  int32_t step;
+  int64_t index;
+  char msg[TC_ERRMSG_MAX];
+} violation;
+
+static void note(violation *v, int32_t step, int64_t index, const char *msg) {
+  if (v->found && (v->step < step || (v->step == step && v->index <= index))) return;
+  v->found = 1;
+  v->step = step;
+  v->index = index;
+  snprintf(v->msg, sizeof v->msg, "%s", msg);
+}
+
+static void describe(const tc_graph *g, const tc_schedule *s, int64_t i, char *buf, size_t size) {
+  const tc_transfer *x = &s->xfer[i];
+  snprintf(buf, size, "transfer #%" PRId64 " (shard %d, %d -> %d, step %d, units [%" PRId64 ",%" PRId64 ") of %" PRId64 ")",
+           i, x->shard, g->src[x->arc], g->dst[x->arc], x->step, x->lo, x->hi, s->units);
+}
+
+static int reduces(const tc_schedule *s, int32_t step) {
+  switch (s->coll) {
+    case TC_COLL_REDUCE_SCATTER:
+    case TC_COLL_REDUCE: return 1;
+    case TC_COLL_ALLREDUCE: return step <= s->rs_steps;
+    default: return 0;
+  }
+}
+
+static int has_copy_phase(const tc_schedule *s) {
+  return s->coll == TC_COLL_ALLGATHER || s->coll == TC_COLL_BROADCAST || s->coll == TC_COLL_ALLREDUCE;
+}
+static int has_reduce_phase(const tc_schedule *s) {
+  return s->coll == TC_COLL_REDUCE_SCATTER || s->coll == TC_COLL_REDUCE || s->coll == TC_COLL_ALLREDUCE;
+}
+
+/* Field-by-field checks that need no replay; reports the first bad transfer by index. */
+static int check_structure(const tc_graph *g, const tc_schedule *s, tc_error *err) {
+  if (s->nodes != g->n)
+    return tc_error_set(err, TC_EFAIL, "schedule is for %d nodes but the graph has %d", s->nodes, g->n);
+  if (s->units < 1) return tc_error_set(err, TC_EFAIL, "units per shard is %" PRId64 " (must be >= 1)", s->units);
+  if (s->nshards < 1 || (!s->owner && s->nshards != s->nodes))
+    return tc_error_set(err, TC_EFAIL, "schedule has %d shards without owners on %d nodes", s->nshards, s->nodes);
+  for (int32_t k = 0; s->owner && k < s->nshards; k++)
+    if (s->owner[k] < 0 || s->owner[k] >= g->n)
+      return tc_error_set(err, TC_EFAIL, "owner %d of shard %d is not a node", s->owner[k], k);
+  if (s->coll == TC_COLL_ALLREDUCE ? s->rs_steps < 0 || s->rs_steps > s->steps : s->rs_steps != 0)
+    return tc_error_set(err, TC_EFAIL, "rs_steps %d is invalid for %s with %d steps", s->rs_steps,
+                        tc_collective_name(s->coll), s->steps);
+  for (int64_t i = 0; i < s->count; i++) {
+    const tc_transfer *x = &s->xfer[i];
+    const char *why = x->shard < 0 || x->shard >= s->nshards ? "names a shard that does not exist"
+                      : x->arc < 0 || x->arc >= g->m        ? "uses an arc that is not in the graph"
+                      : x->step < 1 || x->step > s->steps   ? "has a step outside 1..steps"
+                      : x->lo < 0 || x->hi > s->units || x->lo >= x->hi ? "has an empty or out-of-range chunk"
+                                                                       : NULL;
+    if (why) {
+      if (x->arc >= 0 && x->arc < g->m) {
+        char d[256];
+        describe(g, s, i, d, sizeof d);
+        return tc_error_set(err, TC_EFAIL, "%s %s", d, why);
+      }
+      return tc_error_set(err, TC_EFAIL, "transfer #%" PRId64 " (shard %d, arc %" PRId64 ", step %d) %s", i, x->shard,
+                          x->arc, x->step, why);
+    }
+  }
+  return TC_OK;
+}
+
+/* Transfer indices ordered by (shard, step): two stable counting sorts. */
+static int order_by_shard_step(const tc_schedule *s, int64_t **order_out, int64_t **shard_off_out) {
+  int64_t n = s->count, *tmp = malloc((size_t)(n ? n : 1) * sizeof *tmp), *order = malloc((size_t)(n ? n : 1) * sizeof *order);
+  int64_t *step_cnt = calloc((size_t)s->steps + 2, sizeof *step_cnt), *shard_off = calloc((size_t)s->nshards + 1, sizeof *shard_off);
+  if (!tmp || !order || !step_cnt || !shard_off) {
+    free(tmp); free(order); free(step_cnt); free(shard_off);
+    return TC_ENOMEM;
+  }
+  for (int64_t i = 0; i < n; i++) step_cnt[s->xfer[i].step + 1]++;
+  for (int32_t t = 0; t <= s->steps; t++) step_cnt[t + 1] += step_cnt[t];
+  for (int64_t i = 0; i < n; i++) tmp[step_cnt[s->xfer[i].step]++] = i;
+  for (int64_t i = 0; i < n; i++) shard_off[s->xfer[i].shard + 1]++;
+  for (int32_t k = 0; k < s->nshards; k++) shard_off[k + 1] += shard_off[k];
+  int64_t *fill = step_cnt; /* reuse: need nshards + 1 entries */
+  if (s->nshards + 1 > s->steps + 2) {
+    free(step_cnt);
+    fill = malloc(((size_t)s->nshards + 1) * sizeof *fill);
+    if (!fill) { free(tmp); free(order); free(shard_off); return TC_ENOMEM; }
+  }
+  memcpy(fill, shard_off, ((size_t)s->nshards + 1) * sizeof *fill);
+  for (int64_t j = 0; j < n; j++) order[fill[s->xfer[tmp[j]].shard]++] = tmp[j];
+  free(fill);
+  free(tmp);
+  *order_out = order;
+  *shard_off_out = shard_off;
+  return TC_OK;
+}
+
+/* Per-thread scratch, grown on demand. */
+typedef struct scratch {
+  int64_t *cuts;            /* segment boundaries of the current shard */
+  int32_t *seg_lo, *seg_hi; /* per transfer of the shard: segment range */
+  int32_t *earliest;        /* block * N */
+  uint8_t *paths;           /* block * N saturating counts */
+  uint8_t *vals;            /* per (transfer, segment) values of one step group */
+  size_t cuts_room, lo_room, hi_room, earliest_room, paths_room, vals_room;
+} scratch;
+
+static int grow(void **p, size_t *room, size_t want, size_t elem) {
+  if (want <= *room) return 0;
+  void *q = realloc(*p, want * elem);
+  if (!q) return -1;
+  *p = q;
+  *room = want;
+  return 0;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static int32_t find_cut(const int64_t *cuts, int32_t ncuts, int64_t x) {
+  int32_t lo = 0, hi = ncuts - 1;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (cuts[mid] < x) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/* Copy phase of one shard over segments [b0, b1). */
+static void replay_copy(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx, int64_t cnt,
+                        scratch *w, int32_t b0, int32_t b1, violation *v) {
+  int32_t n = g->n, owner = tc_schedule_owner(s, k), start = s->coll == TC_COLL_ALLREDUCE ? s->rs_steps : 0;
+  for (size_t e = 0; e < (size_t)(b1 - b0) * (size_t)n; e++) w->earliest[e] = NEVER;
+  for (int32_t j = b0; j < b1; j++) w->earliest[(size_t)(j - b0) * n + owner] = start;
+  char d[256], msg[TC_ERRMSG_MAX];
+  for (int64_t q = 0; q < cnt; q++) {
+    const tc_transfer *x = &s->xfer[idx[q]];
+    if (reduces(s, x->step)) continue;
+    int32_t from = g->src[x->arc], to = g->dst[x->arc];
+    int32_t lo = w->seg_lo[q] > b0 ? w->seg_lo[q] : b0, hi = w->seg_hi[q] < b1 ? w->seg_hi[q] : b1;
+    for (int32_t j = lo; j < hi; j++) {
+      int32_t *row = w->earliest + (size_t)(j - b0) * n;
+      if (row[from] >= x->step) {
+        describe(g, s, idx[q], d, sizeof d);
+        snprintf(msg, sizeof msg, "%s: node %d sends units [%" PRId64 ",%" PRId64 ") of shard %d before holding them", d,
+                 from, w->cuts[j], w->cuts[j + 1], k);
+        note(v, x->step, idx[q], msg);
+        return;
+      }
+      if (x->step < row[to]) row[to] = x->step;
+    }
+  }
+  for (int32_t j = b0; j < b1; j++)
+    for (int32_t u = 0; u < n; u++)
+      if (g->kind[u] == TC_NODE_COMPUTE && w->earliest[(size_t)(j - b0) * n + u] == NEVER) {
+        snprintf(msg, sizeof msg, "node %d never receives units [%" PRId64 ",%" PRId64 ") of shard %d (owner %d)", u, w->cuts[j],
+                 w->cuts[j + 1], k, owner);
+        note(v, INT32_MAX, INT64_MAX, msg);
+        return;
+      }
+}
+
+/* Reduce phase of one shard over segments [b0, b1): every contribution reaches the owner once. */
+static int replay_reduce(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx, int64_t cnt,
+                         scratch *w, int32_t b0, int32_t b1, violation *v) {
+  int32_t n = g->n, owner = tc_schedule_owner(s, k);
+  memset(w->paths, 0, (size_t)(b1 - b0) * (size_t)n);
+  int64_t end = cnt; /* idx is sorted by step ascending; walk step groups backwards */
+  while (end > 0) {
+    int32_t step = s->xfer[idx[end - 1]].step;
+    int64_t begin = end;
+    while (begin > 0 && s->xfer[idx[begin - 1]].step == step) begin--;
+    if (reduces(s, step)) {
+      size_t need = 0;
+      for (int64_t q = begin; q < end; q++) need += (size_t)(w->seg_hi[q] - w->seg_lo[q]);
+      if (grow((void **)&w->vals, &w->vals_room, need + 1, 1)) return -1;
+      size_t p = 0;
+      for (int64_t q = begin; q < end; q++) { /* read everything first: same-step sends see later steps only */
+        int32_t to = g->dst[s->xfer[idx[q]].arc];
+        for (int32_t j = w->seg_lo[q]; j < w->seg_hi[q]; j++, p++) {
+          if (j < b0 || j >= b1) continue;
+          int val = (to == owner) + w->paths[(size_t)(j - b0) * n + to];
+          w->vals[p] = (uint8_t)(val > 2 ? 2 : val);
+        }
+      }
+      p = 0;
+      for (int64_t q = begin; q < end; q++) {
+        int32_t from = g->src[s->xfer[idx[q]].arc];
+        for (int32_t j = w->seg_lo[q]; j < w->seg_hi[q]; j++, p++) {
+          if (j < b0 || j >= b1) continue;
+          uint8_t *cell = &w->paths[(size_t)(j - b0) * n + from];
+          int sum = *cell + w->vals[p];
+          *cell = (uint8_t)(sum > 2 ? 2 : sum);
+        }
+      }
+    }
+    end = begin;
+  }
+  char msg[TC_ERRMSG_MAX];
+  for (int32_t j = b0; j < b1; j++)
+    for (int32_t a = 0; a < n; a++) {
+      int mult = (a == owner) + w->paths[(size_t)(j - b0) * n + a];
+      if (g->kind[a] == TC_NODE_COMPUTE && mult != 1) {
+        snprintf(msg, sizeof msg, "the contribution of node %d to units [%" PRId64 ",%" PRId64 ") of shard %d reaches its owner %d %s", a,
+                 w->cuts[j], w->cuts[j + 1], k, owner, mult == 0 ? "never" : "more than once");
+        note(v, 0, -1 - (int64_t)k, msg);
+        return 0;
+      }
+    }
+  return 0;
+}
+
+/* Cut shard k into segments and replay both phases block by block. */
+static int verify_shard(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx, int64_t cnt,
+                        scratch *w, violation *v) {
+  if (grow((void **)&w->cuts, &w->cuts_room, (size_t)(2 * cnt + 2), sizeof *w->cuts) ||
+      grow((void **)&w->seg_lo, &w->lo_room, (size_t)cnt + 1, sizeof *w->seg_lo) ||
+      grow((void **)&w->seg_hi, &w->hi_room, (size_t)cnt + 1, sizeof *w->seg_hi))
+    return -1;
+  int32_t ncuts = 0;
+  w->cuts[ncuts++] = 0;
+  w->cuts[ncuts++] = s->units;
+  for (int64_t q = 0; q < cnt; q++) {
+    w->cuts[ncuts++] = s->xfer[idx[q]].lo;
+    w->cuts[ncuts++] = s->xfer[idx[q]].hi;
+  }
+  qsort(w->cuts, (size_t)ncuts, sizeof *w->cuts, cmp_i64);
+  int32_t uniq = 0;
+  for (int32_t i = 0; i < ncuts; i++)
+    if (!uniq || w->cuts[uniq - 1] != w->cuts[i]) w->cuts[uniq++] = w->cuts[i];
+  int32_t segs = uniq - 1;
+  for (int64_t q = 0; q < cnt; q++) {
+    w->seg_lo[q] = find_cut(w->cuts, uniq, s->xfer[idx[q]].lo);
+    w->seg_hi[q] = find_cut(w->cuts, uniq, s->xfer[idx[q]].hi);
+  }
+  int32_t block = (int32_t)(BLOCK_ENTRIES / g->n);
+  if (block < 1) block = 1;
+  if (block > segs) block = segs;
+  if (grow((void **)&w->earliest, &w->earliest_room, (size_t)block * g->n + 1, sizeof *w->earliest) ||
+      grow((void **)&w->paths, &w->paths_room, (size_t)block * g->n + 1, 1))
+    return -1;
+  for (int32_t b0 = 0; b0 < segs && !v->found; b0 += block) {
+    int32_t b1 = b0 + block < segs ? b0 + block : segs;
+    if (has_reduce_phase(s) && replay_reduce(g, s, k, idx, cnt, w, b0, b1, v)) return -1;
+    if (!v->found && has_copy_phase(s)) replay_copy(g, s, k, idx, cnt, w, b0, b1, v);
+  }
+  return 0;
+}
+
+int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err) {
+  int rc = check_structure(g, s, err);
+  if (rc) return rc;
+  int64_t *order = NULL, *shard_off = NULL;
+  if (order_by_shard_step(s, &order, &shard_off)) return tc_error_set(err, TC_ENOMEM, "out of memory");
+  violation worst = {0};
+  int oom = 0;
+#pragma omp parallel if (s->nshards > 1 && s->count > 4096)
+  {
+    scratch w = {0};
+    violation mine = {0};
+#pragma omp for schedule(dynamic, 1)
+    for (int32_t k = 0; k < s->nshards; k++) {
+      if (oom) continue;
+      if (verify_shard(g, s, k, order + shard_off[k], shard_off[k + 1] - shard_off[k], &w, &mine)) oom = 1;
+    }
+#pragma omp critical
+    if (mine.found) note(&worst, mine.step, mine.index, mine.msg);
+    free(w.cuts); free(w.seg_lo); free(w.seg_hi); free(w.earliest); free(w.paths); free(w.vals);
+  }
+  free(order);
+  free(shard_off);
+  if (oom) return tc_error_set(err, TC_ENOMEM, "out of memory while verifying");
+  if (worst.found) return tc_error_set(err, TC_EFAIL, "%s", worst.msg);
+  return TC_OK;
+}
