@@ -129,6 +129,11 @@ static void mutations_are_rejected(void **state) {
   assert_int_equal(tc_schedule_add(&rs, rs.xfer[0].shard, rs.xfer[0].arc, rs.xfer[0].step, rs.xfer[0].lo, rs.xfer[0].hi, &err), TC_OK);
   expect_invalid(g, &rs, "more than once");
   tc_schedule_destroy(&rs);
+  assert_int_equal(tc_schedule_copy(&s, &m, &err), TC_OK); /* two faults: the earliest step is named */
+  m.xfer[m.count - 1].arc = arc_id(g, 2, 0); /* shard 3 sent at step 2 by its twin 2, which lacks it */
+  m.xfer[1].arc = arc_id(g, 1, 3);           /* shard 0 sent by node 1 at step 1 */
+  expect_invalid(g, &m, "transfer #1 ");
+  tc_schedule_destroy(&m);
   assert_int_equal(tc_schedule_copy(&s, &m, &err), TC_OK); /* wrong node count */
   m.nodes = 5;
   expect_invalid(g, &m, "5 nodes");

@@ -270,10 +270,10 @@ static int verify_shard(const tc_graph *g, const tc_schedule *s, int32_t k, cons
   if (grow((void **)&w->earliest, &w->earliest_room, (size_t)block * g->n + 1, sizeof *w->earliest) ||
       grow((void **)&w->paths, &w->paths_room, (size_t)block * g->n + 1, 1))
     return -1;
-  for (int32_t b0 = 0; b0 < segs && !v->found; b0 += block) {
+  for (int32_t b0 = 0; b0 < segs; b0 += block) { /* every block: a later one may hold an earlier step */
     int32_t b1 = b0 + block < segs ? b0 + block : segs;
     if (has_reduce_phase(s) && replay_reduce(g, s, k, idx, cnt, w, b0, b1, v)) return -1;
-    if (!v->found && has_copy_phase(s)) replay_copy(g, s, k, idx, cnt, w, b0, b1, v);
+    if (has_copy_phase(s)) replay_copy(g, s, k, idx, cnt, w, b0, b1, v);
   }
   return 0;
 }
@@ -292,7 +292,9 @@ int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err) {
 #pragma omp for schedule(dynamic, 1)
     for (int32_t k = 0; k < s->nshards; k++) {
       if (oom) continue;
-      if (verify_shard(g, s, k, order + shard_off[k], shard_off[k + 1] - shard_off[k], &w, &mine)) oom = 1;
+      violation one = {0}; /* per shard: a violation in one shard must not stop the next */
+      if (verify_shard(g, s, k, order + shard_off[k], shard_off[k + 1] - shard_off[k], &w, &one)) oom = 1;
+      if (one.found) note(&mine, one.step, one.index, one.msg);
     }
 #pragma omp critical
     if (mine.found) note(&worst, mine.step, mine.index, mine.msg);
