@@ -7,3 +7,4 @@ cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/n
 cmake --build build-bench -j"$(nproc)" >/dev/null
 echo "machine: $(nproc) cores, OMP_NUM_THREADS=${OMP_NUM_THREADS:-all}"
 ./build-bench/bench_graph "${1:-5}"
+./build-bench/bench_bfb "${1:-5}"

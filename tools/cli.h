@@ -1,13 +1,18 @@
 /*
 ** cli.h — what the `topocoll` subcommands share: exit codes, the error reporter, and the
-** subcommand entry points (one file each: cmd_<name>.c).
+** subcommand entry points (one file each: cmd_<name>.c), plus what `sched` and `verify`
+** share: the algorithm dispatch (sched_algos.c) and the schedule report (cmd_sched.c).
 **
 ** Exit codes: 0 success, 1 failure, 2 bad usage or input (TC_EINPUT, TC_ERANGE).
 */
 #ifndef TC_TOOLS_CLI_H
 #define TC_TOOLS_CLI_H
 
+#include <stdint.h>
+
+#include "topocoll/cost.h"
 #include "topocoll/error.h"
+#include "topocoll/sched.h"
 
 enum { TC_EXIT_OK = 0, TC_EXIT_FAIL = 1, TC_EXIT_USAGE = 2 };
 
@@ -29,5 +34,31 @@ typedef struct tc_command {
 
 int tc_cmd_topo(int argc, char **argv);
 void tc_cmd_topo_help(void);
+int tc_cmd_sched(int argc, char **argv);
+void tc_cmd_sched_help(void);
+int tc_cmd_verify(int argc, char **argv);
+void tc_cmd_verify_help(void);
+
+/* sched_algos.c: the --algo names (NULL-terminated), and the schedule that `algo` builds
+   for `coll` on g (spec: the text g was built from; root: broadcast / reduce root, -1
+   otherwise; chunks: --chunks P, 0 when not given). Not verified: the caller does that. */
+const char *const *tc_cli_algorithm_names(void);
+int tc_cli_build_schedule(const tc_graph *g, const char *spec, const char *algo, tc_collective coll, int32_t root,
+                          int64_t chunks, tc_schedule *out, tc_error *err);
+
+/* cmd_sched.c: the report `sched` and `verify` print for a verified schedule s on g with
+   cost c. `spec` may be NULL; `time_s` < 0 means not computed. */
+typedef struct tc_cli_sched_report {
+  const char *spec;
+  const tc_graph *g;
+  const tc_schedule *s;
+  const tc_cost *c;
+  int32_t root;        /* -1 unless broadcast / reduce */
+  double alpha_s, link_bw, time_s; /* < 0 when not given */
+  int64_t size_bytes;  /* < 0 when not given */
+  const char *written; /* the file written, or NULL */
+  const char *file;    /* the schedule file read (verify), or NULL */
+} tc_cli_sched_report;
+void tc_cli_print_sched_report(const tc_cli_sched_report *r, int json);
 
 #endif

@@ -1,0 +1,109 @@
+/*
+** bfb.h — Breadth-First-Broadcast allgather schedules (paper 000 §6, App. E; digest §3).
+**
+** A BFB schedule delivers every source v's shard to the nodes at distance t from v in comm
+** step t, over shortest paths only (Def. 15), so it takes exactly D(G) steps (Thm 15). For
+** each receiving node u and step t, LP (1) splits the shards of the sources
+** N_t^-(u) = {v : d(v,u) = t} over u's in-arcs (w,u) with d(v,w) = t-1 so that the largest
+** load per unit of arc capacity, U_{u,t}, is as small as possible; by Thm 16 the resulting
+** schedule has the least T_B of all BFB schedules, and T_B = (M/B)(d/N) Σ_t max_u U_{u,t}.
+**
+** Contract of the exact generator (tc_bfb_allgather, tc_bfb_optima):
+**   - every U*_{u,t} is the exact optimum of LP (1), found with integer max-flows only (no
+**     floating point): parallel arcs are separate in-arcs with capacity cap[a], self-loops
+**     carry nothing (no shortest path ends with a loop);
+**   - the schedule is an allgather on g with algorithm "bfb", steps == D(G), and every
+**     source's shard reaches every receiver exactly once per byte: the chunks that u
+**     receives of v's shard are consecutive sub-intervals of [0, units) (digest §3.2), so
+**     the schedule is exact, with `units` the LCM of the optimal denominators;
+**   - the output does not depend on the number of threads (OpenMP across receivers);
+**   - a graph that is not strongly connected, or that has switch nodes, is TC_EINPUT;
+**     a common denominator or capacity product beyond int64 is TC_ERANGE.
+** The result should still go through tc_schedule_verify (verify.h) before it is used.
+**
+** The per-(u,t) problems are also exposed explicitly (tc_bfb_receiver), solved exactly or
+** with GLPK's simplex (the cross-check, and the heterogeneous LP (14) of App. E.3).
+*/
+#ifndef TOPOCOLL_BFB_H
+#define TOPOCOLL_BFB_H
+
+#include <stdint.h>
+
+#include "topocoll/graph.h"
+#include "topocoll/rational.h"
+#include "topocoll/sched.h"
+
+/* Counters from one exact BFB run. */
+typedef struct tc_bfb_stats {
+  int32_t diameter;   /* D(G) = number of steps */
+  int64_t problems;   /* (u,t) problems with at least one source */
+  int64_t solved;     /* problems solved by max-flow; the rest were repeats found in a
+                         thread's memo (so this count depends on the thread count) */
+  int64_t maxflows;   /* max-flow runs over all solved problems */
+  int64_t units;      /* common denominator of all chunk endpoints */
+} tc_bfb_stats;
+
+/* The optimal BFB allgather of g (initialises *out; stats may be NULL). */
+int tc_bfb_allgather(const tc_graph *g, tc_schedule *out, tc_bfb_stats *stats, tc_error *err);
+
+/* Exact U*_{u,t} for every node u and step t = 1..D: (*U)[u * D + t - 1], in shards per unit
+   of arc capacity; 0 where u has no source at distance t. The caller frees *U (NULL when
+   D == 0). */
+int tc_bfb_optima(const tc_graph *g, tc_rat **U, int32_t *diameter, tc_error *err);
+
+/* LP (1) of one receiver, spelled out. Arcs are u's in-arcs without self-loops, in in_arc
+   order; step[t-1] lists the sources at distance t and which of those arcs each may use. */
+typedef struct tc_bfb_step {
+  int32_t njobs;
+  int32_t *job;       /* njobs sources v with d(v,u) = t, ascending */
+  int64_t *allow_off; /* njobs + 1 */
+  int32_t *allow;     /* job i may use arc[allow[allow_off[i] .. allow_off[i+1]-1]] (ascending
+                         indices into tc_bfb_receiver.arc) */
+} tc_bfb_step;
+
+typedef struct tc_bfb_receiver {
+  int32_t u;
+  int32_t depth;      /* largest t with a source (u's in-eccentricity) */
+  int32_t narcs;
+  int64_t *arc;       /* narcs arc ids w -> u, w != u */
+  tc_bfb_step *step;  /* depth entries */
+} tc_bfb_receiver;
+
+int tc_bfb_receiver_build(const tc_graph *g, int32_t u, tc_bfb_receiver *out, tc_error *err);
+void tc_bfb_receiver_destroy(tc_bfb_receiver *r);
+
+/* Exact optimum of LP (1) for receiver r at step t (1..depth): *U and, if x != NULL, one
+   optimal x per allow entry (x[e] = fraction of the job's shard sent over that arc). */
+int tc_bfb_step_solve(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, tc_rat *U, tc_rat *x,
+                      tc_error *err);
+
+/* The same LP solved by GLPK's simplex method (floating point). */
+int tc_bfb_step_solve_glpk(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, double *U, double *x,
+                           tc_error *err);
+
+/* tc_bfb_optima with every LP solved by GLPK (one thread): the cross-check and the
+   benchmark's "LP solver" side. The caller frees *U. */
+int tc_bfb_optima_glpk(const tc_graph *g, double **U, int32_t *diameter, tc_error *err);
+
+/* Heterogeneous links, LP (14) (paper 000 App. E.3): arc a has latency alpha[a] (s) and
+   bandwidth bw[a] (bytes/s); a shard is shard_bytes. U_{u,t} is then the time of step t at u:
+   max over in-arcs of alpha + shard_bytes * load / bw. Every in-arc pays its alpha in the LP;
+   an arc that carries nothing while its alpha alone sets U is deleted and the LP re-solved
+   (repeatedly), so idle slow links do not count. */
+typedef struct tc_bfb_hetero_step {
+  double time;       /* U_{u,t} after the re-solves, in seconds */
+  int32_t resolves;  /* how many times arcs were deleted and the LP solved again */
+  double *load;      /* r->narcs: shards each arc carries */
+  uint8_t *dropped;  /* r->narcs: 1 if the arc was deleted */
+  double *x;         /* one value per allow entry */
+} tc_bfb_hetero_step;
+
+int tc_bfb_hetero_step_solve(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, const double *alpha,
+                             const double *bw, double shard_bytes, tc_bfb_hetero_step *out, tc_error *err);
+void tc_bfb_hetero_step_destroy(tc_bfb_hetero_step *s);
+
+/* Predicted heterogeneous BFB allgather time Σ_t max_u U_{u,t} (seconds). */
+int tc_bfb_hetero_time(const tc_graph *g, const double *alpha, const double *bw, double shard_bytes,
+                       double *time_s, tc_error *err);
+
+#endif

@@ -1,0 +1,570 @@
+/*
+** sched_io.c — the JSON schedule file (contract in sched_io.h, schema in docs/formats.md).
+**
+** The writer first checks the schedule against the same structural rules the reader
+** enforces (node count, shard, step, arc and chunk ranges, owners, rs_steps), so every
+** file it writes reads back to an identical schedule; only then does it open the
+** temporary file and stream the document, one arc and one transfer per line.
+** The reader parses with jansson (duplicate keys, trailing garbage, integers beyond 64
+** bits and truncated files are rejected as "file:line:column: problem"), then walks the
+** tree checking every field; a problem is reported with its JSON path. Unknown keys are
+** errors at every level, so a misspelled optional key cannot be silently ignored.
+** Memory: reading holds the whole jansson tree, a few hundred bytes per transfer; the
+** writer needs nothing beyond the schedule.
+*/
+#include "topocoll/sched_io.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/io_atomic.h"
+#include "graph/io_text.h"
+
+#define JPATH_MAX 96
+#define FORMAT_NAME "topocoll-schedule"
+#define FORMAT_VERSION 1
+
+static const char *const top_keys[] = {"format", "version", "graph", "schedule", NULL};
+static const char *const graph_keys[] = {"spec", "nodes", "arcs", "kinds", NULL};
+static const char *const sched_keys[] = {"collective", "algorithm", "nodes", "nshards", "owners",
+                                         "units", "steps", "rs_steps", "transfers", NULL};
+static const char *const transfer_fields[] = {"shard", "step", "arc", "lo", "hi"};
+
+/* ---- structural rules shared by writer and reader ---- */
+
+static int rooted(tc_collective c) { return c == TC_COLL_BROADCAST || c == TC_COLL_REDUCE; }
+
+/* rs_steps must be 0 except in allreduce, where it lies in 0..steps. NULL if fine, else why. */
+static const char *rs_steps_problem(const tc_schedule *s) {
+  if (s->coll == TC_COLL_ALLREDUCE) return s->rs_steps < 0 || s->rs_steps > s->steps ? "outside 0..steps" : NULL;
+  return s->rs_steps != 0 ? "must be 0 (only allreduce has a reduce-scatter half)" : NULL;
+}
+
+/* Check what the reader will check, so a written file always reads back. */
+static int check_writable(const tc_graph *g, const tc_schedule *s, tc_error *err) {
+  if (s->nodes != g->n)
+    return tc_error_set(err, TC_EINPUT, "schedule for %d nodes on a graph with %d nodes", s->nodes, g->n);
+  if ((unsigned)s->coll > TC_COLL_REDUCE) return tc_error_set(err, TC_EINPUT, "unknown collective %d", (int)s->coll);
+  if (s->nshards < 1 || s->units < 1)
+    return tc_error_set(err, TC_EINPUT, "schedule needs nshards >= 1 and units >= 1 (has %d, %lld)", s->nshards,
+                        (long long)s->units);
+  if (!s->owner && (s->nshards != s->nodes || rooted(s->coll)))
+    return tc_error_set(err, TC_EINPUT, "schedule has %d shards on %d nodes but no owners", s->nshards, s->nodes);
+  for (int32_t k = 0; s->owner && k < s->nshards; k++)
+    if (s->owner[k] < 0 || s->owner[k] >= s->nodes)
+      return tc_error_set(err, TC_EINPUT, "owner %d of shard %d outside 0..%d", s->owner[k], k, s->nodes - 1);
+  if (s->steps < 0 || s->steps > s->count)
+    return tc_error_set(err, TC_EINPUT, "schedule has %d steps but %lld transfers", s->steps, (long long)s->count);
+  const char *why = rs_steps_problem(s);
+  if (why) return tc_error_set(err, TC_EINPUT, "rs_steps %d %s", s->rs_steps, why);
+  for (int64_t i = 0; i < s->count; i++) {
+    const tc_transfer *x = &s->xfer[i];
+    if (x->shard < 0 || x->shard >= s->nshards || x->step < 1 || x->step > s->steps || x->arc < 0 ||
+        x->arc >= g->m || x->lo < 0 || x->hi <= x->lo || x->hi > s->units)
+      return tc_error_set(err, TC_EINPUT, "transfer %lld [%d, %d, %lld, %lld, %lld] is out of range", (long long)i,
+                          x->shard, x->step, (long long)x->arc, (long long)x->lo, (long long)x->hi);
+  }
+  return TC_OK;
+}
+
+/* ---- writer ---- */
+
+/* `s` as a JSON string; -1 if it is not valid UTF-8. */
+static int put_string(FILE *fp, const char *s, size_t len) {
+  json_t *j = json_stringn(s, len);
+  char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+  json_decref(j);
+  if (!text) return -1;
+  fputs(text, fp);
+  free(text);
+  return 0;
+}
+
+/* Node kinds matter to the verifier (switches forward but own no data), so they are kept
+   when some node is a switch; labels are not (they never change a verdict). */
+static void put_kinds(FILE *fp, const tc_graph *g) {
+  if (tc_graph_count_kind(g, TC_NODE_SWITCH) == 0) return;
+  fputs(",\n    \"kinds\": [", fp);
+  for (int32_t u = 0; u < g->n; u++)
+    fprintf(fp, "%s\"%s\"", u ? ", " : "", g->kind[u] == TC_NODE_SWITCH ? "switch" : "compute");
+  fputs("]", fp);
+}
+
+static void put_graph(FILE *fp, const tc_graph *g) {
+  fprintf(fp, "    \"nodes\": %d,\n    \"arcs\": [", g->n);
+  for (int64_t a = 0; a < g->m; a++) {
+    fputs(a ? ",\n      " : "\n      ", fp);
+    if (g->cap[a] == 1) fprintf(fp, "[%d, %d]", g->src[a], g->dst[a]);
+    else fprintf(fp, "[%d, %d, %lld]", g->src[a], g->dst[a], (long long)g->cap[a]);
+  }
+  fputs(g->m ? "\n    ]" : "]", fp);
+  put_kinds(fp, g);
+  fputs("\n  },\n", fp);
+}
+
+static void put_schedule_body(FILE *fp, const tc_schedule *s) {
+  fprintf(fp, ",\n    \"nodes\": %d,\n    \"nshards\": %d,\n", s->nodes, s->nshards);
+  if (s->owner) {
+    fputs("    \"owners\": [", fp);
+    for (int32_t k = 0; k < s->nshards; k++) fprintf(fp, "%s%d", k ? ", " : "", s->owner[k]);
+    fputs("],\n", fp);
+  }
+  fprintf(fp, "    \"units\": %lld,\n    \"steps\": %d,\n    \"rs_steps\": %d,\n    \"transfers\": [",
+          (long long)s->units, s->steps, s->rs_steps);
+  for (int64_t i = 0; i < s->count; i++) {
+    const tc_transfer *x = &s->xfer[i];
+    fprintf(fp, "%s[%d, %d, %lld, %lld, %lld]", i ? ",\n      " : "\n      ", x->shard, x->step, (long long)x->arc,
+            (long long)x->lo, (long long)x->hi);
+  }
+  fputs(s->count ? "\n    ]\n  }\n}\n" : "]\n  }\n}\n", fp);
+}
+
+int tc_schedule_write_json(const tc_graph *g, const char *spec, const tc_schedule *s, const char *path,
+                           tc_error *err) {
+  int rc = check_writable(g, s, err);
+  if (rc) {
+    tc_error_prefix(err, "cannot write %s", path);
+    return rc;
+  }
+  tc_atomic_file af;
+  if ((rc = tc_atomic_open(&af, path, err))) return rc;
+  FILE *fp = af.fp;
+  fprintf(fp, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n  \"graph\": {\n", FORMAT_NAME, FORMAT_VERSION);
+  const char *bad = NULL;
+  if (spec) {
+    fputs("    \"spec\": ", fp);
+    if (put_string(fp, spec, strlen(spec)) != 0) bad = "the spec string";
+    fputs(",\n", fp);
+  }
+  put_graph(fp, g);
+  fprintf(fp, "  \"schedule\": {\n    \"collective\": \"%s\",\n    \"algorithm\": ", tc_collective_name(s->coll));
+  if (!bad && put_string(fp, s->algorithm, strnlen(s->algorithm, sizeof s->algorithm)) != 0)
+    bad = "the algorithm name";
+  if (bad) {
+    tc_atomic_abort(&af);
+    return tc_error_set(err, TC_EINPUT, "cannot write %s: %s is not valid UTF-8", path, bad);
+  }
+  put_schedule_body(fp, s);
+  return tc_atomic_commit(&af, err);
+}
+
+/* ---- reader ---- */
+
+typedef struct js_reader {
+  const char *path;
+  tc_error *err;
+} js_reader;
+
+/* Record "file: jpath: <problem>" as TC_EINPUT. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int fail_at(js_reader *r, const char *jpath, const char *fmt, ...) {
+  char problem[TC_ERRMSG_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(problem, sizeof problem, fmt, ap);
+  va_end(ap);
+  return tc_error_set(r->err, TC_EINPUT, "%s: %s: %s", r->path, jpath, problem);
+}
+
+static const char *type_name(const json_t *j) {
+  switch (json_typeof(j)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a real number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+  }
+}
+
+static int expect_type(js_reader *r, const char *jpath, const json_t *j, json_type t, const char *want) {
+  if (json_typeof(j) == t) return TC_OK;
+  return fail_at(r, jpath, "expected %s, found %s", want, type_name(j));
+}
+
+/* Integer at jpath in lo..hi; `what` ("arc ") prefixes the value in range errors. */
+static int get_int(js_reader *r, const char *jpath, const json_t *j, const char *what, long long lo, long long hi,
+                   long long *out) {
+  int rc = expect_type(r, jpath, j, JSON_INTEGER, "an integer");
+  if (rc) return rc;
+  long long x = (long long)json_integer_value(j);
+  if (x < lo || x > hi) {
+    if (hi < lo) return fail_at(r, jpath, "%s%lld, but nothing is allowed here", what, x);
+    if (hi == INT64_MAX) return fail_at(r, jpath, "%s%lld must be >= %lld", what, x, lo);
+    return fail_at(r, jpath, "%s%lld outside %lld..%lld", what, x, lo, hi);
+  }
+  *out = x;
+  return TC_OK;
+}
+
+/* The member `key` of object `obj` (whose path is `prefix`, "" at the top); missing is an error. */
+static json_t *require(js_reader *r, json_t *obj, const char *prefix, const char *key, int *rc) {
+  json_t *j = json_object_get(obj, key);
+  if (!j) *rc = tc_error_set(r->err, TC_EINPUT, "%s: %s%s%s: missing", r->path, prefix, *prefix ? "." : "", key);
+  return j;
+}
+
+/* Integer member `prefix.key` in lo..hi. */
+static int member_int(js_reader *r, json_t *obj, const char *prefix, const char *key, long long lo, long long hi,
+                      long long *out) {
+  int rc = TC_OK;
+  json_t *j = require(r, obj, prefix, key, &rc);
+  if (rc) return rc;
+  char jpath[JPATH_MAX];
+  snprintf(jpath, sizeof jpath, "%s%s%s", prefix, *prefix ? "." : "", key);
+  return get_int(r, jpath, j, "", lo, hi, out);
+}
+
+/* Reject keys outside `known` (NULL-terminated) in the object at `prefix`. */
+static int check_keys(js_reader *r, json_t *obj, const char *prefix, const char *const *known) {
+  const char *key;
+  json_t *value;
+  json_object_foreach(obj, key, value) {
+    int i = 0;
+    while (known[i] && strcmp(key, known[i]) != 0) i++;
+    if (known[i]) continue;
+    char list[256] = "";
+    for (int k = 0; known[k]; k++) {
+      strcat(list, k ? ", " : "");
+      strcat(list, known[k]);
+    }
+    tc_io_quoted q = tc_io_quote(key, strlen(key));
+    return tc_error_set(r->err, TC_EINPUT, "%s: %s%sunknown key %s (version 1 defines %s)", r->path, prefix,
+                        *prefix ? ": " : "", q.text, list);
+  }
+  return TC_OK;
+}
+
+/* Object member `key` of root, checked for type and keys. */
+static json_t *member_object(js_reader *r, json_t *root, const char *key, const char *const *known, int *rc) {
+  json_t *j = require(r, root, "", key, rc);
+  if (*rc || (*rc = expect_type(r, key, j, JSON_OBJECT, "an object"))) return NULL;
+  if ((*rc = check_keys(r, j, key, known))) return NULL;
+  return j;
+}
+
+static int check_header(js_reader *r, json_t *root) {
+  int rc = TC_OK;
+  json_t *format = require(r, root, "", "format", &rc);
+  if (rc || (rc = expect_type(r, "format", format, JSON_STRING, "a string"))) return rc;
+  if (strcmp(json_string_value(format), FORMAT_NAME) != 0) {
+    tc_io_quoted q = tc_io_quote(json_string_value(format), json_string_length(format));
+    return fail_at(r, "format", "expected \"%s\", found %s", FORMAT_NAME, q.text);
+  }
+  json_t *version = require(r, root, "", "version", &rc);
+  if (rc || (rc = expect_type(r, "version", version, JSON_INTEGER, "an integer"))) return rc;
+  if (json_integer_value(version) != FORMAT_VERSION)
+    return fail_at(r, "version", "unsupported version %lld (this reader knows version %d)",
+                   (long long)json_integer_value(version), FORMAT_VERSION);
+  return TC_OK;
+}
+
+/* ---- reader: the graph ---- */
+
+/* graph.arcs[i] = [u, v] or [u, v, cap], not before arc i-1 in (u, v, cap) order. */
+static int read_arc(js_reader *r, tc_graph_builder *b, size_t i, json_t *arc, long long prev[3]) {
+  char jpath[JPATH_MAX];
+  snprintf(jpath, sizeof jpath, "graph.arcs[%zu]", i);
+  int rc = expect_type(r, jpath, arc, JSON_ARRAY, "an array [u, v] or [u, v, cap]");
+  if (rc) return rc;
+  size_t len = json_array_size(arc);
+  if (len < 2 || len > 3)
+    return fail_at(r, jpath, "expected [u, v] or [u, v, cap], found %zu element%s", len, len == 1 ? "" : "s");
+  long long x[3] = {0, 0, 1};
+  for (size_t k = 0; k < len; k++) {
+    snprintf(jpath, sizeof jpath, "graph.arcs[%zu][%zu]", i, k);
+    if (k < 2) rc = get_int(r, jpath, json_array_get(arc, k), "node ", 0, (long long)b->n - 1, &x[k]);
+    else rc = get_int(r, jpath, json_array_get(arc, k), "capacity ", 1, INT64_MAX, &x[k]);
+    if (rc) return rc;
+  }
+  if (i > 0 && (x[0] < prev[0] || (x[0] == prev[0] && (x[1] < prev[1] || (x[1] == prev[1] && x[2] < prev[2]))))) {
+    snprintf(jpath, sizeof jpath, "graph.arcs[%zu]", i);
+    return fail_at(r, jpath, "[%lld, %lld] listed after [%lld, %lld]; arcs must be in arc-id order "
+                   "(sorted by source, destination, capacity)", x[0], x[1], prev[0], prev[1]);
+  }
+  memcpy(prev, x, sizeof x);
+  return tc_graph_builder_add_arc(b, x[0], x[1], x[2], r->err);
+}
+
+static int read_spec(js_reader *r, json_t *graph, char **spec) {
+  json_t *j = json_object_get(graph, "spec");
+  if (!j || json_is_null(j)) return TC_OK;
+  int rc = expect_type(r, "graph.spec", j, JSON_STRING, "a string or null");
+  if (rc) return rc;
+  if (!(*spec = strdup(json_string_value(j)))) return tc_error_set(r->err, TC_ENOMEM, "out of memory");
+  return TC_OK;
+}
+
+/* graph.kinds: absent (all compute) or one "compute" / "switch" per node. */
+static int read_kinds(js_reader *r, tc_graph_builder *b, json_t *graph) {
+  json_t *kinds = json_object_get(graph, "kinds");
+  if (!kinds) return TC_OK;
+  int rc = expect_type(r, "graph.kinds", kinds, JSON_ARRAY, "an array");
+  if (rc) return rc;
+  if (json_array_size(kinds) != (size_t)b->n)
+    return fail_at(r, "graph.kinds", "expected %d entries (one per node), found %zu", b->n, json_array_size(kinds));
+  for (int32_t u = 0; u < b->n && !rc; u++) {
+    char jpath[JPATH_MAX];
+    snprintf(jpath, sizeof jpath, "graph.kinds[%d]", u);
+    json_t *k = json_array_get(kinds, (size_t)u);
+    if ((rc = expect_type(r, jpath, k, JSON_STRING, "\"compute\" or \"switch\""))) break;
+    const char *name = json_string_value(k);
+    if (strcmp(name, "compute") == 0 || strcmp(name, "switch") == 0)
+      rc = tc_graph_builder_set_kind(b, u, name[0] == 's' ? TC_NODE_SWITCH : TC_NODE_COMPUTE, r->err);
+    else {
+      tc_io_quoted q = tc_io_quote(name, json_string_length(k));
+      rc = fail_at(r, jpath, "expected \"compute\" or \"switch\", found %s", q.text);
+    }
+  }
+  return rc;
+}
+
+static int read_graph(js_reader *r, json_t *graph, tc_graph **out) {
+  long long n = 0;
+  int rc = member_int(r, graph, "graph", "nodes", 1, TC_MAX_NODES, &n);
+  json_t *arcs = rc ? NULL : require(r, graph, "graph", "arcs", &rc);
+  if (rc || (rc = expect_type(r, "graph.arcs", arcs, JSON_ARRAY, "an array"))) return rc;
+  size_t m = json_array_size(arcs);
+  if (m > (size_t)TC_MAX_ARCS) return fail_at(r, "graph.arcs", "%zu arcs exceed the limit %lld", m, TC_MAX_ARCS);
+  tc_graph_builder b;
+  if ((rc = tc_graph_builder_init(&b, n, r->err))) return rc;
+  rc = tc_graph_builder_reserve(&b, (int64_t)m, r->err);
+  long long prev[3] = {0, 0, 0};
+  for (size_t i = 0; i < m && !rc; i++) rc = read_arc(r, &b, i, json_array_get(arcs, i), prev);
+  if (!rc) rc = read_kinds(r, &b, graph);
+  if (rc) {
+    tc_graph_builder_destroy(&b);
+    return rc;
+  }
+  return tc_graph_builder_finish(&b, out, r->err);
+}
+
+/* The embedded graph must be `expect` exactly, arc ids included. */
+static int match_graph(js_reader *r, const tc_graph *g, const tc_graph *expect) {
+  if (g->n != expect->n)
+    return fail_at(r, "graph.nodes", "%d, but the given graph has %d nodes", g->n, expect->n);
+  for (int32_t u = 0; u < g->n; u++)
+    if (g->kind[u] != expect->kind[u]) {
+      char jpath[JPATH_MAX];
+      snprintf(jpath, sizeof jpath, "graph.kinds[%d]", u);
+      return fail_at(r, jpath, "node %d is a %s, but in the given graph a %s", u,
+                     g->kind[u] == TC_NODE_SWITCH ? "switch" : "compute node",
+                     expect->kind[u] == TC_NODE_SWITCH ? "switch" : "compute node");
+    }
+  if (g->m != expect->m)
+    return fail_at(r, "graph.arcs", "%lld arcs, but the given graph has %lld", (long long)g->m, (long long)expect->m);
+  for (int64_t a = 0; a < g->m; a++) {
+    if (g->src[a] == expect->src[a] && g->dst[a] == expect->dst[a] && g->cap[a] == expect->cap[a]) continue;
+    char jpath[JPATH_MAX];
+    snprintf(jpath, sizeof jpath, "graph.arcs[%lld]", (long long)a);
+    return fail_at(r, jpath, "[%d, %d, %lld] differs from the given graph's arc %lld [%d, %d, %lld]", g->src[a],
+                   g->dst[a], (long long)g->cap[a], (long long)a, expect->src[a], expect->dst[a],
+                   (long long)expect->cap[a]);
+  }
+  return TC_OK;
+}
+
+/* ---- reader: the schedule ---- */
+
+static int read_collective(js_reader *r, json_t *sched, tc_collective *out) {
+  int rc = TC_OK;
+  json_t *j = require(r, sched, "schedule", "collective", &rc);
+  if (rc || (rc = expect_type(r, "schedule.collective", j, JSON_STRING, "a string"))) return rc;
+  int c = tc_collective_parse(json_string_value(j));
+  if (c < 0) {
+    tc_io_quoted q = tc_io_quote(json_string_value(j), json_string_length(j));
+    return fail_at(r, "schedule.collective", "unknown collective %s (expected allgather, reduce-scatter, "
+                   "allreduce, broadcast or reduce)", q.text);
+  }
+  *out = (tc_collective)c;
+  return TC_OK;
+}
+
+static int read_algorithm(js_reader *r, json_t *sched, char *out, size_t size) {
+  int rc = TC_OK;
+  json_t *j = require(r, sched, "schedule", "algorithm", &rc);
+  if (rc || (rc = expect_type(r, "schedule.algorithm", j, JSON_STRING, "a string"))) return rc;
+  if (json_string_length(j) >= size) return fail_at(r, "schedule.algorithm", "longer than %zu bytes", size - 1);
+  memcpy(out, json_string_value(j), json_string_length(j) + 1);
+  return TC_OK;
+}
+
+/* owners: absent (identity) or exactly nshards node ids; *owner is malloc'd or NULL. */
+static int read_owners(js_reader *r, json_t *sched, int32_t nodes, int32_t nshards, int32_t **owner) {
+  *owner = NULL;
+  json_t *a = json_object_get(sched, "owners");
+  if (!a) return TC_OK;
+  int rc = expect_type(r, "schedule.owners", a, JSON_ARRAY, "an array");
+  if (rc) return rc;
+  if (json_array_size(a) != (size_t)nshards)
+    return fail_at(r, "schedule.owners", "expected %d entries (one per shard), found %zu", nshards,
+                   json_array_size(a));
+  if (!(*owner = malloc((size_t)nshards * sizeof **owner))) return tc_error_set(r->err, TC_ENOMEM, "out of memory");
+  for (int32_t k = 0; k < nshards && !rc; k++) {
+    char jpath[JPATH_MAX];
+    long long v = 0;
+    snprintf(jpath, sizeof jpath, "schedule.owners[%d]", k);
+    rc = get_int(r, jpath, json_array_get(a, (size_t)k), "node ", 0, nodes - 1, &v);
+    (*owner)[k] = (int32_t)v;
+  }
+  if (rc) {
+    free(*owner);
+    *owner = NULL;
+  }
+  return rc;
+}
+
+/* One transfer [shard, step, arc, lo, hi], every field in range for s on g. */
+static int read_transfer(js_reader *r, const tc_graph *g, tc_schedule *s, size_t i, json_t *t) {
+  char jpath[JPATH_MAX];
+  snprintf(jpath, sizeof jpath, "schedule.transfers[%zu]", i);
+  int rc = expect_type(r, jpath, t, JSON_ARRAY, "an array [shard, step, arc, lo, hi]");
+  if (rc) return rc;
+  if (json_array_size(t) != 5)
+    return fail_at(r, jpath, "expected [shard, step, arc, lo, hi], found %zu element%s", json_array_size(t),
+                   json_array_size(t) == 1 ? "" : "s");
+  long long hi_bound[5] = {s->nshards - 1, s->steps, (long long)g->m - 1, s->units - 1, s->units};
+  long long lo_bound[5] = {0, 1, 0, 0, 1}, v[5];
+  for (size_t k = 0; k < 5 && !rc; k++) {
+    char field[16];
+    snprintf(jpath, sizeof jpath, "schedule.transfers[%zu][%zu]", i, k);
+    snprintf(field, sizeof field, "%s ", transfer_fields[k]);
+    rc = get_int(r, jpath, json_array_get(t, k), field, lo_bound[k], hi_bound[k], &v[k]);
+  }
+  if (rc) return rc;
+  if (v[4] <= v[3]) {
+    snprintf(jpath, sizeof jpath, "schedule.transfers[%zu]", i);
+    return fail_at(r, jpath, "empty chunk [%lld, %lld) (needs lo < hi)", v[3], v[4]);
+  }
+  s->xfer[s->count++] = (tc_transfer){(int32_t)v[0], (int32_t)v[1], (int64_t)v[2], (int64_t)v[3], (int64_t)v[4]};
+  return TC_OK;
+}
+
+static int read_transfers(js_reader *r, const tc_graph *g, json_t *transfers, tc_schedule *s) {
+  size_t count = json_array_size(transfers);
+  int rc = tc_schedule_reserve(s, count ? (int64_t)count : 1, r->err);
+  for (size_t i = 0; i < count && !rc; i++) rc = read_transfer(r, g, s, i, json_array_get(transfers, i));
+  return rc;
+}
+
+/* The scalar fields of "schedule" that shape the rest. */
+typedef struct sched_header {
+  tc_collective coll;
+  long long nodes, nshards, units, steps, rs_steps;
+} sched_header;
+
+static int read_sched_header(js_reader *r, json_t *sched, const tc_graph *g, json_t *transfers, sched_header *h) {
+  int rc = read_collective(r, sched, &h->coll);
+  if (!rc) rc = member_int(r, sched, "schedule", "nodes", 1, TC_MAX_NODES, &h->nodes);
+  if (!rc && h->nodes != g->n) return fail_at(r, "schedule.nodes", "%lld, but the graph has %d nodes", h->nodes, g->n);
+  if (!rc) rc = member_int(r, sched, "schedule", "nshards", 1, INT32_MAX, &h->nshards);
+  if (!rc) rc = member_int(r, sched, "schedule", "units", 1, INT64_MAX, &h->units);
+  if (!rc) rc = member_int(r, sched, "schedule", "steps", 0, INT32_MAX, &h->steps);
+  /* A step without a transfer would only add latency; bounding steps by the transfer
+     count also keeps per-step arrays of later passes proportional to the file. */
+  if (!rc && h->steps > (long long)json_array_size(transfers))
+    return fail_at(r, "schedule.steps", "%lld steps but only %zu transfers", h->steps, json_array_size(transfers));
+  if (!rc) rc = member_int(r, sched, "schedule", "rs_steps", 0, h->steps, &h->rs_steps);
+  if (!rc && h->rs_steps != 0 && h->coll != TC_COLL_ALLREDUCE)
+    return fail_at(r, "schedule.rs_steps", "%lld, but only allreduce has a reduce-scatter half (expected 0)",
+                   h->rs_steps);
+  return rc;
+}
+
+static int read_schedule(js_reader *r, json_t *sched, const tc_graph *g, tc_schedule *s) {
+  int rc = TC_OK;
+  json_t *transfers = require(r, sched, "schedule", "transfers", &rc);
+  if (rc || (rc = expect_type(r, "schedule.transfers", transfers, JSON_ARRAY, "an array"))) return rc;
+  sched_header h;
+  char algorithm[sizeof s->algorithm];
+  if ((rc = read_sched_header(r, sched, g, transfers, &h))) return rc;
+  if ((rc = read_algorithm(r, sched, algorithm, sizeof algorithm))) return rc;
+  int32_t *owner = NULL;
+  if ((rc = read_owners(r, sched, (int32_t)h.nodes, (int32_t)h.nshards, &owner))) return rc;
+  rc = tc_schedule_init_owned(s, h.coll, (int32_t)h.nodes, (int32_t)h.nshards, owner, h.units, algorithm, r->err);
+  free(owner);
+  if (rc) {
+    tc_error_prefix(r->err, "%s: schedule%s", r->path, json_object_get(sched, "owners") ? ".owners" : "");
+    return rc;
+  }
+  s->steps = (int32_t)h.steps;
+  s->rs_steps = (int32_t)h.rs_steps;
+  if ((rc = read_transfers(r, g, transfers, s))) tc_schedule_destroy(s);
+  return rc;
+}
+
+/* ---- reader: the document ---- */
+
+/* jansson's message, made safe for one line and free of its API flag names. */
+static int syntax_error(js_reader *r, const json_error_t *je) {
+  static const char flag_hint[] = " without JSON_ALLOW_NUL";
+  char text[sizeof je->text];
+  size_t i = 0, k = 0;
+  while (je->text[i] && k + 1 < sizeof text) {
+    if (strncmp(je->text + i, flag_hint, sizeof flag_hint - 1) == 0) {
+      i += sizeof flag_hint - 1;
+      continue;
+    }
+    unsigned char c = (unsigned char)je->text[i++];
+    text[k++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+  }
+  text[k] = '\0';
+  return tc_error_set(r->err, TC_EINPUT, "%s:%d:%d: %s", r->path, je->line, je->column, text);
+}
+
+static json_t *load(js_reader *r, int *rc) {
+  FILE *fp = fopen(r->path, "r");
+  if (!fp) {
+    *rc = tc_error_set(r->err, TC_EIO, "cannot read %s: %s", r->path, strerror(errno));
+    return NULL;
+  }
+  json_error_t je;
+  errno = 0;
+  json_t *root = json_loadf(fp, JSON_REJECT_DUPLICATES, &je);
+  int e = errno;
+  if (!root && ferror(fp)) *rc = tc_error_set(r->err, TC_EIO, "cannot read %s: %s", r->path, strerror(e ? e : EIO));
+  else if (!root) *rc = syntax_error(r, &je);
+  fclose(fp);
+  return root;
+}
+
+static int read_document(js_reader *r, json_t *root, const tc_graph *expect, tc_schedule_doc *out) {
+  if (!json_is_object(root))
+    return tc_error_set(r->err, TC_EINPUT, "%s: expected an object at the top level, found %s", r->path,
+                        type_name(root));
+  int rc = check_keys(r, root, "", top_keys);
+  if (!rc) rc = check_header(r, root);
+  json_t *graph = rc ? NULL : member_object(r, root, "graph", graph_keys, &rc);
+  json_t *sched = rc ? NULL : member_object(r, root, "schedule", sched_keys, &rc);
+  if (!rc) rc = read_spec(r, graph, &out->spec);
+  if (!rc) rc = read_graph(r, graph, &out->graph);
+  if (!rc && expect) rc = match_graph(r, out->graph, expect);
+  if (!rc) rc = read_schedule(r, sched, out->graph, &out->sched);
+  return rc;
+}
+
+int tc_schedule_read_json(const char *path, const tc_graph *expect, tc_schedule_doc *out, tc_error *err) {
+  memset(out, 0, sizeof *out);
+  js_reader r = {path, err};
+  int rc = TC_OK;
+  json_t *root = load(&r, &rc);
+  if (!root) return rc;
+  rc = read_document(&r, root, expect, out);
+  json_decref(root);
+  if (rc) tc_schedule_doc_destroy(out);
+  return rc;
+}
+
+void tc_schedule_doc_destroy(tc_schedule_doc *doc) {
+  free(doc->spec);
+  if (doc->graph) tc_graph_destroy(doc->graph);
+  tc_schedule_destroy(&doc->sched);
+  memset(doc, 0, sizeof *doc);
+}

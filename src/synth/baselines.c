@@ -1,0 +1,234 @@
+/*
+** baselines.c — what the baseline generators share (contract in baselines_internal.h) and
+** the name-based entry point tc_baseline_build (baselines.h).
+**
+** Parallel arcs are ports: a chunk sent from u to v is cut into one piece per arc u -> v,
+** proportional to capacity, so that every port carries the same load per unit of
+** capacity. The schedule's unit is the algorithm's own unit times the lcm of all bundle
+** weights, which makes every piece an integer number of units (exact, no rounding).
+*/
+#include "synth/baselines_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/intmath.h"
+#include "topocoll/transform.h"
+
+void tc_bl_bundle_find(const tc_graph *g, int32_t u, int32_t v, tc_bl_bundle *b) {
+  int64_t lo = g->out_off[u], hi = g->out_off[u + 1];
+  while (lo < hi) { /* first arc of u with dst >= v */
+    int64_t mid = lo + (hi - lo) / 2;
+    if (g->dst[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  b->first = lo;
+  b->count = 0;
+  b->weight = 0;
+  for (int64_t a = lo; a < g->out_off[u + 1] && g->dst[a] == v; a++) {
+    b->count++;
+    b->weight += g->cap[a];
+  }
+}
+
+int tc_bl_split_scale(const tc_graph *g, const char *algo, int64_t *scale, tc_error *err) {
+  int64_t l = 1;
+  for (int64_t a = 0; a < g->m;) {
+    int64_t w = 0, b = a;
+    for (; b < g->m && g->src[b] == g->src[a] && g->dst[b] == g->dst[a]; b++)
+      if (__builtin_add_overflow(w, g->cap[b], &w))
+        return tc_error_set(err, TC_ERANGE, "%s: capacity of the arcs %d -> %d overflows", algo, g->src[a],
+                            g->dst[a]);
+    if (__builtin_mul_overflow(l / tc_gcd64(l, w), w, &l))
+      return tc_error_set(err, TC_ERANGE, "%s: the common chunk unit of the parallel-arc capacities overflows",
+                          algo);
+    a = b;
+  }
+  *scale = l;
+  return TC_OK;
+}
+
+int tc_bl_check_transfers(const char *algo, int64_t a, int64_t b, int64_t c, tc_error *err) {
+  int64_t ab, abc;
+  if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &abc) || abc > TC_BL_MAX_TRANSFERS)
+    return tc_error_set(err, TC_ERANGE, "%s: the schedule would need more than %lld transfers", algo,
+                        (long long)TC_BL_MAX_TRANSFERS);
+  return TC_OK;
+}
+
+int64_t tc_bl_max_bundle(const tc_graph *g) {
+  int64_t best = 0;
+  for (int64_t a = 0; a < g->m;) {
+    int64_t b = a;
+    while (b < g->m && g->src[b] == g->src[a] && g->dst[b] == g->dst[a]) b++;
+    if (b - a > best) best = b - a;
+    a = b;
+  }
+  return best;
+}
+
+int tc_bl_units(const char *algo, int64_t alg_units, int64_t scale, int64_t *units, tc_error *err) {
+  if (__builtin_mul_overflow(alg_units, scale, units))
+    return tc_error_set(err, TC_ERANGE, "%s: %lld units per shard times %lld for parallel arcs overflows", algo,
+                        (long long)alg_units, (long long)scale);
+  return TC_OK;
+}
+
+int tc_bl_send(tc_schedule *s, const tc_graph *g, int32_t u, int32_t v, int32_t shard, int32_t step, int64_t lo,
+               int64_t hi, int64_t scale, tc_error *err) {
+  tc_bl_bundle b;
+  tc_bl_bundle_find(g, u, v, &b);
+  if (b.count == 0) /* the topology checks rule this out; reaching it is a generator bug */
+    return tc_error_set(err, TC_EFAIL, "%s: internal error: no arc %d -> %d", s->algorithm, u, v);
+  int64_t per_cap = (hi - lo) * scale / b.weight; /* exact: scale is a multiple of b.weight */
+  int64_t pos = lo * scale;
+  for (int64_t a = b.first; a < b.first + b.count; a++) {
+    int64_t len = per_cap * g->cap[a];
+    int rc = tc_schedule_add(s, shard, a, step, pos, pos + len, err);
+    if (rc) return rc;
+    pos += len;
+  }
+  return TC_OK;
+}
+
+/* Node at position p of the cycle, p taken mod len. */
+static int32_t cycle_node(const tc_bl_cycle *c, int64_t p) {
+  int64_t r = p % c->len;
+  return c->node[r < 0 ? r + c->len : r];
+}
+
+/* Send [lo, hi) of shard from position p to position q in step. */
+static int cycle_send(tc_schedule *s, const tc_graph *g, const tc_bl_cycle *c, int64_t p, int64_t q, int32_t shard,
+                      int32_t step, int64_t lo, int64_t hi, int64_t scale, tc_error *err) {
+  return tc_bl_send(s, g, cycle_node(c, p), cycle_node(c, q), shard, step, lo, hi, scale, err);
+}
+
+int tc_bl_ring_broadcast(tc_schedule *s, const tc_graph *g, const tc_bl_cycle *c, int32_t start,
+                         tc_bl_ring_kind kind, int32_t shard, int64_t lo, int64_t hi, int32_t step0, int64_t scale,
+                         tc_error *err) {
+  int32_t len = c->len;
+  if (len < 2) return TC_OK;
+  if (len == 2 && kind != TC_BL_ONEWAY) /* both directions lead to the one other node */
+    return cycle_send(s, g, c, start, start + 1, shard, step0 + 1, lo, hi, scale, err);
+  if (kind != TC_BL_ONEWAY && (hi - lo) % 2)
+    return tc_error_set(err, TC_EFAIL, "%s: internal error: odd chunk [%lld,%lld) cannot be halved", s->algorithm,
+                        (long long)lo, (long long)hi);
+  int64_t mid = lo + (hi - lo) / 2;
+  int rc = TC_OK;
+  if (kind == TC_BL_ONEWAY) {
+    for (int32_t t = 1; !rc && t < len; t++)
+      rc = cycle_send(s, g, c, start + t - 1, start + t, shard, step0 + t, lo, hi, scale, err);
+  } else if (kind == TC_BL_HALVES) {
+    for (int32_t t = 1; !rc && t < len; t++) {
+      rc = cycle_send(s, g, c, start + t - 1, start + t, shard, step0 + t, lo, mid, scale, err);
+      if (!rc) rc = cycle_send(s, g, c, start - t + 1, start - t, shard, step0 + t, mid, hi, scale, err);
+    }
+  } else {
+    /* Fig. 17: whole chunk both ways for floor((len-1)/2) steps; for even len the opposite
+       node then gets the first half from one side and the second from the other. */
+    for (int32_t t = 1; !rc && t <= (len - 1) / 2; t++) {
+      rc = cycle_send(s, g, c, start + t - 1, start + t, shard, step0 + t, lo, hi, scale, err);
+      if (!rc) rc = cycle_send(s, g, c, start - t + 1, start - t, shard, step0 + t, lo, hi, scale, err);
+    }
+    if (!rc && len % 2 == 0) {
+      int32_t t = len / 2;
+      rc = cycle_send(s, g, c, start + t - 1, start + t, shard, step0 + t, lo, mid, scale, err);
+      if (!rc) rc = cycle_send(s, g, c, start - t + 1, start - t, shard, step0 + t, mid, hi, scale, err);
+    }
+  }
+  return rc;
+}
+
+int tc_bl_finish(const tc_graph *g, tc_collective coll, tc_schedule *ag, tc_schedule *rs, const char *algo,
+                 tc_schedule *out, tc_error *err) {
+  tc_schedule reversed;
+  memset(&reversed, 0, sizeof reversed);
+  memset(out, 0, sizeof *out);
+  int rc = TC_OK;
+  if (coll == TC_COLL_ALLGATHER) {
+    *out = *ag; /* hand the allgather over as it is */
+    memset(ag, 0, sizeof *ag);
+  } else {
+    if (!rs) { /* Def. 5 / Thm 1: reversing the allgather on G^T = G gives the reduce-scatter */
+      rc = tc_schedule_reverse(g, ag, g, &reversed, err);
+      rs = &reversed;
+    }
+    if (!rc && coll == TC_COLL_REDUCE_SCATTER) {
+      *out = *rs;
+      memset(rs, 0, sizeof *rs);
+    } else if (!rc) {
+      rc = tc_schedule_allreduce_compose(g, rs, ag, out, err);
+    }
+  }
+  if (!rc) snprintf(out->algorithm, sizeof out->algorithm, "%s", algo);
+  tc_schedule_destroy(&reversed);
+  if (rs) tc_schedule_destroy(rs);
+  tc_schedule_destroy(ag);
+  return rc;
+}
+
+int tc_bl_check_rs_ag(const char *algo, tc_collective coll, tc_error *err) {
+  if (coll == TC_COLL_ALLGATHER || coll == TC_COLL_REDUCE_SCATTER || coll == TC_COLL_ALLREDUCE) return TC_OK;
+  return tc_error_set(err, TC_EINPUT, "%s: supports allgather, reduce-scatter and allreduce (not %s)", algo,
+                      tc_collective_name(coll));
+}
+
+int tc_bl_check_bidirectional(const tc_graph *g, const char *algo, tc_error *err) {
+  if (g->bidirectional) return TC_OK;
+  return tc_error_set(err, TC_EINPUT, "%s: needs a bidirectional graph (every arc paired with an opposite one)",
+                      algo);
+}
+
+int tc_bl_check_biring(const tc_graph *g, const char *algo, tc_error *err) {
+  int32_t n = g->n;
+  if (n < 3)
+    return tc_error_set(err, TC_EINPUT, "%s: needs a bidirectional ring of at least 3 nodes (got %d)", algo, n);
+  for (int32_t u = 0; u < n; u++) {
+    int32_t next = (int32_t)((u + 1) % n), prev = (int32_t)((u + n - 1) % n);
+    for (int64_t a = g->out_off[u]; a < g->out_off[u + 1]; a++)
+      if (g->dst[a] != next && g->dst[a] != prev)
+        return tc_error_set(err, TC_EINPUT, "%s: needs a bidirectional ring, arcs i -> i±1 only (node %d has an arc "
+                            "to %d)", algo, u, g->dst[a]);
+    if (tc_graph_arc_multiplicity(g, u, next) == 0 || tc_graph_arc_multiplicity(g, u, prev) == 0)
+      return tc_error_set(err, TC_EINPUT, "%s: needs a bidirectional ring, arcs i -> i+1 and i -> i-1 (node %d lacks "
+                          "the arc to %d)", algo, u, tc_graph_arc_multiplicity(g, u, next) ? prev : next);
+  }
+  return tc_bl_check_bidirectional(g, algo, err);
+}
+
+int32_t *tc_bl_identity(int32_t n, tc_error *err) {
+  int32_t *order = malloc((size_t)n * sizeof *order);
+  if (!order) {
+    tc_error_set(err, TC_ENOMEM, "out of memory");
+    return NULL;
+  }
+  for (int32_t i = 0; i < n; i++) order[i] = i;
+  return order;
+}
+
+static const char *const baseline_names[] = {"ring", "biring", "bfbring", "shiftedring", "shiftedbfbring",
+                                             "dbt",  "rhd",    "torus-dor", NULL};
+
+const char *const *tc_baseline_names(void) { return baseline_names; }
+
+int tc_baseline_build(const char *algo, const tc_graph *g, tc_collective coll, const tc_baseline_opts *opts,
+                      tc_schedule *out, tc_error *err) {
+  static const tc_baseline_opts none = {-1, 0, NULL, 0};
+  if (out) memset(out, 0, sizeof *out);
+  if (!algo || !g || !out)
+    return tc_error_set(err, TC_EINPUT, "baseline: algorithm, graph and output are required");
+  if (!opts) opts = &none;
+  if (!strcmp(algo, "ring")) return tc_baseline_ring(g, coll, out, err);
+  if (!strcmp(algo, "biring")) return tc_baseline_biring(g, coll, out, err);
+  if (!strcmp(algo, "bfbring")) return tc_baseline_bfbring(g, coll, out, err);
+  if (!strcmp(algo, "shiftedring")) return tc_baseline_shiftedring(g, coll, 0, out, err);
+  if (!strcmp(algo, "shiftedbfbring")) return tc_baseline_shiftedring(g, coll, 1, out, err);
+  if (!strcmp(algo, "rhd")) return tc_baseline_rhd(g, coll, out, err);
+  if (!strcmp(algo, "torus-dor")) return tc_baseline_torus_dor(g, opts->dims, opts->ndims, coll, out, err);
+  if (!strcmp(algo, "dbt"))
+    return tc_baseline_dbt(g, coll, coll == TC_COLL_ALLREDUCE ? -1 : opts->root, opts->chunks ? opts->chunks : 1,
+                           out, err);
+  return tc_error_set(err, TC_EINPUT, "baseline: unknown algorithm '%s' (ring, biring, bfbring, shiftedring, "
+                      "shiftedbfbring, dbt, rhd, torus-dor)", algo);
+}

@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# cli_sched.sh — drives `topocoll sched` and `topocoll verify` (issue #3 §7): exact steps and
+# T_B factors against the paper, predicted times against the closed form
+# T = T_L*alpha + tau*M/B (B = degree * link bandwidth), schedule files that `verify`
+# accepts, a corrupted file that it rejects naming the transfer, and the exit codes
+# (0 ok, 1 invalid schedule or failed write, 2 bad usage or input) with one-line errors.
+# Expected numbers (paper 000, digest-000 §9):
+#   bipartite(2) = K_{2,2} BFB allgather: T_L 2, tau 3/4 (Figure 1), BW- and Moore-optimal;
+#   torus(3,3,2) BFB: T_L 3, tau 17/18 (§9.2, Thm 13 + BFB ring), Moore bound 2;
+#   genkautz(4,64) = Π_{4,64} BFB: T_L 3, tau 21/16 = 1.312 (Table 7), optimum 63/64;
+#   biring(2,8) BFB ring: T_L floor(8/2) = 4, tau 7/8 (App. F.1);
+#   reduce-scatter by Thm 2 / Cor 1.1 costs what the allgather costs (Thm 1);
+#   allreduce = RS + AG: both terms double (§1.2);
+#   genkautz(4,1024) allreduce with alpha 10us, 25 Gbps links, M = 1 MiB (M/B = 83.88608 us):
+#   2(50 + 341/256 M/B) = 323.5 us (Table 4);
+#   torus-dor on 3x3x2: T_L = Σ(d_i - 1) = 5 (§6.2).
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+# expect STATUS CMD... : run, compare exit status
+expect() {
+  local want=$1; shift
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$tmp/err")"
+}
+
+# one-line error containing a fragment, nothing on stdout
+expect_err() {
+  local want=$1 frag=$2; shift 2
+  expect "$want" "$@"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "'$*' printed $(wc -l <"$tmp/err") error lines: $(cat "$tmp/err")"
+  grep -qF -- "$frag" "$tmp/err" || fail "'$*' error lacks '$frag': $(cat "$tmp/err")"
+  [ ! -s "$tmp/out" ] || fail "'$*' printed a report despite failing"
+}
+
+# check_json KEY=PYTHON-VALUE... : compare keys of the JSON report in $tmp/out
+check_json() {
+  python3 - "$tmp/out" "$@" <<'PY' || fail "json values ($*): $(cat "$tmp/out")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+for kv in sys.argv[2:]:
+    k, v = kv.split("=", 1)
+    want = eval(v)
+    assert j[k] == want, (k, j[k], want)
+PY
+}
+
+# ---- help ----
+expect 0 "$bin" --help
+grep -q '^  sched ' "$tmp/out" || fail "--help does not list sched"
+grep -q '^  verify ' "$tmp/out" || fail "--help does not list verify"
+expect 0 "$bin" help sched
+for opt in --coll --algo --root --chunks --alpha --link-bw --size --out --json torus-dor shiftedring; do
+  grep -q -- "$opt" "$tmp/out" || fail "help sched lacks $opt"
+done
+expect 0 "$bin" help verify
+grep -q 'FILE.json \[SPEC\]' "$tmp/out" || fail "help verify lacks the usage line"
+
+# ---- exact costs from the paper ----
+expect 0 "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --json
+check_json 'spec="bipartite(2)"' 'collective="allgather"' 'algorithm="bfb"' nodes=4 degree=2 steps=2 \
+  'tb_factor="3/4"' tb_factor_float=0.75 'tb_optimal_factor="3/4"' bw_optimal=True moore_optimal=True \
+  verified=True chunks_per_shard=2 transfers=16
+python3 -c "import json; j=json.load(open('$tmp/out')); assert 'time_s' not in j and 'root' not in j" ||
+  fail "time_s or root reported without being asked"
+
+expect 0 "$bin" sched 'torus(3,3,2)' --coll allgather --algo bfb --json
+check_json nodes=18 degree=5 steps=3 moore_steps=2 'tb_factor="17/18"' 'tb_optimal_factor="17/18"' bw_optimal=True \
+  moore_optimal=False verified=True
+
+expect 0 "$bin" sched 'genkautz(4,64)' --coll allgather --algo bfb --json
+check_json nodes=64 degree=4 steps=3 'tb_factor="21/16"' tb_factor_float=1.3125 'tb_optimal_factor="63/64"' \
+  bw_optimal=False moore_optimal=True verified=True
+python3 -c "import json; j=json.load(open('$tmp/out')); assert '%.3f' % j['tb_factor_float'] == '1.312'" ||
+  fail "genkautz(4,64) does not print as Table 7's 1.312"
+
+expect 0 "$bin" sched 'biring(2,8)' --coll allgather --algo bfbring --json
+check_json 'algorithm="bfbring"' steps=4 'tb_factor="7/8"' bw_optimal=True verified=True
+
+expect 0 "$bin" sched 'genkautz(4,64)' --coll reduce-scatter --algo bfb --json
+check_json 'collective="reduce-scatter"' steps=3 'tb_factor="21/16"' verified=True
+
+expect 0 "$bin" sched 'bipartite(2)' --coll allreduce --algo bfb --json
+check_json 'collective="allreduce"' steps=4 'tb_factor="3/2"' 'tb_optimal_factor="3/2"' bw_optimal=True
+
+expect 0 "$bin" sched 'torus(3,3,2)' --coll allgather --algo torus-dor --json
+check_json 'algorithm="torus-dor"' steps=5 bw_optimal=False verified=True
+
+expect 0 "$bin" sched 'complete(8)' --coll broadcast --algo dbt --root 3 --json
+check_json 'collective="broadcast"' root=3 verified=True
+
+# --chunks P: exactly P chunks per shard (bfb rounds, App. E.2; a ring baseline refines)
+expect 0 "$bin" sched 'torus(3,3,2)' --coll allgather --algo bfb --chunks 7 --json
+check_json chunks_per_shard=7 steps=3 verified=True
+expect 0 "$bin" sched 'biring(2,8)' --coll allreduce --algo biring --chunks 4 --json
+check_json chunks_per_shard=4 verified=True
+
+# the text report
+expect 0 "$bin" sched 'bipartite(2)' --coll allgather --algo bfb
+grep -q '^T_B factor  *3/4 = 0.750000 M/B; optimum 3/4: BW-optimal$' "$tmp/out" || fail "text report T_B line: $(cat "$tmp/out")"
+grep -q '^verified  *yes$' "$tmp/out" || fail "text report lacks the verdict"
+
+# ---- predicted time against the closed form ----
+# check_time ALPHA_S BW_BPS BYTES : time_s == steps*alpha + tau*M/(degree*bw)
+check_time() {
+  python3 - "$tmp/out" "$@" <<'PY' || fail "time_s ($*): $(cat "$tmp/out")"
+import json, sys
+from fractions import Fraction
+j = json.load(open(sys.argv[1]))
+alpha, bw, size = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+num, den = map(int, j["tb_factor"].split("/"))
+want = j["steps"] * alpha + float(Fraction(num, den)) * size / (j["degree"] * bw)
+assert abs(j["time_s"] - want) <= 1e-12 * want, (j["time_s"], want)
+assert j["alpha_s"] == alpha and j["link_bw_Bps"] == bw and j["size_bytes"] == size, j
+PY
+}
+expect 0 "$bin" sched 'torus(3,3,2)' --coll allgather --algo bfb --alpha 10us --link-bw 25Gbps --size 1MB --json
+check_time 1e-5 3.125e9 1000000
+expect 0 "$bin" sched 'genkautz(4,64)' --coll allreduce --algo bfb --alpha 1.5ms --link-bw 100GBps --size 4MiB --json
+check_time 1.5e-3 1e11 4194304
+expect 0 "$bin" sched 'genkautz(4,1024)' --coll allreduce --algo bfb --alpha 10us --link-bw 25Gbps --size 1MiB --json
+check_time 1e-5 3.125e9 1048576
+python3 -c "import json; j=json.load(open('$tmp/out')); assert j['steps']==10 and j['tb_factor']=='341/128' and '%.1f' % (j['time_s']*1e6) == '323.5', j" ||
+  fail "genkautz(4,1024) allreduce is not Table 4's 323.5 us"
+# two of three quantities: no time
+expect 0 "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --alpha 10us --size 1MB --json
+python3 -c "import json; j=json.load(open('$tmp/out')); assert 'time_s' not in j and j['alpha_s'] == 1e-5" ||
+  fail "time_s without a bandwidth"
+
+# ---- schedule files and verify ----
+expect 0 "$bin" sched 'torus(3,3,2)' --coll allgather --algo bfb --out "$tmp/t.json" --json
+check_json "out=\"$tmp/t.json\"" steps=3
+[ -s "$tmp/t.json" ] || fail "--out wrote nothing"
+python3 -c "import json; j=json.load(open('$tmp/t.json')); assert j['format']=='topocoll-schedule' and j['version']==1 and j['graph']['spec']=='torus(3,3,2)' and len(j['graph']['arcs'])==90" ||
+  fail "schedule file header"
+expect 0 "$bin" verify "$tmp/t.json"
+grep -q '^verified  *yes$' "$tmp/out" || fail "verify text report"
+expect 0 "$bin" verify "$tmp/t.json" 'torus(3,3,2)' --json
+check_json "file=\"$tmp/t.json\"" 'spec="torus(3,3,2)"' steps=3 'tb_factor="17/18"' bw_optimal=True verified=True transfers=458
+# an allreduce with rs_steps, and a rooted collective, also survive the file
+expect 0 "$bin" sched 'bipartite(2)' --coll allreduce --algo bfb --out "$tmp/ar.json"
+expect 0 "$bin" verify "$tmp/ar.json" --json
+check_json 'collective="allreduce"' steps=4 'tb_factor="3/2"'
+python3 -c "import json; assert json.load(open('$tmp/ar.json'))['schedule']['rs_steps'] == 2" || fail "rs_steps not 2"
+expect 0 "$bin" sched 'complete(6)' --coll reduce --algo dbt --root 2 --out "$tmp/red.json"
+expect 0 "$bin" verify "$tmp/red.json" --json
+check_json 'collective="reduce"' root=2 verified=True
+
+# corrupt one transfer: move the first step-2 transfer to step 1, before its sender has the data
+python3 - "$tmp/t.json" "$tmp/bad.json" <<'PY' || fail "could not corrupt the file"
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j["schedule"]["transfers"]
+i = next(i for i, x in enumerate(t) if x[1] == 2)
+t[i][1] = 1
+json.dump(j, open(sys.argv[2], "w"))
+open(sys.argv[2] + ".index", "w").write(str(i))
+PY
+idx=$(cat "$tmp/bad.json.index")
+expect_err 1 "transfer #$idx " "$bin" verify "$tmp/bad.json"
+grep -qF "$tmp/bad.json: invalid:" "$tmp/err" || fail "invalid verdict does not name the file"
+expect 1 "$bin" verify "$tmp/bad.json" --json
+check_json verified=False
+# relabel a step-1 transfer's shard: its sender does not own that shard, and the shard it
+# should have sent goes missing downstream (several violations; one names a transfer)
+python3 - "$tmp/t.json" "$tmp/bad2.json" <<'PY' || fail "could not corrupt the file"
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j["schedule"]["transfers"]
+t[0][0] = (t[0][0] + 1) % 18
+json.dump(j, open(sys.argv[2], "w"))
+PY
+expect_err 1 'invalid: transfer #' "$bin" verify "$tmp/bad2.json"
+
+# verify: bad input is 2, never 1
+expect_err 2 'graph.nodes: 18, but the given graph has 27 nodes' "$bin" verify "$tmp/t.json" 'torus(3,3,3)'
+expect_err 2 'graph.arcs: 90 arcs, but the given graph has' "$bin" verify "$tmp/t.json" 'circulant(18,1,2,3)'
+expect_err 2 "column 10" "$bin" verify "$tmp/t.json" 'torus(3,3'
+expect_err 2 "cannot read $tmp/missing.json" "$bin" verify "$tmp/missing.json"
+printf '{"format": "topocoll-schedule", "version": 2}' >"$tmp/v2.json"
+expect_err 2 'version: unsupported version 2' "$bin" verify "$tmp/v2.json"
+head -c 200 "$tmp/t.json" >"$tmp/cut.json"
+expect_err 2 "$tmp/cut.json:" "$bin" verify "$tmp/cut.json"
+expect_err 2 'missing FILE' "$bin" verify
+expect_err 2 "unexpected argument 'x'" "$bin" verify "$tmp/t.json" 'torus(3,3,2)' x
+expect_err 2 "unknown option '--frob'" "$bin" verify "$tmp/t.json" --frob
+
+# ---- sched: bad usage and input exit 2 with one line ----
+expect_err 2 'unknown unit "xs"' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --alpha 10xs
+expect_err 2 '--link-bw: bandwidth "25gbps": unknown unit' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --link-bw 25gbps
+expect_err 2 '--size: size "1.5B" is not a whole number of bytes' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --size 1.5B
+expect_err 2 'must not be negative' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --alpha -1us
+expect_err 2 'must be positive' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --link-bw 0Gbps
+expect_err 2 "did you mean 'kautz'" "$bin" sched 'kauts(4,2)' --coll allgather --algo bfb
+expect_err 2 "unknown algorithm 'bfs'" "$bin" sched 'bipartite(2)' --coll allgather --algo bfs
+expect_err 2 "unknown collective 'gather'" "$bin" sched 'bipartite(2)' --coll gather --algo bfb
+expect_err 2 'missing --coll' "$bin" sched 'bipartite(2)' --algo bfb
+expect_err 2 'missing --algo' "$bin" sched 'bipartite(2)' --coll allgather
+expect_err 2 'missing SPEC' "$bin" sched --coll allgather --algo bfb
+expect_err 2 '--out needs a value' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --out
+expect_err 2 "unknown option '--frob'" "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --frob
+expect_err 2 '--root applies to broadcast and reduce only' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --root 1
+expect_err 2 "--root expects an integer" "$bin" sched 'complete(4)' --coll broadcast --algo dbt --root x
+expect_err 2 '--root 9 is not a node' "$bin" sched 'complete(4)' --coll broadcast --algo dbt --root 9
+expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 0
+expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 99999999999999999999
+expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 4x
+expect_err 2 'bfb builds allgather, reduce-scatter and allreduce, not broadcast' "$bin" sched 'bipartite(2)' --coll broadcast --algo bfb
+expect_err 2 'ring: needs a unidirectional ring' "$bin" sched 'kautz(2,2)' --coll allgather --algo ring
+expect_err 2 'torus-dor needs SPEC written as torus(' "$bin" sched 'hypercube(3)' --coll allgather --algo torus-dor
+expect_err 2 'P must be a multiple of 2' "$bin" sched 'biring(2,8)' --coll allgather --algo biring --chunks 3
+
+# ---- an unwritable --out: exit 1, nothing created, no report ----
+expect_err 1 "$tmp/nodir/x.json" "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --out "$tmp/nodir/x.json"
+[ ! -e "$tmp/nodir" ] || fail "failed write created something"
+mkdir "$tmp/ro" && chmod 500 "$tmp/ro"
+if [ ! -w "$tmp/ro" ]; then # (root can write anywhere)
+  expect_err 1 "$tmp/ro/x.json" "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --out "$tmp/ro/x.json"
+  [ -z "$(ls -A "$tmp/ro")" ] || fail "failed write left a file in $tmp/ro"
+fi
+chmod 700 "$tmp/ro"
+# a failed run leaves an existing file untouched
+echo old >"$tmp/keep.json"
+expect_err 2 'unknown unit' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --size 1XB --out "$tmp/keep.json"
+[ "$(cat "$tmp/keep.json")" = old ] || fail "a failed run replaced the --out file"
+
+if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed" >&2; exit 1; fi
+echo "cli_sched: all checks passed"
