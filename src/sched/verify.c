@@ -104,9 +104,15 @@ static int order_by_shard_step(const tc_schedule *s, int64_t **order_out, int64_
     free(tmp); free(order); free(step_cnt); free(shard_off);
     return TC_ENOMEM;
   }
-  for (int64_t i = 0; i < n; i++) step_cnt[s->xfer[i].step + 1]++;
-  for (int32_t t = 0; t <= s->steps; t++) step_cnt[t + 1] += step_cnt[t];
-  for (int64_t i = 0; i < n; i++) tmp[step_cnt[s->xfer[i].step]++] = i;
+  int in_step_order = 1; /* generators usually emit step order: then skip one sort */
+  for (int64_t i = 1; i < n && in_step_order; i++) in_step_order = s->xfer[i - 1].step <= s->xfer[i].step;
+  if (in_step_order) {
+    for (int64_t i = 0; i < n; i++) tmp[i] = i;
+  } else {
+    for (int64_t i = 0; i < n; i++) step_cnt[s->xfer[i].step + 1]++;
+    for (int32_t t = 0; t <= s->steps; t++) step_cnt[t + 1] += step_cnt[t];
+    for (int64_t i = 0; i < n; i++) tmp[step_cnt[s->xfer[i].step]++] = i;
+  }
   for (int64_t i = 0; i < n; i++) shard_off[s->xfer[i].shard + 1]++;
   for (int32_t k = 0; k < s->nshards; k++) shard_off[k + 1] += shard_off[k];
   int64_t *fill = step_cnt; /* reuse: need nshards + 1 entries */
@@ -124,14 +130,24 @@ static int order_by_shard_step(const tc_schedule *s, int64_t **order_out, int64_
   return TC_OK;
 }
 
+/* A transfer of the current shard, copied out of the schedule once: the schedule is in
+   step order, so a shard's transfers are scattered through memory and reading them in
+   place on every pass costs a cache miss each time. */
+typedef struct hop {
+  int32_t step, from, to;
+  int64_t lo, hi;
+} hop;
+
 /* Per-thread scratch, grown on demand. */
 typedef struct scratch {
+  hop *hop;                 /* the shard's transfers in step order */
   int64_t *cuts;            /* segment boundaries of the current shard */
   int32_t *seg_lo, *seg_hi; /* per transfer of the shard: segment range */
   int32_t *earliest;        /* block * N */
   uint8_t *paths;           /* block * N saturating counts */
   uint8_t *vals;            /* per (transfer, segment) values of one step group */
-  size_t cuts_room, lo_room, hi_room, earliest_room, paths_room, vals_room;
+  int32_t *pos;             /* units + 1: segment index of a cut position, -1 if none */
+  size_t hop_room, cuts_room, lo_room, hi_room, earliest_room, paths_room, vals_room, pos_room;
 } scratch;
 
 static int grow(void **p, size_t *room, size_t want, size_t elem) {
@@ -165,9 +181,9 @@ static void replay_copy(const tc_graph *g, const tc_schedule *s, int32_t k, cons
   for (int32_t j = b0; j < b1; j++) w->earliest[(size_t)(j - b0) * n + owner] = start;
   char d[256], msg[TC_ERRMSG_MAX];
   for (int64_t q = 0; q < cnt; q++) {
-    const tc_transfer *x = &s->xfer[idx[q]];
+    const hop *x = &w->hop[q];
     if (reduces(s, x->step)) continue;
-    int32_t from = g->src[x->arc], to = g->dst[x->arc];
+    int32_t from = x->from, to = x->to;
     int32_t lo = w->seg_lo[q] > b0 ? w->seg_lo[q] : b0, hi = w->seg_hi[q] < b1 ? w->seg_hi[q] : b1;
     for (int32_t j = lo; j < hi; j++) {
       int32_t *row = w->earliest + (size_t)(j - b0) * n;
@@ -192,22 +208,21 @@ static void replay_copy(const tc_graph *g, const tc_schedule *s, int32_t k, cons
 }
 
 /* Reduce phase of one shard over segments [b0, b1): every contribution reaches the owner once. */
-static int replay_reduce(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx, int64_t cnt,
-                         scratch *w, int32_t b0, int32_t b1, violation *v) {
+static int replay_reduce(const tc_graph *g, const tc_schedule *s, int32_t k, int64_t cnt, scratch *w, int32_t b0, int32_t b1, violation *v) {
   int32_t n = g->n, owner = tc_schedule_owner(s, k);
   memset(w->paths, 0, (size_t)(b1 - b0) * (size_t)n);
   int64_t end = cnt; /* idx is sorted by step ascending; walk step groups backwards */
   while (end > 0) {
-    int32_t step = s->xfer[idx[end - 1]].step;
+    int32_t step = w->hop[end - 1].step;
     int64_t begin = end;
-    while (begin > 0 && s->xfer[idx[begin - 1]].step == step) begin--;
+    while (begin > 0 && w->hop[begin - 1].step == step) begin--;
     if (reduces(s, step)) {
       size_t need = 0;
       for (int64_t q = begin; q < end; q++) need += (size_t)(w->seg_hi[q] - w->seg_lo[q]);
       if (grow((void **)&w->vals, &w->vals_room, need + 1, 1)) return -1;
       size_t p = 0;
       for (int64_t q = begin; q < end; q++) { /* read everything first: same-step sends see later steps only */
-        int32_t to = g->dst[s->xfer[idx[q]].arc];
+        int32_t to = w->hop[q].to;
         for (int32_t j = w->seg_lo[q]; j < w->seg_hi[q]; j++, p++) {
           if (j < b0 || j >= b1) continue;
           int val = (to == owner) + w->paths[(size_t)(j - b0) * n + to];
@@ -216,7 +231,7 @@ static int replay_reduce(const tc_graph *g, const tc_schedule *s, int32_t k, con
       }
       p = 0;
       for (int64_t q = begin; q < end; q++) {
-        int32_t from = g->src[s->xfer[idx[q]].arc];
+        int32_t from = w->hop[q].from;
         for (int32_t j = w->seg_lo[q]; j < w->seg_hi[q]; j++, p++) {
           if (j < b0 || j >= b1) continue;
           uint8_t *cell = &w->paths[(size_t)(j - b0) * n + from];
@@ -241,29 +256,56 @@ static int replay_reduce(const tc_graph *g, const tc_schedule *s, int32_t k, con
   return 0;
 }
 
+/* Cut shard [0, units) at every endpoint of its transfers; fills w->cuts (segs + 1
+   boundaries) and each transfer's segment range. Small unit counts (the common case:
+   BFB uses a handful of units) are marked in a position table instead of sorted. */
+static int32_t cut_segments(const tc_schedule *s, int64_t cnt, scratch *w) {
+  int64_t units = s->units;
+  int32_t uniq = 0;
+  if (units <= 4 * cnt + 64) {
+    if (grow((void **)&w->pos, &w->pos_room, (size_t)units + 1, sizeof *w->pos)) return -1;
+    for (int64_t i = 0; i <= units; i++) w->pos[i] = -1;
+    w->pos[0] = w->pos[units] = 0;
+    for (int64_t q = 0; q < cnt; q++) w->pos[w->hop[q].lo] = w->pos[w->hop[q].hi] = 0;
+    for (int64_t i = 0; i <= units; i++)
+      if (!w->pos[i]) { w->pos[i] = uniq; w->cuts[uniq++] = i; }
+    for (int64_t q = 0; q < cnt; q++) {
+      w->seg_lo[q] = w->pos[w->hop[q].lo];
+      w->seg_hi[q] = w->pos[w->hop[q].hi];
+    }
+    return uniq - 1;
+  }
+  int32_t ncuts = 0;
+  w->cuts[ncuts++] = 0;
+  w->cuts[ncuts++] = units;
+  for (int64_t q = 0; q < cnt; q++) {
+    w->cuts[ncuts++] = w->hop[q].lo;
+    w->cuts[ncuts++] = w->hop[q].hi;
+  }
+  qsort(w->cuts, (size_t)ncuts, sizeof *w->cuts, cmp_i64);
+  for (int32_t i = 0; i < ncuts; i++)
+    if (!uniq || w->cuts[uniq - 1] != w->cuts[i]) w->cuts[uniq++] = w->cuts[i];
+  for (int64_t q = 0; q < cnt; q++) {
+    w->seg_lo[q] = find_cut(w->cuts, uniq, w->hop[q].lo);
+    w->seg_hi[q] = find_cut(w->cuts, uniq, w->hop[q].hi);
+  }
+  return uniq - 1;
+}
+
 /* Cut shard k into segments and replay both phases block by block. */
 static int verify_shard(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx, int64_t cnt,
                         scratch *w, violation *v) {
-  if (grow((void **)&w->cuts, &w->cuts_room, (size_t)(2 * cnt + 2), sizeof *w->cuts) ||
+  if (grow((void **)&w->hop, &w->hop_room, (size_t)cnt + 1, sizeof *w->hop) ||
+      grow((void **)&w->cuts, &w->cuts_room, (size_t)(2 * cnt + 2), sizeof *w->cuts) ||
       grow((void **)&w->seg_lo, &w->lo_room, (size_t)cnt + 1, sizeof *w->seg_lo) ||
       grow((void **)&w->seg_hi, &w->hi_room, (size_t)cnt + 1, sizeof *w->seg_hi))
     return -1;
-  int32_t ncuts = 0;
-  w->cuts[ncuts++] = 0;
-  w->cuts[ncuts++] = s->units;
   for (int64_t q = 0; q < cnt; q++) {
-    w->cuts[ncuts++] = s->xfer[idx[q]].lo;
-    w->cuts[ncuts++] = s->xfer[idx[q]].hi;
+    const tc_transfer *x = &s->xfer[idx[q]];
+    w->hop[q] = (hop){x->step, g->src[x->arc], g->dst[x->arc], x->lo, x->hi};
   }
-  qsort(w->cuts, (size_t)ncuts, sizeof *w->cuts, cmp_i64);
-  int32_t uniq = 0;
-  for (int32_t i = 0; i < ncuts; i++)
-    if (!uniq || w->cuts[uniq - 1] != w->cuts[i]) w->cuts[uniq++] = w->cuts[i];
-  int32_t segs = uniq - 1;
-  for (int64_t q = 0; q < cnt; q++) {
-    w->seg_lo[q] = find_cut(w->cuts, uniq, s->xfer[idx[q]].lo);
-    w->seg_hi[q] = find_cut(w->cuts, uniq, s->xfer[idx[q]].hi);
-  }
+  int32_t segs = cut_segments(s, cnt, w);
+  if (segs < 0) return -1;
   int32_t block = (int32_t)(BLOCK_ENTRIES / g->n);
   if (block < 1) block = 1;
   if (block > segs) block = segs;
@@ -272,7 +314,7 @@ static int verify_shard(const tc_graph *g, const tc_schedule *s, int32_t k, cons
     return -1;
   for (int32_t b0 = 0; b0 < segs; b0 += block) { /* every block: a later one may hold an earlier step */
     int32_t b1 = b0 + block < segs ? b0 + block : segs;
-    if (has_reduce_phase(s) && replay_reduce(g, s, k, idx, cnt, w, b0, b1, v)) return -1;
+    if (has_reduce_phase(s) && replay_reduce(g, s, k, cnt, w, b0, b1, v)) return -1;
     if (has_copy_phase(s)) replay_copy(g, s, k, idx, cnt, w, b0, b1, v);
   }
   return 0;
@@ -298,7 +340,7 @@ int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err) {
     }
 #pragma omp critical
     if (mine.found) note(&worst, mine.step, mine.index, mine.msg);
-    free(w.cuts); free(w.seg_lo); free(w.seg_hi); free(w.earliest); free(w.paths); free(w.vals);
+    free(w.hop); free(w.cuts); free(w.seg_lo); free(w.seg_hi); free(w.earliest); free(w.paths); free(w.vals); free(w.pos);
   }
   free(order);
   free(shard_off);
