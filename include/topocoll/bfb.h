@@ -102,6 +102,12 @@ int tc_bfb_hetero_step_solve(const tc_graph *g, const tc_bfb_receiver *r, int32_
                              const double *bw, double shard_bytes, tc_bfb_hetero_step *out, tc_error *err);
 void tc_bfb_hetero_step_destroy(tc_bfb_hetero_step *s);
 
+/* A heterogeneous BFB allgather schedule: LP (14) per (u,t), each job's amounts rounded to
+   P units per shard (largest remainder, App. E.2). Its time (tc_schedule_time_hetero) is
+   within the rounding of tc_bfb_hetero_time's. */
+int tc_bfb_allgather_hetero(const tc_graph *g, const double *alpha, const double *bw, double shard_bytes, int64_t P,
+                            tc_schedule *out, tc_error *err);
+
 /* Predicted heterogeneous BFB allgather time Σ_t max_u U_{u,t} (seconds). */
 int tc_bfb_hetero_time(const tc_graph *g, const double *alpha, const double *bw, double shard_bytes,
                        double *time_s, tc_error *err);
