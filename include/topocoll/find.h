@@ -1,0 +1,72 @@
+/*
+** find.h — the topology finder (paper 000 §5.4, App. A.3): for N nodes of degree d, the
+** Pareto frontier of (T_L, T_B) over base topologies, generative families and chains of
+** expansions, predicted from the theorems without building anything, then (optionally)
+** built and verified; and the choice of one member for a workload.
+**
+** Costs are those of the allgather (reduce-scatter costs the same, allreduce twice):
+** steps = T_L / α and tau = T_B / (M/B). A member is Pareto-efficient when no other member
+** has steps <= and tau <= with one strict. Every member carries a spec string (docs/spec.md)
+** that rebuilds exactly its topology.
+*/
+#ifndef TOPOCOLL_FIND_H
+#define TOPOCOLL_FIND_H
+
+#include "topocoll/graph.h"
+#include "topocoll/rational.h"
+#include "topocoll/sched.h"
+
+typedef struct tc_candidate {
+  char spec[256];          /* rebuilds the topology, e.g. "line(circulant(16,3,4),3)" */
+  char label[32];          /* construction class as in Fig. 15: "GenKautz", "Circulant",
+                              "DistReg", "Torus", "L", "P", "C", "LC", "bidir(...)", ... */
+  int32_t nodes, degree;
+  int32_t steps;           /* predicted T_L / α */
+  tc_rat tau;              /* predicted T_B / (M/B) */
+  int tau_is_bound;        /* 1: tau is an upper bound (Thm 7 without Thm 10), else exact */
+  int32_t diameter;        /* D(G), -1 if not known without building */
+  int bidirectional;       /* arcs come in opposite pairs */
+  int reverse_symmetric;   /* 1, 0, or -1 unknown */
+  /* filled by tc_find when options.build is set: */
+  int built;               /* graph and schedule built */
+  int verified;            /* the allgather passed tc_schedule_verify */
+  int32_t measured_steps;
+  tc_rat measured_tau;
+  double avg_distance;
+} tc_candidate;
+
+typedef struct tc_find_options {
+  int32_t nodes, degree;
+  int bidirectional;       /* only topologies whose links come in opposite pairs */
+  int build;               /* build and verify every frontier member (else prediction only) */
+} tc_find_options;
+
+typedef struct tc_frontier {
+  int32_t nodes, degree;
+  int32_t count;
+  tc_candidate *member;    /* Pareto-efficient members, steps ascending (tau descending) */
+  int32_t bound_steps;     /* T_L*(N,d) (Def. 10) */
+  tc_rat bound_tau;        /* (N-1)/N (Thm 4) */
+} tc_frontier;
+
+int tc_find(const tc_find_options *o, tc_frontier *out, tc_error *err);
+void tc_frontier_destroy(tc_frontier *f);
+
+/* Build the member's graph and its allgather schedule (expansion schedules, BFB, or the
+   stored schedules of Diamond / DBJMod), verified; *g and *ag are the caller's to free. */
+int tc_candidate_build(const tc_candidate *c, tc_graph **g, tc_schedule *ag, tc_error *err);
+
+/* A workload: allreduce sizes M_i (bytes) with weights w_i, per-step latency α (s), and the
+   bandwidth of one link (bytes/s); B = degree * link_bw. */
+typedef struct tc_workload {
+  int32_t count;
+  double bytes[64], weight[64];
+  double alpha_s, link_bw;
+} tc_workload;
+
+/* Σ_i w_i · 2(T_L + tau·M_i/B) / Σ w_i: expected allreduce time of a member (s). */
+double tc_candidate_allreduce_time(const tc_candidate *c, const tc_workload *w);
+/* Index of the member with the least expected allreduce time (ties: fewer steps). */
+int32_t tc_frontier_choose(const tc_frontier *f, const tc_workload *w);
+
+#endif
