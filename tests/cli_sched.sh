@@ -16,27 +16,7 @@
 #   torus-dor on 3x3x2: T_L = Σ(d_i - 1) = 5 (§6.2).
 set -u
 bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-
-# expect STATUS CMD... : run, compare exit status
-expect() {
-  local want=$1; shift
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$tmp/err")"
-}
-
-# one-line error containing a fragment, nothing on stdout
-expect_err() {
-  local want=$1 frag=$2; shift 2
-  expect "$want" "$@"
-  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "'$*' printed $(wc -l <"$tmp/err") error lines: $(cat "$tmp/err")"
-  grep -qF -- "$frag" "$tmp/err" || fail "'$*' error lacks '$frag': $(cat "$tmp/err")"
-  [ ! -s "$tmp/out" ] || fail "'$*' printed a report despite failing"
-}
+. "$(dirname "$0")/lib_cli.sh"
 
 # check_json KEY=PYTHON-VALUE... : compare keys of the JSON report in $tmp/out
 check_json() {
@@ -229,5 +209,4 @@ echo old >"$tmp/keep.json"
 expect_err 2 'unknown unit' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --size 1XB --out "$tmp/keep.json"
 [ "$(cat "$tmp/keep.json")" = old ] || fail "a failed run replaced the --out file"
 
-if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed" >&2; exit 1; fi
-echo "cli_sched: all checks passed"
+finish cli_sched

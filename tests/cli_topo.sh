@@ -7,26 +7,7 @@
 # distance 1, 8 at 2, 4 at 3 — counted by hand from the coordinate-wise distance sum).
 set -u
 bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-
-# expect STATUS CMD... : run, compare exit status
-expect() {
-  local want=$1; shift
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$tmp/err")"
-}
-
-# one-line error containing a fragment
-expect_err() {
-  local want=$1 frag=$2; shift 2
-  expect "$want" "$@"
-  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "'$*' printed $(wc -l <"$tmp/err") error lines"
-  grep -qF -- "$frag" "$tmp/err" || fail "'$*' error lacks '$frag': $(cat "$tmp/err")"
-}
+. "$(dirname "$0")/lib_cli.sh"
 
 expect 0 "$bin" --version
 grep -q '^topocoll [0-9]' "$tmp/out" || fail "--version output: $(cat "$tmp/out")"
@@ -103,5 +84,4 @@ expect_err 2 'arcs[0][1]' "$bin" topo "file($tmp/bad.json)"
 expect_err 1 "$tmp/nodir/x.dot" "$bin" topo 'kautz(2,1)' --dot "$tmp/nodir/x.dot"
 [ ! -e "$tmp/nodir" ] || fail "failed write created something"
 
-if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed" >&2; exit 1; fi
-echo "cli_topo: all checks passed"
+finish cli_topo

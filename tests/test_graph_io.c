@@ -17,7 +17,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,47 +26,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tc_files.h"
 #include "topocoll/graph_io.h"
 
-/* ---- fixture: one temporary directory per test ---- */
+/* ---- fixture: one temporary directory per test (tc_files.h) ---- */
 
-typedef struct fixture {
-  char dir[PATH_MAX];
-} fixture;
-
-static int make_tmpdir(void **state) {
-  fixture *f = calloc(1, sizeof *f);
-  if (!f) return -1;
-  const char *base = getenv("TMPDIR");
-  snprintf(f->dir, sizeof f->dir, "%s/tc-graph-io-XXXXXX", base && *base ? base : "/tmp");
-  if (!mkdtemp(f->dir)) {
-    free(f);
-    return -1;
-  }
-  *state = f;
-  return 0;
-}
-
-static int remove_tmpdir(void **state) {
-  fixture *f = *state;
-  DIR *d = opendir(f->dir);
-  struct dirent *e;
-  char p[PATH_MAX + 256];
-  while (d && (e = readdir(d))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    snprintf(p, sizeof p, "%s/%s", f->dir, e->d_name);
-    if (unlink(p) != 0) rmdir(p);
-  }
-  if (d) closedir(d);
-  int rc = rmdir(f->dir);
-  free(f);
-  return rc;
-}
-
-static void tmp_path(const fixture *f, const char *name, char *out, size_t size) {
-  int k = snprintf(out, size, "%s/%s", f->dir, name);
-  assert_true(k > 0 && (size_t)k < size);
-}
+static int make_tmpdir(void **state) { return tc_tmpdir_setup(state, "tc-graph-io"); }
 
 static void data_path(const char *name, char *out, size_t size) {
   const char *dir = getenv("TC_TEST_DATA");
@@ -76,46 +40,8 @@ static void data_path(const char *name, char *out, size_t size) {
   assert_true(k > 0 && (size_t)k < size);
 }
 
-static int count_entries(const char *dir) {
-  DIR *d = opendir(dir);
-  assert_non_null(d);
-  int k = 0;
-  struct dirent *e;
-  while ((e = readdir(d)))
-    k += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-  closedir(d);
-  return k;
-}
-
-/* Whole file as a string (caller frees); NULL if it cannot be read. */
-static char *slurp(const char *path) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return NULL;
-  size_t room = 256, len = 0;
-  char *s = malloc(room);
-  size_t got;
-  while (s && (got = fread(s + len, 1, room - len - 1, fp)) > 0) {
-    len += got;
-    if (len + 1 == room) {
-      char *t = realloc(s, room *= 2);
-      if (!t) free(s);
-      s = t;
-    }
-  }
-  fclose(fp);
-  if (s) s[len] = '\0';
-  return s;
-}
-
-static void spill(const char *path, const char *bytes, size_t len) {
-  FILE *fp = fopen(path, "wb");
-  assert_non_null(fp);
-  assert_int_equal(fwrite(bytes, 1, len, fp), len);
-  assert_int_equal(fclose(fp), 0);
-}
-
 static void assert_file_text(const char *path, const char *want) {
-  char *got = slurp(path);
+  char *got = tc_files_slurp(path);
   assert_non_null(got);
   assert_string_equal(got, want);
   free(got);
@@ -182,9 +108,9 @@ static void assert_same_graph(const tc_graph *g, const tc_graph *h) {
 /* ---- round trips ---- */
 
 static void edgelist_round_trip_exact(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
-  tmp_path(f, "g.txt", path, sizeof path);
+  tc_tmpdir_path(f, "g.txt", path, sizeof path);
   /* Multi-arc 0->1 twice, capacities 3 and 7, a loop at 3, node 4 isolated. */
   const arc_spec arcs[] = {{2, 3, 7}, {0, 1, 1}, {3, 3, 1}, {1, 2, 3}, {2, 0, 1}, {0, 1, 1}};
   tc_graph *g = build(5, arcs, 6, 1), *h = NULL;
@@ -198,13 +124,13 @@ static void edgelist_round_trip_exact(void **state) {
   assert_same_graph(g, h);
   tc_graph_destroy(h);
   tc_graph_destroy(g);
-  assert_int_equal(count_entries(f->dir), 1); /* no temporary left behind */
+  assert_int_equal(tc_files_count(f->dir), 1); /* no temporary left behind */
 }
 
 static void edgelist_round_trip_bidirectional(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
-  tmp_path(f, "b.edges", path, sizeof path);
+  tc_tmpdir_path(f, "b.edges", path, sizeof path);
   const arc_spec links[] = {{0, 1, 1}, {0, 1, 1}, {1, 2, 4}, {2, 2, 1}, {0, 3, 2}};
   tc_graph *g = build(4, links, 5, 0), *h = NULL;
   assert_true(g->bidirectional);
@@ -241,15 +167,15 @@ static const char *const demo_labels[] = {"a \"quoted\" \\ label", NULL, "\xc3\x
                                           "switch-3"};
 
 static void json_round_trip_kinds_labels(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
-  tmp_path(f, "g.json", path, sizeof path);
+  tc_tmpdir_path(f, "g.json", path, sizeof path);
   const arc_spec links[] = {{0, 3, 2}, {1, 3, 1}, {2, 3, 1}, {3, 3, 1}, {0, 1, 1}, {0, 1, 1}};
   const int sw[] = {3};
   tc_graph *g = with_extras(build(4, links, 6, 0), sw, 1, demo_labels), *h = NULL;
   tc_error err;
   assert_int_equal(tc_graph_write_json(g, "test:spec", path, &err), TC_OK);
-  char *text = slurp(path);
+  char *text = tc_files_slurp(path);
   assert_non_null(strstr(text, "\"spec\": \"test:spec\",\n"));
   assert_non_null(strstr(text, "\"bidirectional\": true,\n"));
   assert_non_null(strstr(text, "\"kinds\": [\n    \"compute\",\n    \"compute\",\n    \"compute\",\n    \"switch\"\n  ]"));
@@ -265,9 +191,9 @@ static void json_round_trip_kinds_labels(void **state) {
 }
 
 static void json_writer_exact_minimal(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
-  tmp_path(f, "m.JSON", path, sizeof path); /* extension match ignores case */
+  tc_tmpdir_path(f, "m.JSON", path, sizeof path); /* extension match ignores case */
   const arc_spec arcs[] = {{0, 1, 4}, {0, 1, 1}};
   tc_graph *g = build(2, arcs, 2, 1), *h = NULL;
   tc_error err;
@@ -286,7 +212,7 @@ static void json_writer_exact_minimal(void **state) {
   assert_int_equal(tc_graph_read_json(path, &h, &err), TC_OK);
   assert_same_graph(g, h);
   tc_graph_destroy(h);
-  tmp_path(f, "e.txt", path, sizeof path);
+  tc_tmpdir_path(f, "e.txt", path, sizeof path);
   assert_int_equal(tc_graph_write_edgelist(g, path, &err), TC_OK);
   assert_int_equal(tc_graph_read_edgelist(path, &h, &err), TC_OK);
   assert_same_graph(g, h);
@@ -394,37 +320,37 @@ static void edgelist_reader_errors(void **state) {
 }
 
 static void edgelist_reader_errors_generated(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
-  tmp_path(f, "nul.txt", path, sizeof path);
-  spill(path, "0 1\n1 \0 2\n", 10);
+  tc_tmpdir_path(f, "nul.txt", path, sizeof path);
+  tc_files_spill(path, "0 1\n1 \0 2\n", 10);
   check_bad(tc_graph_read_edgelist, path, &(bad_case){"nul", TC_EINPUT, ":2: NUL byte in line (not a text file?)", 1});
   /* Control bytes are masked and long tokens cut, so the message stays one short line. */
-  tmp_path(f, "ctl.txt", path, sizeof path);
-  spill(path, "0 1\x1b[2J\n", 9);
+  tc_tmpdir_path(f, "ctl.txt", path, sizeof path);
+  tc_files_spill(path, "0 1\x1b[2J\n", 9);
   check_bad(tc_graph_read_edgelist, path, &(bad_case){"ctl", TC_EINPUT, ":1: node id \"1?[2J\" is not an integer", 1});
-  tmp_path(f, "long.txt", path, sizeof path);
+  tc_tmpdir_path(f, "long.txt", path, sizeof path);
   char line[300];
   memset(line, 'z', sizeof line);
   memcpy(line, "0 ", 2);
   line[sizeof line - 1] = '\n';
-  spill(path, line, sizeof line);
+  tc_files_spill(path, line, sizeof line);
   check_bad(tc_graph_read_edgelist, path,
             &(bad_case){"long", TC_EINPUT, ":1: node id \"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\"... is not an integer", 1});
   /* A comment may be long; anything else that long is not an edge list. */
-  tmp_path(f, "longcomment.txt", path, sizeof path);
+  tc_tmpdir_path(f, "longcomment.txt", path, sizeof path);
   char big[6001];
   memset(big, ' ', sizeof big);
   memcpy(big, "0 1 # ", 6);
   big[sizeof big - 1] = '\n';
-  spill(path, big, sizeof big);
+  tc_files_spill(path, big, sizeof big);
   tc_graph *ok = NULL;
   tc_error ok_err;
   assert_int_equal(tc_graph_read_edgelist(path, &ok, &ok_err), TC_OK);
   assert_int_equal(ok->m, 1);
   tc_graph_destroy(ok);
   big[4] = 'x';
-  spill(path, big, sizeof big);
+  tc_files_spill(path, big, sizeof big);
   check_bad(tc_graph_read_edgelist, path, &(bad_case){"longline", TC_EINPUT, ":1: line longer than 4096 bytes (not an edge list?)", 1});
   /* An endless stream of zero bytes stops at once. */
   if (access("/dev/zero", R_OK) == 0)
@@ -497,7 +423,7 @@ static void json_reader_errors(void **state) {
 }
 
 static void json_reader_unreadable(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   tc_error err;
   tc_graph *g = NULL;
   assert_int_equal(tc_graph_read_json("/nonexistent-dir/g.json", &g, &err), TC_EIO);
@@ -510,9 +436,9 @@ static void json_reader_unreadable(void **state) {
 /* ---- wiring plans ---- */
 
 static void wiring_bidirectional_by_hand(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
-  tmp_path(f, "w.csv", path, sizeof path);
+  tc_tmpdir_path(f, "w.csv", path, sizeof path);
   /*
   ** Links 0-1 (twice), 0-2, 1-2 (capacity 2) and a loop at 2. Sorted arcs and partners:
   **   a0 0->1  a1 0->1  a2 0->2  | a3 1->0  a4 1->0  a5 1->2 c2 | a6 2->0  a7 2->1 c2  a8 2->2
@@ -540,9 +466,9 @@ static void wiring_bidirectional_by_hand(void **state) {
 }
 
 static void wiring_unidirectional_multigraph_by_hand(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
-  tmp_path(f, "w.csv", path, sizeof path);
+  tc_tmpdir_path(f, "w.csv", path, sizeof path);
   /*
   ** Arcs 0->1 (twice), 0->2 (capacity 3), 1->2, 2->0, loop 2->2; 0->1 has no partner, so
   ** the graph is not bidirectional and every arc is a simplex fibre. Sorted:
@@ -591,9 +517,9 @@ static void count_port_use(const char *text, int n, int d, int *tx, int *rx) {
 }
 
 static void wiring_regular_graphs_use_every_port_once(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
-  tmp_path(f, "w.csv", path, sizeof path);
+  tc_tmpdir_path(f, "w.csv", path, sizeof path);
   enum { N = 9 };
   int tx[N * 4], rx[N * 4];
   tc_error err;
@@ -606,7 +532,7 @@ static void wiring_regular_graphs_use_every_port_once(void **state) {
   tc_graph *g = build(N, links, 2 * N, 0);
   assert_int_equal(tc_graph_out_regular(g), 4);
   assert_int_equal(tc_graph_write_wiring(g, path, &err), TC_OK);
-  char *text = slurp(path);
+  char *text = tc_files_slurp(path);
   count_port_use(text, N, 4, tx, rx);
   for (int i = 0; i < N * 4; i++) {
     assert_int_equal(tx[i], 1);
@@ -624,7 +550,7 @@ static void wiring_regular_graphs_use_every_port_once(void **state) {
   g = build(N, arcs, 3 * N, 1);
   assert_false(g->bidirectional);
   assert_int_equal(tc_graph_write_wiring(g, path, &err), TC_OK);
-  text = slurp(path);
+  text = tc_files_slurp(path);
   count_port_use(text, N, 3, tx, rx);
   for (int i = 0; i < N * 3; i++) {
     assert_int_equal(tx[i], 1);
@@ -637,9 +563,9 @@ static void wiring_regular_graphs_use_every_port_once(void **state) {
 /* ---- DOT ---- */
 
 static void dot_directed_exact(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
-  tmp_path(f, "g.dot", path, sizeof path);
+  tc_tmpdir_path(f, "g.dot", path, sizeof path);
   const arc_spec arcs[] = {{0, 1, 1}, {0, 2, 3}, {1, 2, 20}, {2, 0, 1}};
   const int sw[] = {1};
   const char *const labels[] = {NULL, "sw \"x\"\\y", "line1\nline2"};
@@ -660,9 +586,9 @@ static void dot_directed_exact(void **state) {
 }
 
 static void dot_bidirectional_one_edge_per_pair(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
-  tmp_path(f, "b.dot", path, sizeof path);
+  tc_tmpdir_path(f, "b.dot", path, sizeof path);
   const arc_spec links[] = {{0, 1, 1}, {1, 2, 2}, {0, 1, 1}, {2, 2, 1}};
   const int sw[] = {0};
   tc_graph *g = with_extras(build(3, links, 4, 0), sw, 1, NULL);
@@ -692,9 +618,9 @@ static const writer_fn all_writers[] = {tc_graph_write_edgelist, write_json_nosp
                                         tc_graph_write_wiring};
 
 static void write_into_missing_directory(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX], want[PATH_MAX + 64];
-  tmp_path(f, "no/such/dir/out", path, sizeof path);
+  tc_tmpdir_path(f, "no/such/dir/out", path, sizeof path);
   snprintf(want, sizeof want, "cannot write %s: No such file or directory", path);
   const arc_spec arcs[] = {{0, 1, 1}};
   tc_graph *g = build(2, arcs, 1, 1);
@@ -704,17 +630,17 @@ static void write_into_missing_directory(void **state) {
     assert_string_equal(err.msg, want);
   }
   tc_graph_destroy(g);
-  assert_int_equal(count_entries(f->dir), 0);
+  assert_int_equal(tc_files_count(f->dir), 0);
 }
 
 static void failed_write_keeps_target(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
   tc_error err;
   const char *old = "old contents, must survive\n";
   /* 1. The JSON writer meets a label that is not UTF-8 halfway through. */
-  tmp_path(f, "keep.json", path, sizeof path);
-  spill(path, old, strlen(old));
+  tc_tmpdir_path(f, "keep.json", path, sizeof path);
+  tc_files_spill(path, old, strlen(old));
   const arc_spec arcs[] = {{0, 1, 1}};
   const char *const labels[] = {"fine", "bad \xff byte"};
   tc_graph *g = with_extras(build(2, arcs, 1, 1), NULL, 0, labels);
@@ -726,11 +652,11 @@ static void failed_write_keeps_target(void **state) {
   assert_int_equal(tc_graph_write_json(g, "bad \xc3", path, &err), TC_EINPUT);
   assert_non_null(strstr(err.msg, "spec string is not valid UTF-8"));
   assert_file_text(path, old);
-  assert_int_equal(count_entries(f->dir), 1);
+  assert_int_equal(tc_files_count(f->dir), 1);
   tc_graph_destroy(g);
 
   /* 2. The target is a directory: the rename fails, the directory stays. */
-  tmp_path(f, "adir", path, sizeof path);
+  tc_tmpdir_path(f, "adir", path, sizeof path);
   assert_int_equal(mkdir(path, 0755), 0);
   g = build(2, arcs, 1, 1);
   assert_int_equal(tc_graph_write_edgelist(g, path, &err), TC_EIO);
@@ -739,17 +665,17 @@ static void failed_write_keeps_target(void **state) {
   struct stat st;
   assert_int_equal(stat(path, &st), 0);
   assert_true(S_ISDIR(st.st_mode));
-  assert_int_equal(count_entries(f->dir), 2);
+  assert_int_equal(tc_files_count(f->dir), 2);
   tc_graph_destroy(g);
 }
 
 static void write_error_midway_keeps_target(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
   tc_error err;
   const char *old = "old contents, must survive\n";
-  tmp_path(f, "keep.txt", path, sizeof path);
-  spill(path, old, strlen(old));
+  tc_tmpdir_path(f, "keep.txt", path, sizeof path);
+  tc_files_spill(path, old, strlen(old));
   /* ~100 KB of edge list against a 4 KB file-size limit: a real write error (EFBIG). */
   enum { M = 10000 };
   arc_spec *arcs = malloc(M * sizeof *arcs);
@@ -773,15 +699,15 @@ static void write_error_midway_keeps_target(void **state) {
   snprintf(want, sizeof want, "cannot write %s: File too large", path);
   assert_string_equal(err.msg, want);
   assert_file_text(path, old);
-  assert_int_equal(count_entries(f->dir), 1);
+  assert_int_equal(tc_files_count(f->dir), 1);
   tc_graph_destroy(g);
 }
 
 static void unwritable_directory(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   if (geteuid() == 0) skip(); /* root ignores directory permissions */
   char dir[PATH_MAX], path[PATH_MAX + 16];
-  tmp_path(f, "ro", dir, sizeof dir);
+  tc_tmpdir_path(f, "ro", dir, sizeof dir);
   assert_int_equal(mkdir(dir, 0555), 0);
   snprintf(path, sizeof path, "%s/out.txt", dir);
   const arc_spec arcs[] = {{0, 1, 1}};
@@ -795,9 +721,9 @@ static void unwritable_directory(void **state) {
 }
 
 static void written_file_modes(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
-  tmp_path(f, "mode.txt", path, sizeof path);
+  tc_tmpdir_path(f, "mode.txt", path, sizeof path);
   const arc_spec arcs[] = {{0, 1, 1}};
   tc_graph *g = build(2, arcs, 1, 1);
   tc_error err;
@@ -827,9 +753,9 @@ static uint64_t next_random(uint64_t *s) {
 
 /* Flip, insert or delete a few bytes of `good`, read the result; any outcome but a
    crash, a hang or a multi-line message is fine. */
-static void mutate_and_read(const fixture *f, const char *good, const char *name, reader_fn read, uint64_t seed) {
+static void mutate_and_read(const tc_tmpdir *f, const char *good, const char *name, reader_fn read, uint64_t seed) {
   char path[PATH_MAX];
-  tmp_path(f, name, path, sizeof path);
+  tc_tmpdir_path(f, name, path, sizeof path);
   size_t len = strlen(good);
   char *buf = malloc(len + 16);
   assert_non_null(buf);
@@ -847,7 +773,7 @@ static void mutate_and_read(const fixture *f, const char *good, const char *name
       }
       if (k >= len + 12) break;
     }
-    spill(path, buf, k);
+    tc_files_spill(path, buf, k);
     tc_graph *g = NULL;
     tc_error err;
     int rc = read(path, &g, &err);
@@ -864,12 +790,12 @@ static void mutate_and_read(const fixture *f, const char *good, const char *name
 }
 
 static void mutated_files_never_crash(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
   data_path("js_good.json", path, sizeof path);
-  char *json = slurp(path);
+  char *json = tc_files_slurp(path);
   data_path("el_good.txt", path, sizeof path);
-  char *edges = slurp(path);
+  char *edges = tc_files_slurp(path);
   assert_non_null(json);
   assert_non_null(edges);
   mutate_and_read(f, json, "m.json", tc_graph_read_json, 0x9e3779b97f4a7c15ull);
@@ -878,7 +804,7 @@ static void mutated_files_never_crash(void **state) {
   free(edges);
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, make_tmpdir, remove_tmpdir)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, make_tmpdir, tc_tmpdir_teardown)
 
 int main(void) {
   const struct CMUnitTest tests[] = {

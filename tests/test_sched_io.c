@@ -20,94 +20,25 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "tc_files.h"
 #include "tc_test.h"
 #include "topocoll/cost.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/units.h"
 #include "topocoll/verify.h"
 
-/* ---- fixture: one temporary directory per test ---- */
+/* ---- fixture: one temporary directory per test (tc_files.h) ---- */
 
-typedef struct fixture {
-  char dir[PATH_MAX];
-} fixture;
+static int make_tmpdir(void **state) { return tc_tmpdir_setup(state, "tc-sched-io"); }
 
-static int make_tmpdir(void **state) {
-  fixture *f = calloc(1, sizeof *f);
-  if (!f) return -1;
-  const char *base = getenv("TMPDIR");
-  snprintf(f->dir, sizeof f->dir, "%s/tc-sched-io-XXXXXX", base && *base ? base : "/tmp");
-  if (!mkdtemp(f->dir)) {
-    free(f);
-    return -1;
-  }
-  *state = f;
-  return 0;
-}
-
-static int remove_tmpdir(void **state) {
-  fixture *f = *state;
-  DIR *d = opendir(f->dir);
-  struct dirent *e;
-  char p[PATH_MAX + 256];
-  while (d && (e = readdir(d))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    snprintf(p, sizeof p, "%s/%s", f->dir, e->d_name);
-    unlink(p);
-  }
-  if (d) closedir(d);
-  int rc = rmdir(f->dir);
-  free(f);
-  return rc;
-}
-
-static void tmp_path(const fixture *f, const char *name, char *out, size_t size) {
-  int k = snprintf(out, size, "%s/%s", f->dir, name);
-  assert_true(k > 0 && (size_t)k < size);
-}
-
-static int count_entries(const char *dir) {
-  DIR *d = opendir(dir);
-  assert_non_null(d);
-  int k = 0;
-  struct dirent *e;
-  while ((e = readdir(d))) k += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-  closedir(d);
-  return k;
-}
-
-static char *slurp(const char *path) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return NULL;
-  size_t room = 256, len = 0, got;
-  char *s = malloc(room);
-  while (s && (got = fread(s + len, 1, room - len - 1, fp)) > 0) {
-    len += got;
-    if (len + 1 == room) {
-      char *t = realloc(s, room *= 2);
-      if (!t) free(s);
-      s = t;
-    }
-  }
-  fclose(fp);
-  if (s) s[len] = '\0';
-  return s;
-}
-
-static void spill(const char *path, const char *text) {
-  FILE *fp = fopen(path, "wb");
-  assert_non_null(fp);
-  size_t len = strlen(text);
-  assert_int_equal(fwrite(text, 1, len, fp), len);
-  assert_int_equal(fclose(fp), 0);
-}
+/* Text files: the whole string, without its NUL. */
+static void spill(const char *path, const char *text) { tc_files_spill(path, text, strlen(text)); }
 
 /* ---- graphs and hand-made schedules ---- */
 
@@ -187,14 +118,14 @@ static void assert_same_graph(const tc_graph *g, const tc_graph *h) {
 
 /* Verify s on g, write it, read it back (with and without the expected graph), check
    every field, and verify the copy again. Returns the copy for further checks. */
-static void round_trip(const fixture *f, const tc_graph *g, const char *spec, const tc_schedule *s,
+static void round_trip(const tc_tmpdir *f, const tc_graph *g, const char *spec, const tc_schedule *s,
                        tc_schedule_doc *doc) {
   char path[PATH_MAX];
   tc_error err;
-  tmp_path(f, "s.json", path, sizeof path);
+  tc_tmpdir_path(f, "s.json", path, sizeof path);
   assert_valid(g, s);
   assert_int_equal(tc_schedule_write_json(g, spec, s, path, &err), TC_OK);
-  assert_int_equal(count_entries(f->dir), 1); /* no temporary left behind */
+  assert_int_equal(tc_files_count(f->dir), 1); /* no temporary left behind */
   for (int pass = 0; pass < 2; pass++) {
     int rc = tc_schedule_read_json(path, pass ? g : NULL, doc, &err);
     if (rc) fail_msg("read back: %s", err.msg);
@@ -312,7 +243,7 @@ static tc_graph *pair(void) {
 }
 
 static void writer_exact_text(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   tc_graph *g = pair();
   tc_schedule s;
   tc_error err;
@@ -321,9 +252,9 @@ static void writer_exact_text(void **state) {
   add(&s, 1, 1, 1, 0, 1);
   assert_valid(g, &s);
   char path[PATH_MAX];
-  tmp_path(f, "pair.json", path, sizeof path);
+  tc_tmpdir_path(f, "pair.json", path, sizeof path);
   assert_int_equal(tc_schedule_write_json(g, "uniring(1,2)", &s, path, &err), TC_OK);
-  char *text = slurp(path);
+  char *text = tc_files_slurp(path);
   assert_non_null(text);
   assert_string_equal(text,
                       "{\n"
@@ -380,9 +311,10 @@ static char *mutate(const char *from, const char *to) {
 
 /* Reading `text` fails with `code` and a one-line message containing `frag`; nothing is
    left in the document record. */
-static void expect_read_error(const fixture *f, const char *text, const tc_graph *expect, int code, const char *frag) {
+static void expect_read_error(const tc_tmpdir *f, const char *text, const tc_graph *expect, int code,
+                              const char *frag) {
   char path[PATH_MAX];
-  tmp_path(f, "bad.json", path, sizeof path);
+  tc_tmpdir_path(f, "bad.json", path, sizeof path);
   spill(path, text);
   tc_schedule_doc doc;
   tc_error err;
@@ -402,9 +334,9 @@ typedef struct bad_case {
 } bad_case;
 
 static void base_document_is_valid(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char path[PATH_MAX];
-  tmp_path(f, "base.json", path, sizeof path);
+  tc_tmpdir_path(f, "base.json", path, sizeof path);
   spill(path, base_doc);
   tc_schedule_doc doc;
   tc_error err;
@@ -480,7 +412,7 @@ static void reader_rejects_bad_fields(void **state) {
       {"[1, 1, 1, 0, 1]", "[1, 1, -99999999999999999999, 0, 1]", "too big negative integer"},
       {"\"steps\": 1", "\"steps\": 1e3", "schedule.steps: expected an integer, found a real number"},
   };
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *text = mutate(cases[i].from, cases[i].to);
     if (strstr(cases[i].frag, "empty chunk")) { /* units 2 and a transfer [1, 1) */
@@ -494,7 +426,7 @@ static void reader_rejects_bad_fields(void **state) {
 }
 
 static void reader_rejects_bad_documents(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   /* Truncated in the middle of the transfers: jansson's line:column message. */
   char *cut = strdup(base_doc);
   assert_non_null(cut);
@@ -514,7 +446,7 @@ static void reader_rejects_bad_documents(void **state) {
   free(trailing);
   /* A missing file is an I/O error, not bad input. */
   char path[PATH_MAX];
-  tmp_path(f, "missing.json", path, sizeof path);
+  tc_tmpdir_path(f, "missing.json", path, sizeof path);
   tc_schedule_doc doc;
   tc_error err;
   assert_int_equal(tc_schedule_read_json(path, NULL, &doc, &err), TC_EIO);
@@ -524,7 +456,7 @@ static void reader_rejects_bad_documents(void **state) {
 
 /* With an expected graph, the embedded one must match it exactly. */
 static void reader_rejects_graph_mismatch(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   static const int one_arc[][2] = {{0, 1}};
   static const int three[][2] = {{0, 1}, {1, 2}, {2, 0}};
   static const int other[][2] = {{0, 0}, {1, 0}};
@@ -541,7 +473,7 @@ static void reader_rejects_graph_mismatch(void **state) {
   free(kinds);
   /* ... and the same file matches the graph it was made for. */
   char path[PATH_MAX];
-  tmp_path(f, "ok.json", path, sizeof path);
+  tc_tmpdir_path(f, "ok.json", path, sizeof path);
   spill(path, base_doc);
   tc_schedule_doc doc;
   tc_error err;
@@ -556,10 +488,10 @@ static void reader_rejects_graph_mismatch(void **state) {
 /* The reader checks structure only: a wrong schedule reads fine and the verifier rejects it
    naming the transfer (here shard 1 is sent in step 1 by node 0, which does not hold it). */
 static void wrong_schedule_is_left_to_the_verifier(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   char *text = mutate("[1, 1, 1, 0, 1]", "[1, 1, 0, 0, 1]");
   char path[PATH_MAX];
-  tmp_path(f, "wrong.json", path, sizeof path);
+  tc_tmpdir_path(f, "wrong.json", path, sizeof path);
   spill(path, text);
   free(text);
   tc_schedule_doc doc;
@@ -573,14 +505,14 @@ static void wrong_schedule_is_left_to_the_verifier(void **state) {
 /* ---- writer refusals ---- */
 
 static void writer_refusals_leave_nothing(void **state) {
-  fixture *f = *state;
+  tc_tmpdir *f = *state;
   tc_graph *g = pair(), *g3 = NULL;
   static const int three[][2] = {{0, 1}, {1, 2}, {2, 0}};
   g3 = tc_test_from_arcs(3, three, 3);
   tc_schedule s;
   tc_error err;
   char path[PATH_MAX];
-  tmp_path(f, "out.json", path, sizeof path);
+  tc_tmpdir_path(f, "out.json", path, sizeof path);
   assert_int_equal(tc_schedule_init(&s, TC_COLL_ALLGATHER, 2, 1, "swap", &err), TC_OK);
   add(&s, 0, 0, 1, 0, 1);
   add(&s, 1, 1, 1, 0, 1);
@@ -589,22 +521,22 @@ static void writer_refusals_leave_nothing(void **state) {
   /* wrong graph for the schedule */
   assert_int_equal(tc_schedule_write_json(g3, NULL, &s, path, &err), TC_EINPUT);
   assert_non_null(strstr(err.msg, "schedule for 2 nodes on a graph with 3 nodes"));
-  assert_int_equal(count_entries(f->dir), 0);
+  assert_int_equal(tc_files_count(f->dir), 0);
   /* a transfer naming a missing arc */
   s.xfer[1].arc = 5;
   assert_int_equal(tc_schedule_write_json(g, NULL, &s, path, &err), TC_EINPUT);
   assert_non_null(strstr(err.msg, "transfer 1 [1, 1, 5, 0, 1] is out of range"));
-  assert_int_equal(count_entries(f->dir), 0);
+  assert_int_equal(tc_files_count(f->dir), 0);
   s.xfer[1].arc = 1;
   /* invalid UTF-8 in the algorithm name or the spec: the temporary is removed */
   strcpy(s.algorithm, "bad\xff");
   assert_int_equal(tc_schedule_write_json(g, NULL, &s, path, &err), TC_EINPUT);
   assert_non_null(strstr(err.msg, "the algorithm name is not valid UTF-8"));
-  assert_int_equal(count_entries(f->dir), 0);
+  assert_int_equal(tc_files_count(f->dir), 0);
   strcpy(s.algorithm, "swap");
   assert_int_equal(tc_schedule_write_json(g, "bad\xfe", &s, path, &err), TC_EINPUT);
   assert_non_null(strstr(err.msg, "the spec string is not valid UTF-8"));
-  assert_int_equal(count_entries(f->dir), 0);
+  assert_int_equal(tc_files_count(f->dir), 0);
   /* rs_steps outside an allreduce */
   s.rs_steps = 1;
   assert_int_equal(tc_schedule_write_json(g, NULL, &s, path, &err), TC_EINPUT);
@@ -612,17 +544,17 @@ static void writer_refusals_leave_nothing(void **state) {
   s.rs_steps = 0;
   /* a missing directory is an I/O error */
   char nodir[PATH_MAX];
-  tmp_path(f, "nodir/out.json", nodir, sizeof nodir);
+  tc_tmpdir_path(f, "nodir/out.json", nodir, sizeof nodir);
   assert_int_equal(tc_schedule_write_json(g, NULL, &s, nodir, &err), TC_EIO);
   assert_non_null(strstr(err.msg, "cannot write"));
   /* a good write replaces an existing file; a refused one leaves it as it was */
   spill(path, "old");
   assert_int_equal(tc_schedule_write_json(g3, NULL, &s, path, &err), TC_EINPUT);
-  char *old = slurp(path);
+  char *old = tc_files_slurp(path);
   assert_string_equal(old, "old");
   free(old);
   assert_int_equal(tc_schedule_write_json(g, NULL, &s, path, &err), TC_OK);
-  assert_int_equal(count_entries(f->dir), 1);
+  assert_int_equal(tc_files_count(f->dir), 1);
   tc_schedule_destroy(&s);
   tc_graph_destroy(g);
   tc_graph_destroy(g3);
@@ -746,7 +678,7 @@ static void unit_errors(void **state) {
   expect_unit_error(tc_units_parse_time("1\nus", &d, &err), &err, "1\\nus", "time \"1?us\"");
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, make_tmpdir, remove_tmpdir)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, make_tmpdir, tc_tmpdir_teardown)
 
 int main(void) {
   const struct CMUnitTest tests[] = {

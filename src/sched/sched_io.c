@@ -8,22 +8,21 @@
 ** The reader parses with jansson (duplicate keys, trailing garbage, integers beyond 64
 ** bits and truncated files are rejected as "file:line:column: problem"), then walks the
 ** tree checking every field; a problem is reported with its JSON path. Unknown keys are
-** errors at every level, so a misspelled optional key cannot be silently ignored.
+** errors at every level, so a misspelled optional key cannot be silently ignored. The
+** generic checks (parsing, types, ranges, keys, the header) are core/json_read.h's.
 ** Memory: reading holds the whole jansson tree, a few hundred bytes per transfer; the
 ** writer needs nothing beyond the schedule.
 */
 #include "topocoll/sched_io.h"
 
-#include <errno.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json_read.h"
 #include "graph/io_atomic.h"
 #include "graph/io_text.h"
 
-#define JPATH_MAX 96
 #define FORMAT_NAME "topocoll-schedule"
 #define FORMAT_VERSION 1
 
@@ -151,188 +150,69 @@ int tc_schedule_write_json(const tc_graph *g, const char *spec, const tc_schedul
   return tc_atomic_commit(&af, err);
 }
 
-/* ---- reader ---- */
-
-typedef struct js_reader {
-  const char *path;
-  tc_error *err;
-} js_reader;
-
-/* Record "file: jpath: <problem>" as TC_EINPUT. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int fail_at(js_reader *r, const char *jpath, const char *fmt, ...) {
-  char problem[TC_ERRMSG_MAX];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(problem, sizeof problem, fmt, ap);
-  va_end(ap);
-  return tc_error_set(r->err, TC_EINPUT, "%s: %s: %s", r->path, jpath, problem);
-}
-
-static const char *type_name(const json_t *j) {
-  switch (json_typeof(j)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a real number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    default: return "null";
-  }
-}
-
-static int expect_type(js_reader *r, const char *jpath, const json_t *j, json_type t, const char *want) {
-  if (json_typeof(j) == t) return TC_OK;
-  return fail_at(r, jpath, "expected %s, found %s", want, type_name(j));
-}
-
-/* Integer at jpath in lo..hi; `what` ("arc ") prefixes the value in range errors. */
-static int get_int(js_reader *r, const char *jpath, const json_t *j, const char *what, long long lo, long long hi,
-                   long long *out) {
-  int rc = expect_type(r, jpath, j, JSON_INTEGER, "an integer");
-  if (rc) return rc;
-  long long x = (long long)json_integer_value(j);
-  if (x < lo || x > hi) {
-    if (hi < lo) return fail_at(r, jpath, "%s%lld, but nothing is allowed here", what, x);
-    if (hi == INT64_MAX) return fail_at(r, jpath, "%s%lld must be >= %lld", what, x, lo);
-    return fail_at(r, jpath, "%s%lld outside %lld..%lld", what, x, lo, hi);
-  }
-  *out = x;
-  return TC_OK;
-}
-
-/* The member `key` of object `obj` (whose path is `prefix`, "" at the top); missing is an error. */
-static json_t *require(js_reader *r, json_t *obj, const char *prefix, const char *key, int *rc) {
-  json_t *j = json_object_get(obj, key);
-  if (!j) *rc = tc_error_set(r->err, TC_EINPUT, "%s: %s%s%s: missing", r->path, prefix, *prefix ? "." : "", key);
-  return j;
-}
-
-/* Integer member `prefix.key` in lo..hi. */
-static int member_int(js_reader *r, json_t *obj, const char *prefix, const char *key, long long lo, long long hi,
-                      long long *out) {
-  int rc = TC_OK;
-  json_t *j = require(r, obj, prefix, key, &rc);
-  if (rc) return rc;
-  char jpath[JPATH_MAX];
-  snprintf(jpath, sizeof jpath, "%s%s%s", prefix, *prefix ? "." : "", key);
-  return get_int(r, jpath, j, "", lo, hi, out);
-}
-
-/* Reject keys outside `known` (NULL-terminated) in the object at `prefix`. */
-static int check_keys(js_reader *r, json_t *obj, const char *prefix, const char *const *known) {
-  const char *key;
-  json_t *value;
-  json_object_foreach(obj, key, value) {
-    int i = 0;
-    while (known[i] && strcmp(key, known[i]) != 0) i++;
-    if (known[i]) continue;
-    char list[256] = "";
-    for (int k = 0; known[k]; k++) {
-      strcat(list, k ? ", " : "");
-      strcat(list, known[k]);
-    }
-    tc_io_quoted q = tc_io_quote(key, strlen(key));
-    return tc_error_set(r->err, TC_EINPUT, "%s: %s%sunknown key %s (version 1 defines %s)", r->path, prefix,
-                        *prefix ? ": " : "", q.text, list);
-  }
-  return TC_OK;
-}
-
-/* Object member `key` of root, checked for type and keys. */
-static json_t *member_object(js_reader *r, json_t *root, const char *key, const char *const *known, int *rc) {
-  json_t *j = require(r, root, "", key, rc);
-  if (*rc || (*rc = expect_type(r, key, j, JSON_OBJECT, "an object"))) return NULL;
-  if ((*rc = check_keys(r, j, key, known))) return NULL;
-  return j;
-}
-
-static int check_header(js_reader *r, json_t *root) {
-  int rc = TC_OK;
-  json_t *format = require(r, root, "", "format", &rc);
-  if (rc || (rc = expect_type(r, "format", format, JSON_STRING, "a string"))) return rc;
-  if (strcmp(json_string_value(format), FORMAT_NAME) != 0) {
-    tc_io_quoted q = tc_io_quote(json_string_value(format), json_string_length(format));
-    return fail_at(r, "format", "expected \"%s\", found %s", FORMAT_NAME, q.text);
-  }
-  json_t *version = require(r, root, "", "version", &rc);
-  if (rc || (rc = expect_type(r, "version", version, JSON_INTEGER, "an integer"))) return rc;
-  if (json_integer_value(version) != FORMAT_VERSION)
-    return fail_at(r, "version", "unsupported version %lld (this reader knows version %d)",
-                   (long long)json_integer_value(version), FORMAT_VERSION);
-  return TC_OK;
-}
-
-/* ---- reader: the graph ---- */
+/* ---- reader: the graph (generic checks in core/json_read.h) ---- */
 
 /* graph.arcs[i] = [u, v] or [u, v, cap], not before arc i-1 in (u, v, cap) order. */
-static int read_arc(js_reader *r, tc_graph_builder *b, size_t i, json_t *arc, long long prev[3]) {
-  char jpath[JPATH_MAX];
+static int read_arc(tc_json_reader *r, tc_graph_builder *b, size_t i, json_t *arc, long long prev[3]) {
+  char jpath[TC_JSON_PATH_MAX];
   snprintf(jpath, sizeof jpath, "graph.arcs[%zu]", i);
-  int rc = expect_type(r, jpath, arc, JSON_ARRAY, "an array [u, v] or [u, v, cap]");
+  int rc = tc_json_expect_type(r, jpath, arc, JSON_ARRAY, "an array [u, v] or [u, v, cap]");
   if (rc) return rc;
   size_t len = json_array_size(arc);
   if (len < 2 || len > 3)
-    return fail_at(r, jpath, "expected [u, v] or [u, v, cap], found %zu element%s", len, len == 1 ? "" : "s");
+    return tc_json_fail(r, jpath, "expected [u, v] or [u, v, cap], found %zu element%s", len, len == 1 ? "" : "s");
   long long x[3] = {0, 0, 1};
   for (size_t k = 0; k < len; k++) {
     snprintf(jpath, sizeof jpath, "graph.arcs[%zu][%zu]", i, k);
-    if (k < 2) rc = get_int(r, jpath, json_array_get(arc, k), "node ", 0, (long long)b->n - 1, &x[k]);
-    else rc = get_int(r, jpath, json_array_get(arc, k), "capacity ", 1, INT64_MAX, &x[k]);
+    if (k < 2) rc = tc_json_get_int(r, jpath, json_array_get(arc, k), "node ", 0, (long long)b->n - 1, &x[k]);
+    else rc = tc_json_get_int(r, jpath, json_array_get(arc, k), "capacity ", 1, INT64_MAX, &x[k]);
     if (rc) return rc;
   }
   if (i > 0 && (x[0] < prev[0] || (x[0] == prev[0] && (x[1] < prev[1] || (x[1] == prev[1] && x[2] < prev[2]))))) {
     snprintf(jpath, sizeof jpath, "graph.arcs[%zu]", i);
-    return fail_at(r, jpath, "[%lld, %lld] listed after [%lld, %lld]; arcs must be in arc-id order "
+    return tc_json_fail(r, jpath, "[%lld, %lld] listed after [%lld, %lld]; arcs must be in arc-id order "
                    "(sorted by source, destination, capacity)", x[0], x[1], prev[0], prev[1]);
   }
   memcpy(prev, x, sizeof x);
   return tc_graph_builder_add_arc(b, x[0], x[1], x[2], r->err);
 }
 
-static int read_spec(js_reader *r, json_t *graph, char **spec) {
+static int read_spec(tc_json_reader *r, json_t *graph, char **spec) {
   json_t *j = json_object_get(graph, "spec");
   if (!j || json_is_null(j)) return TC_OK;
-  int rc = expect_type(r, "graph.spec", j, JSON_STRING, "a string or null");
+  int rc = tc_json_expect_type(r, "graph.spec", j, JSON_STRING, "a string or null");
   if (rc) return rc;
   if (!(*spec = strdup(json_string_value(j)))) return tc_error_set(r->err, TC_ENOMEM, "out of memory");
   return TC_OK;
 }
 
 /* graph.kinds: absent (all compute) or one "compute" / "switch" per node. */
-static int read_kinds(js_reader *r, tc_graph_builder *b, json_t *graph) {
-  json_t *kinds = json_object_get(graph, "kinds");
-  if (!kinds) return TC_OK;
-  int rc = expect_type(r, "graph.kinds", kinds, JSON_ARRAY, "an array");
-  if (rc) return rc;
-  if (json_array_size(kinds) != (size_t)b->n)
-    return fail_at(r, "graph.kinds", "expected %d entries (one per node), found %zu", b->n, json_array_size(kinds));
-  for (int32_t u = 0; u < b->n && !rc; u++) {
-    char jpath[JPATH_MAX];
+static int read_kinds(tc_json_reader *r, tc_graph_builder *b, json_t *graph) {
+  int rc = TC_OK;
+  json_t *kinds = tc_json_optional_array(r, graph, "graph", "kinds", b->n, "node", &rc);
+  for (int32_t u = 0; kinds && u < b->n && !rc; u++) {
+    char jpath[TC_JSON_PATH_MAX];
     snprintf(jpath, sizeof jpath, "graph.kinds[%d]", u);
     json_t *k = json_array_get(kinds, (size_t)u);
-    if ((rc = expect_type(r, jpath, k, JSON_STRING, "\"compute\" or \"switch\""))) break;
+    if ((rc = tc_json_expect_type(r, jpath, k, JSON_STRING, "\"compute\" or \"switch\""))) break;
     const char *name = json_string_value(k);
     if (strcmp(name, "compute") == 0 || strcmp(name, "switch") == 0)
       rc = tc_graph_builder_set_kind(b, u, name[0] == 's' ? TC_NODE_SWITCH : TC_NODE_COMPUTE, r->err);
     else {
       tc_io_quoted q = tc_io_quote(name, json_string_length(k));
-      rc = fail_at(r, jpath, "expected \"compute\" or \"switch\", found %s", q.text);
+      rc = tc_json_fail(r, jpath, "expected \"compute\" or \"switch\", found %s", q.text);
     }
   }
   return rc;
 }
 
-static int read_graph(js_reader *r, json_t *graph, tc_graph **out) {
+static int read_graph(tc_json_reader *r, json_t *graph, tc_graph **out) {
   long long n = 0;
-  int rc = member_int(r, graph, "graph", "nodes", 1, TC_MAX_NODES, &n);
-  json_t *arcs = rc ? NULL : require(r, graph, "graph", "arcs", &rc);
-  if (rc || (rc = expect_type(r, "graph.arcs", arcs, JSON_ARRAY, "an array"))) return rc;
+  int rc = tc_json_member_int(r, graph, "graph", "nodes", 1, TC_MAX_NODES, &n);
+  json_t *arcs = rc ? NULL : tc_json_require(r, graph, "graph", "arcs", &rc);
+  if (rc || (rc = tc_json_expect_type(r, "graph.arcs", arcs, JSON_ARRAY, "an array"))) return rc;
   size_t m = json_array_size(arcs);
-  if (m > (size_t)TC_MAX_ARCS) return fail_at(r, "graph.arcs", "%zu arcs exceed the limit %lld", m, TC_MAX_ARCS);
+  if (m > (size_t)TC_MAX_ARCS) return tc_json_fail(r, "graph.arcs", "%zu arcs exceed the limit %lld", m, TC_MAX_ARCS);
   tc_graph_builder b;
   if ((rc = tc_graph_builder_init(&b, n, r->err))) return rc;
   rc = tc_graph_builder_reserve(&b, (int64_t)m, r->err);
@@ -347,24 +227,25 @@ static int read_graph(js_reader *r, json_t *graph, tc_graph **out) {
 }
 
 /* The embedded graph must be `expect` exactly, arc ids included. */
-static int match_graph(js_reader *r, const tc_graph *g, const tc_graph *expect) {
+static int match_graph(tc_json_reader *r, const tc_graph *g, const tc_graph *expect) {
   if (g->n != expect->n)
-    return fail_at(r, "graph.nodes", "%d, but the given graph has %d nodes", g->n, expect->n);
+    return tc_json_fail(r, "graph.nodes", "%d, but the given graph has %d nodes", g->n, expect->n);
   for (int32_t u = 0; u < g->n; u++)
     if (g->kind[u] != expect->kind[u]) {
-      char jpath[JPATH_MAX];
+      char jpath[TC_JSON_PATH_MAX];
       snprintf(jpath, sizeof jpath, "graph.kinds[%d]", u);
-      return fail_at(r, jpath, "node %d is a %s, but in the given graph a %s", u,
+      return tc_json_fail(r, jpath, "node %d is a %s, but in the given graph a %s", u,
                      g->kind[u] == TC_NODE_SWITCH ? "switch" : "compute node",
                      expect->kind[u] == TC_NODE_SWITCH ? "switch" : "compute node");
     }
   if (g->m != expect->m)
-    return fail_at(r, "graph.arcs", "%lld arcs, but the given graph has %lld", (long long)g->m, (long long)expect->m);
+    return tc_json_fail(r, "graph.arcs", "%lld arcs, but the given graph has %lld", (long long)g->m,
+                        (long long)expect->m);
   for (int64_t a = 0; a < g->m; a++) {
     if (g->src[a] == expect->src[a] && g->dst[a] == expect->dst[a] && g->cap[a] == expect->cap[a]) continue;
-    char jpath[JPATH_MAX];
+    char jpath[TC_JSON_PATH_MAX];
     snprintf(jpath, sizeof jpath, "graph.arcs[%lld]", (long long)a);
-    return fail_at(r, jpath, "[%d, %d, %lld] differs from the given graph's arc %lld [%d, %d, %lld]", g->src[a],
+    return tc_json_fail(r, jpath, "[%d, %d, %lld] differs from the given graph's arc %lld [%d, %d, %lld]", g->src[a],
                    g->dst[a], (long long)g->cap[a], (long long)a, expect->src[a], expect->dst[a],
                    (long long)expect->cap[a]);
   }
@@ -373,45 +254,41 @@ static int match_graph(js_reader *r, const tc_graph *g, const tc_graph *expect) 
 
 /* ---- reader: the schedule ---- */
 
-static int read_collective(js_reader *r, json_t *sched, tc_collective *out) {
+static int read_collective(tc_json_reader *r, json_t *sched, tc_collective *out) {
   int rc = TC_OK;
-  json_t *j = require(r, sched, "schedule", "collective", &rc);
-  if (rc || (rc = expect_type(r, "schedule.collective", j, JSON_STRING, "a string"))) return rc;
+  json_t *j = tc_json_require(r, sched, "schedule", "collective", &rc);
+  if (rc || (rc = tc_json_expect_type(r, "schedule.collective", j, JSON_STRING, "a string"))) return rc;
   int c = tc_collective_parse(json_string_value(j));
   if (c < 0) {
     tc_io_quoted q = tc_io_quote(json_string_value(j), json_string_length(j));
-    return fail_at(r, "schedule.collective", "unknown collective %s (expected allgather, reduce-scatter, "
+    return tc_json_fail(r, "schedule.collective", "unknown collective %s (expected allgather, reduce-scatter, "
                    "allreduce, broadcast or reduce)", q.text);
   }
   *out = (tc_collective)c;
   return TC_OK;
 }
 
-static int read_algorithm(js_reader *r, json_t *sched, char *out, size_t size) {
+static int read_algorithm(tc_json_reader *r, json_t *sched, char *out, size_t size) {
   int rc = TC_OK;
-  json_t *j = require(r, sched, "schedule", "algorithm", &rc);
-  if (rc || (rc = expect_type(r, "schedule.algorithm", j, JSON_STRING, "a string"))) return rc;
-  if (json_string_length(j) >= size) return fail_at(r, "schedule.algorithm", "longer than %zu bytes", size - 1);
+  json_t *j = tc_json_require(r, sched, "schedule", "algorithm", &rc);
+  if (rc || (rc = tc_json_expect_type(r, "schedule.algorithm", j, JSON_STRING, "a string"))) return rc;
+  if (json_string_length(j) >= size) return tc_json_fail(r, "schedule.algorithm", "longer than %zu bytes", size - 1);
   memcpy(out, json_string_value(j), json_string_length(j) + 1);
   return TC_OK;
 }
 
 /* owners: absent (identity) or exactly nshards node ids; *owner is malloc'd or NULL. */
-static int read_owners(js_reader *r, json_t *sched, int32_t nodes, int32_t nshards, int32_t **owner) {
+static int read_owners(tc_json_reader *r, json_t *sched, int32_t nodes, int32_t nshards, int32_t **owner) {
   *owner = NULL;
-  json_t *a = json_object_get(sched, "owners");
-  if (!a) return TC_OK;
-  int rc = expect_type(r, "schedule.owners", a, JSON_ARRAY, "an array");
-  if (rc) return rc;
-  if (json_array_size(a) != (size_t)nshards)
-    return fail_at(r, "schedule.owners", "expected %d entries (one per shard), found %zu", nshards,
-                   json_array_size(a));
+  int rc = TC_OK;
+  json_t *a = tc_json_optional_array(r, sched, "schedule", "owners", nshards, "shard", &rc);
+  if (!a) return rc;
   if (!(*owner = malloc((size_t)nshards * sizeof **owner))) return tc_error_set(r->err, TC_ENOMEM, "out of memory");
   for (int32_t k = 0; k < nshards && !rc; k++) {
-    char jpath[JPATH_MAX];
+    char jpath[TC_JSON_PATH_MAX];
     long long v = 0;
     snprintf(jpath, sizeof jpath, "schedule.owners[%d]", k);
-    rc = get_int(r, jpath, json_array_get(a, (size_t)k), "node ", 0, nodes - 1, &v);
+    rc = tc_json_get_int(r, jpath, json_array_get(a, (size_t)k), "node ", 0, nodes - 1, &v);
     (*owner)[k] = (int32_t)v;
   }
   if (rc) {
@@ -422,13 +299,13 @@ static int read_owners(js_reader *r, json_t *sched, int32_t nodes, int32_t nshar
 }
 
 /* One transfer [shard, step, arc, lo, hi], every field in range for s on g. */
-static int read_transfer(js_reader *r, const tc_graph *g, tc_schedule *s, size_t i, json_t *t) {
-  char jpath[JPATH_MAX];
+static int read_transfer(tc_json_reader *r, const tc_graph *g, tc_schedule *s, size_t i, json_t *t) {
+  char jpath[TC_JSON_PATH_MAX];
   snprintf(jpath, sizeof jpath, "schedule.transfers[%zu]", i);
-  int rc = expect_type(r, jpath, t, JSON_ARRAY, "an array [shard, step, arc, lo, hi]");
+  int rc = tc_json_expect_type(r, jpath, t, JSON_ARRAY, "an array [shard, step, arc, lo, hi]");
   if (rc) return rc;
   if (json_array_size(t) != 5)
-    return fail_at(r, jpath, "expected [shard, step, arc, lo, hi], found %zu element%s", json_array_size(t),
+    return tc_json_fail(r, jpath, "expected [shard, step, arc, lo, hi], found %zu element%s", json_array_size(t),
                    json_array_size(t) == 1 ? "" : "s");
   long long hi_bound[5] = {s->nshards - 1, s->steps, (long long)g->m - 1, s->units - 1, s->units};
   long long lo_bound[5] = {0, 1, 0, 0, 1}, v[5];
@@ -436,18 +313,18 @@ static int read_transfer(js_reader *r, const tc_graph *g, tc_schedule *s, size_t
     char field[16];
     snprintf(jpath, sizeof jpath, "schedule.transfers[%zu][%zu]", i, k);
     snprintf(field, sizeof field, "%s ", transfer_fields[k]);
-    rc = get_int(r, jpath, json_array_get(t, k), field, lo_bound[k], hi_bound[k], &v[k]);
+    rc = tc_json_get_int(r, jpath, json_array_get(t, k), field, lo_bound[k], hi_bound[k], &v[k]);
   }
   if (rc) return rc;
   if (v[4] <= v[3]) {
     snprintf(jpath, sizeof jpath, "schedule.transfers[%zu]", i);
-    return fail_at(r, jpath, "empty chunk [%lld, %lld) (needs lo < hi)", v[3], v[4]);
+    return tc_json_fail(r, jpath, "empty chunk [%lld, %lld) (needs lo < hi)", v[3], v[4]);
   }
   s->xfer[s->count++] = (tc_transfer){(int32_t)v[0], (int32_t)v[1], (int64_t)v[2], (int64_t)v[3], (int64_t)v[4]};
   return TC_OK;
 }
 
-static int read_transfers(js_reader *r, const tc_graph *g, json_t *transfers, tc_schedule *s) {
+static int read_transfers(tc_json_reader *r, const tc_graph *g, json_t *transfers, tc_schedule *s) {
   size_t count = json_array_size(transfers);
   int rc = tc_schedule_reserve(s, count ? (int64_t)count : 1, r->err);
   for (size_t i = 0; i < count && !rc; i++) rc = read_transfer(r, g, s, i, json_array_get(transfers, i));
@@ -460,28 +337,29 @@ typedef struct sched_header {
   long long nodes, nshards, units, steps, rs_steps;
 } sched_header;
 
-static int read_sched_header(js_reader *r, json_t *sched, const tc_graph *g, json_t *transfers, sched_header *h) {
+static int read_sched_header(tc_json_reader *r, json_t *sched, const tc_graph *g, json_t *transfers, sched_header *h) {
   int rc = read_collective(r, sched, &h->coll);
-  if (!rc) rc = member_int(r, sched, "schedule", "nodes", 1, TC_MAX_NODES, &h->nodes);
-  if (!rc && h->nodes != g->n) return fail_at(r, "schedule.nodes", "%lld, but the graph has %d nodes", h->nodes, g->n);
-  if (!rc) rc = member_int(r, sched, "schedule", "nshards", 1, INT32_MAX, &h->nshards);
-  if (!rc) rc = member_int(r, sched, "schedule", "units", 1, INT64_MAX, &h->units);
-  if (!rc) rc = member_int(r, sched, "schedule", "steps", 0, INT32_MAX, &h->steps);
+  if (!rc) rc = tc_json_member_int(r, sched, "schedule", "nodes", 1, TC_MAX_NODES, &h->nodes);
+  if (!rc && h->nodes != g->n)
+    return tc_json_fail(r, "schedule.nodes", "%lld, but the graph has %d nodes", h->nodes, g->n);
+  if (!rc) rc = tc_json_member_int(r, sched, "schedule", "nshards", 1, INT32_MAX, &h->nshards);
+  if (!rc) rc = tc_json_member_int(r, sched, "schedule", "units", 1, INT64_MAX, &h->units);
+  if (!rc) rc = tc_json_member_int(r, sched, "schedule", "steps", 0, INT32_MAX, &h->steps);
   /* A step without a transfer would only add latency; bounding steps by the transfer
      count also keeps per-step arrays of later passes proportional to the file. */
   if (!rc && h->steps > (long long)json_array_size(transfers))
-    return fail_at(r, "schedule.steps", "%lld steps but only %zu transfers", h->steps, json_array_size(transfers));
-  if (!rc) rc = member_int(r, sched, "schedule", "rs_steps", 0, h->steps, &h->rs_steps);
+    return tc_json_fail(r, "schedule.steps", "%lld steps but only %zu transfers", h->steps, json_array_size(transfers));
+  if (!rc) rc = tc_json_member_int(r, sched, "schedule", "rs_steps", 0, h->steps, &h->rs_steps);
   if (!rc && h->rs_steps != 0 && h->coll != TC_COLL_ALLREDUCE)
-    return fail_at(r, "schedule.rs_steps", "%lld, but only allreduce has a reduce-scatter half (expected 0)",
+    return tc_json_fail(r, "schedule.rs_steps", "%lld, but only allreduce has a reduce-scatter half (expected 0)",
                    h->rs_steps);
   return rc;
 }
 
-static int read_schedule(js_reader *r, json_t *sched, const tc_graph *g, tc_schedule *s) {
+static int read_schedule(tc_json_reader *r, json_t *sched, const tc_graph *g, tc_schedule *s) {
   int rc = TC_OK;
-  json_t *transfers = require(r, sched, "schedule", "transfers", &rc);
-  if (rc || (rc = expect_type(r, "schedule.transfers", transfers, JSON_ARRAY, "an array"))) return rc;
+  json_t *transfers = tc_json_require(r, sched, "schedule", "transfers", &rc);
+  if (rc || (rc = tc_json_expect_type(r, "schedule.transfers", transfers, JSON_ARRAY, "an array"))) return rc;
   sched_header h;
   char algorithm[sizeof s->algorithm];
   if ((rc = read_sched_header(r, sched, g, transfers, &h))) return rc;
@@ -502,47 +380,11 @@ static int read_schedule(js_reader *r, json_t *sched, const tc_graph *g, tc_sche
 
 /* ---- reader: the document ---- */
 
-/* jansson's message, made safe for one line and free of its API flag names. */
-static int syntax_error(js_reader *r, const json_error_t *je) {
-  static const char flag_hint[] = " without JSON_ALLOW_NUL";
-  char text[sizeof je->text];
-  size_t i = 0, k = 0;
-  while (je->text[i] && k + 1 < sizeof text) {
-    if (strncmp(je->text + i, flag_hint, sizeof flag_hint - 1) == 0) {
-      i += sizeof flag_hint - 1;
-      continue;
-    }
-    unsigned char c = (unsigned char)je->text[i++];
-    text[k++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-  }
-  text[k] = '\0';
-  return tc_error_set(r->err, TC_EINPUT, "%s:%d:%d: %s", r->path, je->line, je->column, text);
-}
-
-static json_t *load(js_reader *r, int *rc) {
-  FILE *fp = fopen(r->path, "r");
-  if (!fp) {
-    *rc = tc_error_set(r->err, TC_EIO, "cannot read %s: %s", r->path, strerror(errno));
-    return NULL;
-  }
-  json_error_t je;
-  errno = 0;
-  json_t *root = json_loadf(fp, JSON_REJECT_DUPLICATES, &je);
-  int e = errno;
-  if (!root && ferror(fp)) *rc = tc_error_set(r->err, TC_EIO, "cannot read %s: %s", r->path, strerror(e ? e : EIO));
-  else if (!root) *rc = syntax_error(r, &je);
-  fclose(fp);
-  return root;
-}
-
-static int read_document(js_reader *r, json_t *root, const tc_graph *expect, tc_schedule_doc *out) {
-  if (!json_is_object(root))
-    return tc_error_set(r->err, TC_EINPUT, "%s: expected an object at the top level, found %s", r->path,
-                        type_name(root));
-  int rc = check_keys(r, root, "", top_keys);
-  if (!rc) rc = check_header(r, root);
-  json_t *graph = rc ? NULL : member_object(r, root, "graph", graph_keys, &rc);
-  json_t *sched = rc ? NULL : member_object(r, root, "schedule", sched_keys, &rc);
+static int read_document(tc_json_reader *r, json_t *root, const tc_graph *expect, tc_schedule_doc *out) {
+  int rc = tc_json_check_keys(r, root, "", top_keys);
+  if (!rc) rc = tc_json_check_header(r, root);
+  json_t *graph = rc ? NULL : tc_json_member_object(r, root, "graph", graph_keys, &rc);
+  json_t *sched = rc ? NULL : tc_json_member_object(r, root, "schedule", sched_keys, &rc);
   if (!rc) rc = read_spec(r, graph, &out->spec);
   if (!rc) rc = read_graph(r, graph, &out->graph);
   if (!rc && expect) rc = match_graph(r, out->graph, expect);
@@ -552,9 +394,9 @@ static int read_document(js_reader *r, json_t *root, const tc_graph *expect, tc_
 
 int tc_schedule_read_json(const char *path, const tc_graph *expect, tc_schedule_doc *out, tc_error *err) {
   memset(out, 0, sizeof *out);
-  js_reader r = {path, err};
+  tc_json_reader r = {path, err, FORMAT_NAME, FORMAT_VERSION, "nothing is allowed here"};
   int rc = TC_OK;
-  json_t *root = load(&r, &rc);
+  json_t *root = tc_json_load_object(&r, &rc);
   if (!root) return rc;
   rc = read_document(&r, root, expect, out);
   json_decref(root);

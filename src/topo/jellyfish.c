@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "topo_util.h"
 #include "topocoll/topo.h"
 
 /* Pairings drawn in total before giving up. For d >= 3 a draw fails (defects that resist
@@ -90,13 +91,7 @@ static int32_t stub_neighbour(const stub_pairing *p, int64_t s) { return stub_no
 
 /* Uniform random perfect matching: shuffle the stubs and pair them off in order. */
 static void draw_pairing(stub_pairing *p, tc_rng *rng) {
-  for (int64_t s = 0; s < p->stubs; s++) p->scratch[s] = (int32_t)s;
-  for (int64_t i = p->stubs - 1; i > 0; i--) {
-    int64_t j = (int64_t)tc_rng_below(rng, (uint64_t)i + 1);
-    int32_t t = p->scratch[i];
-    p->scratch[i] = p->scratch[j];
-    p->scratch[j] = t;
-  }
+  tc_topo_random_permutation(p->scratch, p->stubs, rng);
   for (int64_t i = 0; i + 1 < p->stubs; i += 2) {
     p->mate[p->scratch[i]] = p->scratch[i + 1];
     p->mate[p->scratch[i + 1]] = p->scratch[i];
@@ -221,13 +216,7 @@ static int sparse_jellyfish(int64_t n, int64_t d, tc_rng *rng, tc_graph **out, t
 static int cycle_jellyfish(int64_t n, tc_rng *rng, tc_graph **out, tc_error *err) {
   int32_t *order = malloc((size_t)n * sizeof *order);
   if (!order) return oom(err);
-  for (int64_t i = 0; i < n; i++) order[i] = (int32_t)i;
-  for (int64_t i = n - 1; i > 0; i--) {
-    int64_t j = (int64_t)tc_rng_below(rng, (uint64_t)i + 1);
-    int32_t t = order[i];
-    order[i] = order[j];
-    order[j] = t;
-  }
+  tc_topo_random_permutation(order, n, rng);
   tc_graph_builder b;
   int rc = tc_graph_builder_init(&b, n, err);
   if (!rc) rc = tc_graph_builder_reserve(&b, 2 * n, err);

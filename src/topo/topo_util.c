@@ -26,3 +26,18 @@ int tc_topo_label_coordinates(tc_graph_builder *b, const int64_t *dims, int k, i
   free(text);
   return rc;
 }
+
+/* Fisher–Yates (single_cycle = 0) or Sattolo (single_cycle = 1) on the identity. */
+static void shuffle_identity(int32_t *perm, int64_t k, tc_rng *rng, int single_cycle) {
+  for (int64_t i = 0; i < k; i++) perm[i] = (int32_t)i;
+  for (int64_t i = k - 1; i > 0; i--) {
+    int64_t j = (int64_t)tc_rng_below(rng, (uint64_t)i + 1 - (uint64_t)single_cycle);
+    int32_t t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+  }
+}
+
+void tc_topo_random_permutation(int32_t *perm, int64_t k, tc_rng *rng) { shuffle_identity(perm, k, rng, 0); }
+
+void tc_topo_random_cycle(int32_t *perm, int64_t k, tc_rng *rng) { shuffle_identity(perm, k, rng, 1); }

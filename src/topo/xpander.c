@@ -29,33 +29,12 @@
 #include <stdlib.h>
 
 #include "core/rng.h"
+#include "topo_util.h"
 #include "topocoll/topo.h"
 
 #define XPANDER_MAX_DRAWS 200
 
 static int oom(tc_error *err) { return tc_error_set(err, TC_ENOMEM, "xpander: out of memory"); }
-
-/* Uniform random permutation of 0..k-1 (Fisher–Yates). */
-static void random_permutation(int32_t *perm, int64_t k, tc_rng *rng) {
-  for (int64_t i = 0; i < k; i++) perm[i] = (int32_t)i;
-  for (int64_t i = k - 1; i > 0; i--) {
-    int64_t j = (int64_t)tc_rng_below(rng, (uint64_t)i + 1);
-    int32_t t = perm[i];
-    perm[i] = perm[j];
-    perm[j] = t;
-  }
-}
-
-/* Uniform random permutation of 0..k-1 with a single cycle (Sattolo: j < i strictly). */
-static void random_full_cycle(int32_t *perm, int64_t k, tc_rng *rng) {
-  for (int64_t i = 0; i < k; i++) perm[i] = (int32_t)i;
-  for (int64_t i = k - 1; i > 0; i--) {
-    int64_t j = (int64_t)tc_rng_below(rng, (uint64_t)i);
-    int32_t t = perm[i];
-    perm[i] = perm[j];
-    perm[j] = t;
-  }
-}
 
 /* Links (u,i) -- (v,perm[i]) for all i. */
 static int add_matching(tc_graph_builder *b, int64_t u, int64_t v, const int32_t *perm, int64_t lift,
@@ -79,7 +58,7 @@ static int draw_lift(int64_t d, int64_t lift, int32_t *perm, tc_rng *rng, tc_gra
   int rc = builder_start(&b, d, lift, err);
   for (int64_t u = 0; u <= d && !rc; u++)
     for (int64_t v = u + 1; v <= d && !rc; v++) {
-      random_permutation(perm, lift, rng);
+      tc_topo_random_permutation(perm, lift, rng);
       rc = add_matching(&b, u, v, perm, lift, err);
     }
   if (rc) {
@@ -113,9 +92,9 @@ static int connected_triangle_lift(int64_t lift, tc_rng *rng, tc_graph **out, tc
   int32_t *buf = malloc((size_t)lift * 5 * sizeof *buf);
   if (!buf) return oom(err);
   int32_t *p01 = buf, *p12 = buf + lift, *sigma = buf + 2 * lift, *p20 = buf + 3 * lift, *tmp = buf + 4 * lift;
-  random_permutation(p01, lift, rng);
-  random_permutation(p12, lift, rng);
-  random_full_cycle(sigma, lift, rng);
+  tc_topo_random_permutation(p01, lift, rng);
+  tc_topo_random_permutation(p12, lift, rng);
+  tc_topo_random_cycle(sigma, lift, rng);
   for (int64_t i = 0; i < lift; i++) tmp[p12[p01[i]]] = (int32_t)i; /* (pi_12 pi_01)^{-1} */
   for (int64_t j = 0; j < lift; j++) p20[j] = sigma[tmp[j]];
   tc_graph_builder b;
