@@ -8,3 +8,4 @@ cmake --build build-bench -j"$(nproc)" >/dev/null
 echo "machine: $(nproc) cores, OMP_NUM_THREADS=${OMP_NUM_THREADS:-all}"
 ./build-bench/bench_graph "${1:-5}"
 ./build-bench/bench_bfb "${1:-5}"
+./build-bench/bench_find "${1:-5}"

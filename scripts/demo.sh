@@ -1,8 +1,30 @@
 #!/usr/bin/env bash
-# demo.sh — the main job: install dependencies, build, and print the topology report of a
-# default cluster topology (the finder's `topocoll plan` replaces this once it exists).
+# demo.sh [PLAN OPTIONS] — the main job: install dependencies, build, and run `topocoll plan`
+# on a default cluster (256 nodes with 4 ports each, 10 us per step, 25 Gbps links, a
+# workload of 1 MB and 64 MB allreduces), then print the plan's summary.md. Any options
+# replace the default cluster (see `topocoll help plan`); the plan goes to out/plan-N-D
+# (replaced on every run) unless --out is given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 bash scripts/build.sh normal
-./build/topocoll topo "${1:-line(circulant(16,3,4),3)}"
+if [ $# -eq 0 ]; then
+  set -- --nodes 256 --degree 4 --alpha 10us --link-bw 25Gbps --size 1MB,64MB:1
+fi
+nodes=N degree=D out=""
+args=("$@")
+for ((i = 0; i < ${#args[@]} - 1; i++)); do
+  case "${args[i]}" in
+    --nodes) nodes=${args[i + 1]} ;;
+    --degree) degree=${args[i + 1]} ;;
+    --out) out=${args[i + 1]} ;;
+  esac
+done
+if [ -z "$out" ]; then
+  out=out/plan-$nodes-$degree
+  mkdir -p out
+  set -- "$@" --out "$out" --force
+fi
+./build/topocoll plan "$@"
+echo
+cat "$out/summary.md"

@@ -9,6 +9,10 @@
 #include "cli.h"
 
 static const tc_command commands[] = {
+    {"plan", "the main job: best topology and verified schedules for a cluster and workload", tc_cmd_plan,
+     tc_cmd_plan_help},
+    {"find", "the Pareto frontier of topologies for N nodes of degree d (paper 000 Tables 4, 7)", tc_cmd_find,
+     tc_cmd_find_help},
     {"topo", "build a topology from a spec and report its properties", tc_cmd_topo, tc_cmd_topo_help},
     {"sched", "build, verify and cost a collective schedule on a topology", tc_cmd_sched, tc_cmd_sched_help},
     {"verify", "re-verify a schedule file and report its costs", tc_cmd_verify, tc_cmd_verify_help},

@@ -27,13 +27,35 @@ typedef struct tc_candidate {
   int32_t diameter;        /* D(G), -1 if not known without building */
   int bidirectional;       /* arcs come in opposite pairs */
   int reverse_symmetric;   /* 1, 0, or -1 unknown */
+  uint32_t flags;          /* TC_CAND_* below: what the theorems need to know of the member */
+  char source[96];         /* how (steps, tau) are known, innermost first, e.g.
+                              "Thm 22 + BFB; Cor 10.1 x3" or "stored schedule; Thm 12" */
   /* filled by tc_find when options.build is set: */
   int built;               /* graph and schedule built */
   int verified;            /* the allgather passed tc_schedule_verify */
   int32_t measured_steps;
   tc_rat measured_tau;
-  double avg_distance;
+  double avg_distance;     /* mean hop distance over ordered pairs; -1 until built */
 } tc_candidate;
+
+/* tc_candidate.flags */
+#define TC_CAND_BFB 0x01u        /* (steps, tau) are those of the graph's optimal BFB schedule
+                                    (LP (1)), so steps == D(G); Thm 10 needs this of a base */
+#define TC_CAND_BW_OPTIMAL 0x02u /* tau == (N-1)/N (Thm 4) */
+#define TC_CAND_SELF_LOOPS 0x04u /* some node has a self-loop (degree expansion needs none) */
+#define TC_CAND_SIMPLE 0x08u     /* no self-loops and no parallel arcs (Thm 13 needs this) */
+#define TC_CAND_DISTINCT2 0x10u  /* every node has >= 2 distinct out-neighbours besides itself
+                                    (Thm 10's |N^+(u)| > 1) */
+#define TC_CAND_CONJECTURE 0x20u /* tau rests on paper 000 Conjecture 1 (a circulant with more
+                                    than two offsets); building checks it with BFB */
+
+/* Sizes the finder accepts: N in 2..TC_FIND_MAX_NODES, d in 1..TC_FIND_MAX_DEGREE. Families
+   whose values come from BFB (genkautz, debruijn) are scored from the stored table (d in
+   {2,4,8,16}, N <= 2000) or by running BFB on graphs of at most TC_FIND_BFB_MAX_NODES nodes;
+   beyond that they are left out. */
+#define TC_FIND_MAX_NODES 1048576
+#define TC_FIND_MAX_DEGREE 64
+#define TC_FIND_BFB_MAX_NODES 4096
 
 typedef struct tc_find_options {
   int32_t nodes, degree;
@@ -45,16 +67,29 @@ typedef struct tc_frontier {
   int32_t nodes, degree;
   int32_t count;
   tc_candidate *member;    /* Pareto-efficient members, steps ascending (tau descending) */
-  int32_t bound_steps;     /* T_L*(N,d) (Def. 10) */
+  int32_t bound_steps;     /* T_L*(N,d) (Def. 10); with `bidirectional`, the undirected
+                              Moore bound T_L**(N,d) (Table 8), which every bidirectional
+                              topology obeys */
   tc_rat bound_tau;        /* (N-1)/N (Thm 4) */
 } tc_frontier;
 
+/* The frontier for o->nodes, o->degree. Bad sizes are TC_EINPUT with one line; so is an
+   (N, d) no construction reaches (e.g. a bidirectional topology of odd degree on an odd
+   number of nodes). On failure *out is left empty (safe to tc_frontier_destroy). */
 int tc_find(const tc_find_options *o, tc_frontier *out, tc_error *err);
 void tc_frontier_destroy(tc_frontier *f);
 
 /* Build the member's graph and its allgather schedule (expansion schedules, BFB, or the
    stored schedules of Diamond / DBJMod), verified; *g and *ag are the caller's to free. */
 int tc_candidate_build(const tc_candidate *c, tc_graph **g, tc_schedule *ag, tc_error *err);
+
+/* Verify and measure a built member (g, ag as tc_candidate_build returns them) and hold it
+   to its prediction: tc_schedule_verify must pass, tc_schedule_cost must give exactly
+   c->steps, and tau == c->tau (or <= when c->tau_is_bound); the diameter must match when
+   it was predicted. Fills built, verified, measured_steps, measured_tau, avg_distance and
+   (if it was unknown) diameter. A mismatch is a bug in a theorem's use, reported as
+   TC_EFAIL naming the member. */
+int tc_candidate_measure(tc_candidate *c, const tc_graph *g, const tc_schedule *ag, tc_error *err);
 
 /* A workload: allreduce sizes M_i (bytes) with weights w_i, per-step latency α (s), and the
    bandwidth of one link (bytes/s); B = degree * link_bw. */

@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# cli_plan.sh — drives `topocoll plan`, the main job (issue #4 §4): every output file
+# written, every schedule re-verified by `topocoll verify` against the chosen spec, the
+# choice equal to `find`'s for the same workload, summary.md with the frontier, the choice
+# and the baselines at their closed-form costs, weighted sizes, the directory written whole
+# or not at all, progress only on a terminal, and the exit codes (0 ok, 1 failure with
+# nothing written, 2 bad usage or input) with one-line errors.
+# Closed forms the baselines must measure (baselines.h; N = 64, d = 4, allreduce = 2x):
+#   ring on uniring(4,64):    T_L = 2(N-1) = 126, tau = 2(N-1)/N = 63/32 (paper 000 §4.2)
+#   BFB ring on biring(4,64): T_L = 2 floor(N/2) = 64, tau = 63/32 (App. F.1)
+#   double binary tree, P = 1: K = floor(log2 64) = 6, T_L = 2(K+P-1) = 12,
+#                              tau = d (K+P-1)/P = 24 (Sanders et al. two-tree, NCCL)
+# Times: T_L*alpha + tau*M/B with B = d * link bandwidth (paper 000 §1.4); alpha = 10us,
+# link 25 Gbps = 3.125e9 B/s.
+set -u
+bin=$1
+. "$(dirname "$0")/lib_cli.sh"
+
+FILES="topology.json topology.dot wiring.csv allgather.json reduce-scatter.json allreduce.json summary.md"
+CLUSTER=(--nodes 64 --degree 4 --alpha 10us --link-bw 25Gbps)
+
+# ---- help ----
+expect 0 "$bin" --help
+grep -q '^  plan ' "$tmp/out" || fail "--help does not list plan"
+expect 0 "$bin" help plan
+for opt in --nodes --degree --alpha --link-bw --size --bidirectional --out --force summary.md wiring.csv; do
+  grep -q -- "$opt" "$tmp/out" || fail "help plan lacks $opt"
+done
+
+# ---- the main job: N = 64, d = 4, DDP-bucket-like weighted sizes ----
+out=$tmp/p64
+expect 0 "$bin" plan "${CLUSTER[@]}" --size 1MB:3,64MB:1 --out "$out"
+[ ! -s "$tmp/err" ] || fail "plan printed on stderr although stderr is not a terminal: $(cat "$tmp/err")"
+cp "$tmp/out" "$tmp/plan_stdout"
+for f in $FILES; do [ -s "$out/$f" ] || fail "plan did not write $f"; done
+[ "$(ls -A "$out" | wc -l)" -eq 7 ] || fail "plan wrote other files than the seven: $(ls -A "$out")"
+ls -A "$tmp" | grep -q '^p64\.' && fail "plan left a temporary directory: $(ls -A "$tmp")"
+
+# the choice is find's for the same cluster and workload
+expect 0 "$bin" find "${CLUSTER[@]}" --size 1MB:3,64MB:1 --json
+spec=$(python3 -c "import json; j=json.load(open('$tmp/out')); print(j['frontier'][j['choice']]['spec'])")
+[ -n "$spec" ] || fail "find gave no choice"
+grep -qF "$spec" "$tmp/plan_stdout" || fail "plan's report does not name the choice '$spec': $(cat "$tmp/plan_stdout")"
+
+# the topology files describe the chosen spec's graph
+expect 0 "$bin" topo "file($out/topology.json)" --json --no-reverse-symmetry
+cp "$tmp/out" "$tmp/topo_file.json"
+expect 0 "$bin" topo "$spec" --json --no-reverse-symmetry
+python3 - "$tmp/topo_file.json" "$tmp/out" <<'PY' || fail "topology.json is not the graph of '$spec'"
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a["nodes"] == 64 and a["out_degree"] == 4, a
+for k in ("nodes", "arcs", "out_degree", "in_degree", "diameter", "avg_distance_exact", "distance_histogram"):
+    assert a[k] == b[k], (k, a[k], b[k])
+PY
+arcs=$(python3 -c "import json; print(json.load(open('$tmp/topo_file.json'))['arcs'])")
+grep -q '^cable,' "$out/wiring.csv" || fail "wiring.csv lacks its header"
+bidir=$(python3 -c "import json; print(int(json.load(open('$tmp/topo_file.json'))['bidirectional']))")
+python3 - "$out/wiring.csv" "$arcs" "$bidir" <<'PY' || fail "wiring.csv does not cable every arc once on distinct ports"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+arcs, bidir = int(sys.argv[2]), int(sys.argv[3])
+assert len(rows) == (arcs // 2 if bidir else arcs), (len(rows), arcs)   # one cable per arc (simplex) or link
+ports = set()
+for r in rows:
+    for end in ("from", "to"):
+        key = (r[end + "_node"], r[end + "_port"], "" if bidir else end)   # simplex: tx and rx sides differ
+        assert key not in ports, ("port used twice", key)
+        ports.add(key)
+PY
+grep -q 'digraph\|graph' "$out/topology.dot" || fail "topology.dot is not Graphviz"
+
+# every schedule passes the independent verifier, on the graph rebuilt from the spec
+for coll in allgather reduce-scatter allreduce; do
+  expect 0 "$bin" verify "$out/$coll.json" "$spec" --json
+  cp "$tmp/out" "$tmp/v_$coll.json"
+  python3 -c "
+import json; j=json.load(open('$tmp/out'))
+assert j['verified'] and j['collective']=='$coll' and j['nodes']==64 and j['degree']==4, j" ||
+    fail "verify $coll.json: $(head -c 600 "$tmp/out")"
+done
+# allreduce = reduce-scatter + allgather: steps and T_B add (paper 000 §1.2); the allgather
+# keeps the finder's prediction (equal, or below a Theorem 7 upper bound)
+expect 0 "$bin" find --nodes 64 --degree 4 --json
+python3 - "$tmp" "$spec" "$tmp/out" <<'PY' || fail "schedule costs do not add up"
+import json, sys
+from fractions import Fraction as F
+d = sys.argv[1]
+v = {c: json.load(open(f"{d}/v_{c}.json")) for c in ("allgather", "reduce-scatter", "allreduce")}
+def fr(s):
+    n, m = s.split("/")
+    return F(int(n), int(m))
+ag, rs, ar = v["allgather"], v["reduce-scatter"], v["allreduce"]
+assert ar["steps"] == ag["steps"] + rs["steps"], (ar["steps"], ag["steps"], rs["steps"])
+assert fr(ar["tb_factor"]) == fr(ag["tb_factor"]) + fr(rs["tb_factor"]), (ar, ag, rs)
+m = [m for m in json.load(open(sys.argv[3]))["frontier"] if m["spec"] == sys.argv[2]][0]
+assert ag["steps"] == m["steps"], (ag, m)
+assert fr(ag["tb_factor"]) <= fr(m["tb_factor"]) if m["tb_is_bound"] else fr(ag["tb_factor"]) == fr(m["tb_factor"]), (ag, m)
+PY
+
+# summary.md: cluster, choice, frontier table with the bound row, the baselines at their
+# closed-form costs, and the baseline times at 1 MB
+sum=$out/summary.md
+grep -qF "\`$spec\`" "$sum" || fail "summary.md does not name the choice '$spec'"
+grep -q '(chosen)' "$sum" || fail "summary.md does not mark the choice in the why-table"
+grep -q "^| theoretical bound | | 3α | 0.984 M/B | 63/64 | 3 | " "$sum" || fail "summary.md lacks the bound row"
+grep -q '1 MB (3), 64 MB (1)' "$sum" || fail "summary.md does not show the weighted sizes"
+grep -q '^- ring on uniring(4,64): T_L = 126α, T_B = 63/32 M/B (B = 4·b)$' "$sum" ||
+  fail "summary.md lacks the ring baseline at its closed form"
+grep -q '^- BFB ring on biring(4,64): T_L = 64α, T_B = 63/32 M/B (B = 4·b)$' "$sum" ||
+  fail "summary.md lacks the BFB ring baseline at its closed form"
+python3 - "$sum" <<'PY' || fail "summary.md lacks the double binary tree at its closed forms: $(grep 'binary tree on' "$sum")"
+import sys
+from fractions import Fraction as F
+K, d = 6, 4                       # floor(log2 64), the tree topology's node bandwidth
+parts = []
+for P in (1, 2, 4, 8, 16, 32, 64):
+    tau = F(d * (K + P - 1), P)
+    parts.append(f"P = {P}: T_L = {2 * (K + P - 1)}α, T_B = {tau.numerator}" + (f"/{tau.denominator}" if tau.denominator > 1 else "") + " M/B")
+want = "- double binary tree on its own topology (two trees): " + "; ".join(parts) + " (B = 4·b)\n"
+assert want in open(sys.argv[1]).read(), want
+PY
+grep -q '^| size | `.*` | ring | BFB ring | double binary tree |$' "$sum" || fail "summary.md lacks the baseline table"
+python3 - "$sum" <<'PY' || fail "summary.md baseline times at 1 MB: $(grep '^| 1 MB' "$sum")"
+import re, sys
+rows = [l for l in open(sys.argv[1]) if l.startswith("| 1 MB |")]
+assert len(rows) == 1, rows          # the baseline table's row (the why-table has sizes as columns)
+cells = [c.strip() for c in rows[0].strip().strip("|").split("|")]
+def sec(text):
+    v, unit = re.match(r"([0-9.]+) (µs|ms|s)", text).groups()
+    return float(v) * {"µs": 1e-6, "ms": 1e-3, "s": 1}[unit]
+B = 4 * 3.125e9
+ring = 126 * 1e-5 + 63 / 32 * 1e6 / B
+bfbring = 64 * 1e-5 + 63 / 32 * 1e6 / B
+dbt = min(2 * (6 + P - 1) * 1e-5 + 4 * (6 + P - 1) / P * 1e6 / B for P in (1, 2, 4, 8, 16, 32, 64))
+for cell, want in zip(cells[2:], (ring, bfbring, dbt)):
+    assert abs(sec(cell) - want) <= 1e-3 * want, (cell, want)
+ours = sec(cells[1])
+assert abs(sec(cells[2]) / ours - float(re.search(r"\(([0-9.]+)×", cells[2]).group(1))) < 0.01, cells
+PY
+
+# ---- bidirectional fabric; one size; default weight; the default directory name ----
+(cd "$tmp" && "$bin" plan --nodes 16 --degree 4 --alpha 1us --link-bw 100Gbps --size 64MiB --bidirectional \
+  >"$tmp/out" 2>"$tmp/err") || fail "plan --bidirectional at N = 16: $(cat "$tmp/err")"
+for f in $FILES; do [ -s "$tmp/plan-16-4/$f" ] || fail "default directory plan-16-4 lacks $f"; done
+expect 0 "$bin" topo "file($tmp/plan-16-4/topology.json)" --json --no-reverse-symmetry
+python3 -c "import json; j=json.load(open('$tmp/out')); assert j['bidirectional'] and j['nodes']==16 and j['out_degree']==4, j" ||
+  fail "plan --bidirectional chose a topology that is not bidirectional"
+for coll in allgather reduce-scatter allreduce; do
+  expect 0 "$bin" verify "$tmp/plan-16-4/$coll.json"
+done
+grep -q '^- bidirectional ring on biring(4,16): T_L = 30α, T_B = 15/8 M/B' "$tmp/plan-16-4/summary.md" ||
+  fail "bidirectional plan lacks the traditional bidirectional ring (2(N-1) steps, 2(N-1)/N)"
+
+expect 0 "$bin" plan --nodes 32 --degree 4 --alpha 10us --link-bw 25Gbps --size 1MB,4MB --out "$tmp/p32"
+grep -q '1 MB (1), 4 MB (1)' "$tmp/p32/summary.md" || fail "a missing weight is not 1"
+
+# ---- the directory: refused when occupied, replaced with --force ----
+mkdir "$tmp/busy" && echo keep >"$tmp/busy/mine.txt"
+expect_err 2 "exists and is not empty" "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$tmp/busy"
+[ "$(cat "$tmp/busy/mine.txt")" = keep ] && [ "$(ls -A "$tmp/busy")" = mine.txt ] || fail "a refused plan touched DIR"
+expect_err 2 "exists and is not empty" "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$out"
+expect 0 "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$tmp/busy" --force
+[ ! -e "$tmp/busy/mine.txt" ] || fail "--force kept the old contents"
+for f in $FILES; do [ -s "$tmp/busy/$f" ] || fail "--force did not write $f"; done
+[ "$(ls -A "$tmp" | grep -c '^busy')" -eq 1 ] || fail "--force left directories beside DIR: $(ls -A "$tmp")"
+mkdir "$tmp/empty"
+expect 0 "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$tmp/empty"
+[ -s "$tmp/empty/summary.md" ] || fail "an existing empty DIR was not used"
+echo x >"$tmp/afile"
+expect_err 2 "is not a directory" "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$tmp/afile"
+
+# ---- an unwritable DIR: exit 1, one line, nothing left behind ----
+expect_err 1 "$tmp/afile/sub" "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$tmp/afile/sub"
+[ "$(cat "$tmp/afile")" = x ] || fail "the failed plan touched $tmp/afile"
+mkdir "$tmp/ro"
+chmod a-w "$tmp/ro"
+if ! touch "$tmp/ro/probe" 2>/dev/null; then     # permissions bind (not root)
+  expect_err 1 "cannot create" "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$tmp/ro/p"
+  [ -z "$(ls -A "$tmp/ro")" ] || fail "a failed plan left files: $(ls -A "$tmp/ro")"
+fi
+if [ -d /proc/self ]; then                          # a file system that takes no directories
+  expect_err 1 "cannot create" "$bin" plan "${CLUSTER[@]}" --size 1MB --out /proc/topocoll-plan-test
+  [ ! -e /proc/topocoll-plan-test ] || fail "a failed plan left /proc/topocoll-plan-test"
+fi
+
+# ---- progress: one line per phase on a terminal, nothing otherwise (checked above) ----
+if command -v script >/dev/null 2>&1; then
+  script -qec "'$bin' plan ${CLUSTER[*]} --size 1MB --out '$tmp/tty' >/dev/null" "$tmp/typescript" \
+    >/dev/null 2>&1 </dev/null
+  grep -q 'topocoll plan: finding the Pareto frontier' "$tmp/typescript" ||
+    fail "no progress on a terminal: $(cat "$tmp/typescript")"
+  grep -q 'topocoll plan: writing' "$tmp/typescript" || fail "no 'writing' progress line on a terminal"
+  [ -s "$tmp/tty/summary.md" ] || fail "the plan under a terminal was not written"
+else
+  echo "cli_plan: 'script' not installed: progress on a terminal not checked" >&2
+fi
+
+# ---- bad usage and input: exit 2, one line, nothing written ----
+expect_err 2 "--nodes expects an integer" "$bin" plan --nodes 1 --degree 4 --alpha 10us --link-bw 25Gbps --size 1MB --out "$tmp/bad"
+expect_err 2 "--degree expects an integer" "$bin" plan --nodes 64 --degree 0 --alpha 10us --link-bw 25Gbps --size 1MB --out "$tmp/bad"
+expect_err 2 "--size" "$bin" plan "${CLUSTER[@]}" --size 1MB:x --out "$tmp/bad"
+expect_err 2 "--size" "$bin" plan "${CLUSTER[@]}" --size 12QB --out "$tmp/bad"
+expect_err 2 "--size" "$bin" plan "${CLUSTER[@]}" --size 1MB, --out "$tmp/bad"
+expect_err 2 "--size" "$bin" plan "${CLUSTER[@]}" --size 0B --out "$tmp/bad"
+expect_err 2 "--link-bw" "$bin" plan --nodes 64 --degree 4 --alpha 10us --link-bw 0Gbps --size 1MB --out "$tmp/bad"
+expect_err 2 "needs --alpha, --link-bw and --size" "$bin" plan --nodes 64 --degree 4 --out "$tmp/bad"
+expect_err 2 "unknown option" "$bin" plan "${CLUSTER[@]}" --size 1MB --outdir "$tmp/bad"
+[ ! -e "$tmp/bad" ] || fail "a refused plan created its directory"
+
+finish cli_plan

@@ -1,0 +1,388 @@
+/*
+** cmd_find.c — `topocoll find`: the topology finder's Pareto frontier for N nodes of degree
+** d, as a table like paper 000 Tables 4 and 7 (or JSON), and `--sweep N1..N2`, the best
+** topology per N for a workload as CSV (the data of paper 000 Figure 15).
+**
+** What it guarantees: every spec it prints is one `topocoll topo` and `topocoll sched`
+** accept and that rebuilds the member's topology (the finder's contract, find.h); T_B
+** factors print exactly (num/den) beside their 3-decimal "%.3f" form, which is how the
+** paper's tables round them (digest-000 §9); "verified" is only ever true for a member
+** whose allgather the verifier passed (--build). Predicted costs are labelled as such.
+** Also home of the cluster options that `topocoll plan` shares (--nodes, --degree,
+** --bidirectional, --alpha, --link-bw, --size).
+*/
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "topocoll/find.h"
+#include "topocoll/plan.h"
+#include "topocoll/units.h"
+
+void tc_cmd_find_help(void) {
+  printf(
+      "usage: topocoll find --nodes N --degree D [--bidirectional] [--build] [--json]\n"
+      "                     [--alpha TIME --link-bw BW --size SIZES]\n"
+      "       topocoll find --sweep N1..N2 --degree D [--bidirectional] --alpha TIME --link-bw BW --size SIZES\n"
+      "\n"
+      "The Pareto frontier of topologies with N nodes of degree D (paper 000 §5.4): base\n"
+      "topologies, generative families and chains of expansions, with their allgather costs\n"
+      "predicted from the paper's theorems: steps T_L (in units of alpha) and the T_B factor\n"
+      "tau (T_B = tau * M/B, B = D * link bandwidth), exact and as Table 7 prints it (%%.3f).\n"
+      "No member has both more steps and a larger T_B than another. The last row is the\n"
+      "theoretical bound: T_L*(N,D) (Moore bound, Def. 10) and (N-1)/N (Thm 4). Every spec\n"
+      "printed is accepted by `topocoll topo` and `topocoll sched`.\n"
+      "\n"
+      "  --nodes N         number of nodes (>= 2)\n"
+      "  --degree D        ports per node (>= 1)\n"
+      "  --bidirectional   only topologies whose links come in opposite pairs\n"
+      "  --build           build every member and verify its allgather (adds the measured\n"
+      "                    costs, the diameter and the average distance)\n"
+      "  --alpha TIME      per-step latency, e.g. 10us\n"
+      "  --link-bw BW      bandwidth of one link, e.g. 25Gbps\n"
+      "  --size SIZES      allreduce size(s): 1MB, or a weighted list 1MB:3,64MB:1 (DDP-bucket-like\n"
+      "                    sizes with weights); with all three, each member's predicted allreduce\n"
+      "                    time 2(T_L + T_B) (the weighted mean over the sizes) is reported and the\n"
+      "                    least one marked\n"
+      "  --json            one JSON object instead of the table\n"
+      "  --sweep N1..N2    for every N in N1..N2 the member with the least predicted allreduce\n"
+      "                    time, as CSV: n,spec,label,steps,tb_factor,time_s (needs --alpha,\n"
+      "                    --link-bw and --size); an N that no topology reaches (e.g. odd N\n"
+      "                    with odd D and --bidirectional) has no row\n"
+      "\n"
+      "Exit status: 0 success, 1 failure, 2 bad usage or input.\n");
+}
+
+/* ---- the cluster options (shared with `topocoll plan`) ---- */
+
+/* A decimal integer in lo..hi (no sign, no spaces, no trailing text). */
+static int parse_count(const char *cmd, const char *opt, const char *text, long long lo, long long hi,
+                       int32_t *out) {
+  char *end = NULL;
+  long long v = 0;
+  int ok = text[0] >= '0' && text[0] <= '9';
+  errno = 0;
+  if (ok) v = strtoll(text, &end, 10);
+  if (!ok || *end || errno == ERANGE || v < lo || v > hi)
+    return tc_cli_usage_error(cmd, "%s expects an integer in %lld..%lld, got '%s'", opt, lo, hi, text);
+  *out = (int32_t)v;
+  return TC_EXIT_OK;
+}
+
+int tc_cli_cluster_option(const char *cmd, tc_cli_cluster *c, int argc, char **argv, int *i) {
+  static const struct { const char *name; size_t offset; } slots[] = {
+      {"--nodes", offsetof(tc_cli_cluster, nodes_text)}, {"--degree", offsetof(tc_cli_cluster, degree_text)},
+      {"--alpha", offsetof(tc_cli_cluster, alpha_text)}, {"--link-bw", offsetof(tc_cli_cluster, bw_text)},
+      {"--size", offsetof(tc_cli_cluster, size_text)},
+  };
+  const char *a = argv[*i];
+  if (!strcmp(a, "--bidirectional")) {
+    c->bidirectional = 1;
+    return 1;
+  }
+  for (size_t k = 0; k < sizeof slots / sizeof slots[0]; k++) {
+    if (strcmp(a, slots[k].name)) continue;
+    if (*i + 1 >= argc) return -tc_cli_usage_error(cmd, "%s needs a value", a);
+    *(const char **)((char *)c + slots[k].offset) = argv[++*i];
+    return 1;
+  }
+  return 0;
+}
+
+/* The workload quantities; a bad one is one line naming the option. */
+static int parse_workload(const char *cmd, tc_cli_cluster *c) {
+  tc_error err;
+  tc_error_clear(&err);
+  const char *bad = NULL;
+  memset(&c->workload, 0, sizeof c->workload);
+  if (tc_units_parse_time(c->alpha_text, &c->workload.alpha_s, &err)) bad = "--alpha";
+  else if (tc_units_parse_bandwidth(c->bw_text, &c->workload.link_bw, &err)) bad = "--link-bw";
+  else if (tc_workload_parse_sizes(c->size_text, &c->workload, &err)) bad = "--size";
+  if (!bad) return TC_EXIT_OK;
+  tc_error_prefix(&err, "%s", bad);
+  return tc_cli_fail(cmd, &err);
+}
+
+int tc_cli_cluster_finish(const char *cmd, tc_cli_cluster *c, int need_nodes, int need_workload) {
+  int status = TC_EXIT_OK;
+  if (need_nodes && !c->nodes_text) return tc_cli_usage_error(cmd, "missing --nodes");
+  if (!c->degree_text) return tc_cli_usage_error(cmd, "missing --degree");
+  if (c->nodes_text && (status = parse_count(cmd, "--nodes", c->nodes_text, 2, TC_FIND_MAX_NODES, &c->nodes)))
+    return status;
+  if ((status = parse_count(cmd, "--degree", c->degree_text, 1, TC_FIND_MAX_DEGREE, &c->degree))) return status;
+  int given = !!c->alpha_text + !!c->bw_text + !!c->size_text;
+  if (given == 0 && !need_workload) return TC_EXIT_OK;
+  if (given < 3)
+    return tc_cli_usage_error(cmd, "%s needs --alpha, --link-bw and --size together",
+                              need_workload ? "this command" : "a predicted time");
+  c->has_workload = 1;
+  return parse_workload(cmd, c);
+}
+
+void tc_cli_format_time(double s, char *buf, size_t size) {
+  if (s < 1e-3) snprintf(buf, size, "%.1f us", s * 1e6);
+  else if (s < 1) snprintf(buf, size, "%.3f ms", s * 1e3);
+  else snprintf(buf, size, "%.3f s", s);
+}
+
+/* ---- options of find ---- */
+
+typedef struct find_options {
+  tc_cli_cluster cluster;
+  const char *sweep_text;
+  int32_t sweep_lo, sweep_hi;
+  int build, json;
+} find_options;
+
+/* "N1..N2" with 2 <= N1 <= N2. */
+static int parse_sweep(find_options *o) {
+  const char *dots = strstr(o->sweep_text, "..");
+  char lo[32];
+  size_t len = dots ? (size_t)(dots - o->sweep_text) : 0;
+  if (!dots || len == 0 || len >= sizeof lo)
+    return tc_cli_usage_error("find", "--sweep expects N1..N2, got '%s'", o->sweep_text);
+  memcpy(lo, o->sweep_text, len);
+  lo[len] = '\0';
+  int status = parse_count("find", "--sweep N1", lo, 2, TC_FIND_MAX_NODES, &o->sweep_lo);
+  if (!status) status = parse_count("find", "--sweep N2", dots + 2, 2, TC_FIND_MAX_NODES, &o->sweep_hi);
+  if (!status && o->sweep_lo > o->sweep_hi)
+    return tc_cli_usage_error("find", "--sweep %s: N1 must not exceed N2", o->sweep_text);
+  return status;
+}
+
+static int check_options(find_options *o) {
+  if (o->sweep_text) {
+    if (o->cluster.nodes_text) return tc_cli_usage_error("find", "--sweep and --nodes exclude each other");
+    if (o->build || o->json) return tc_cli_usage_error("find", "--sweep prints CSV; --build and --json do not apply");
+    int status = parse_sweep(o);
+    return status ? status : tc_cli_cluster_finish("find", &o->cluster, 0, 1);
+  }
+  return tc_cli_cluster_finish("find", &o->cluster, 1, 0);
+}
+
+static int parse_options(int argc, char **argv, find_options *o) {
+  memset(o, 0, sizeof *o);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int taken = tc_cli_cluster_option("find", &o->cluster, argc, argv, &i);
+    if (taken < 0) return -taken;
+    if (taken) continue;
+    if (!strcmp(a, "--sweep")) {
+      if (i + 1 >= argc) return tc_cli_usage_error("find", "--sweep needs a value");
+      o->sweep_text = argv[++i];
+    } else if (!strcmp(a, "--build")) o->build = 1;
+    else if (!strcmp(a, "--json")) o->json = 1;
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { tc_cmd_find_help(); return -1; }
+    else if (a[0] == '-' && a[1] == '-') return tc_cli_usage_error("find", "unknown option '%s'", a);
+    else return tc_cli_usage_error("find", "unexpected argument '%s'", a);
+  }
+  return check_options(o);
+}
+
+/* ---- the frontier ---- */
+
+static void format_rat(tc_rat r, char *buf, size_t size) {
+  snprintf(buf, size, "%" PRId64 "/%" PRId64, r.num, r.den);
+}
+
+/* Predicted allreduce time of the bound row: T_L*(N,d) steps and (N-1)/N. */
+static double bound_time(const tc_frontier *f, const tc_workload *w) {
+  tc_candidate bound;
+  memset(&bound, 0, sizeof bound);
+  bound.nodes = f->nodes;
+  bound.degree = f->degree;
+  bound.steps = f->bound_steps;
+  bound.tau = f->bound_tau;
+  return tc_candidate_allreduce_time(&bound, w);
+}
+
+static json_t *member_json(const tc_candidate *c, const tc_cli_cluster *cl) {
+  char tau[64];
+  format_rat(c->tau, tau, sizeof tau);
+  json_t *o = json_object();
+  json_object_set_new(o, "spec", json_string(c->spec));
+  json_object_set_new(o, "label", json_string(c->label));
+  json_object_set_new(o, "nodes", json_integer(c->nodes));
+  json_object_set_new(o, "degree", json_integer(c->degree));
+  json_object_set_new(o, "steps", json_integer(c->steps));
+  json_object_set_new(o, "tb_factor", json_string(tau));
+  json_object_set_new(o, "tb_factor_float", json_real(tc_rat_to_double(c->tau)));
+  json_object_set_new(o, "tb_is_bound", json_boolean(c->tau_is_bound));
+  json_object_set_new(o, "source", json_string(c->source));
+  json_object_set_new(o, "diameter", c->diameter >= 0 ? json_integer(c->diameter) : json_null());
+  json_object_set_new(o, "bidirectional", json_boolean(c->bidirectional));
+  json_object_set_new(o, "reverse_symmetric",
+                      c->reverse_symmetric < 0 ? json_null() : json_boolean(c->reverse_symmetric));
+  if (cl->has_workload) json_object_set_new(o, "time_s", json_real(tc_candidate_allreduce_time(c, &cl->workload)));
+  json_object_set_new(o, "built", json_boolean(c->built));
+  json_object_set_new(o, "verified", json_boolean(c->built && c->verified));
+  if (c->built) {
+    format_rat(c->measured_tau, tau, sizeof tau);
+    json_object_set_new(o, "measured_steps", json_integer(c->measured_steps));
+    json_object_set_new(o, "measured_tb_factor", json_string(tau));
+    json_object_set_new(o, "avg_distance", json_real(c->avg_distance));
+  } else {
+    json_object_set_new(o, "avg_distance", json_null());
+  }
+  return o;
+}
+
+static json_t *workload_json(const tc_workload *w) {
+  json_t *o = json_object(), *sizes = json_array();
+  for (int32_t i = 0; i < w->count; i++) {
+    json_t *s = json_object();
+    json_object_set_new(s, "bytes", json_integer((json_int_t)w->bytes[i]));
+    json_object_set_new(s, "weight", json_real(w->weight[i]));
+    json_array_append_new(sizes, s);
+  }
+  json_object_set_new(o, "alpha_s", json_real(w->alpha_s));
+  json_object_set_new(o, "link_bw_Bps", json_real(w->link_bw));
+  json_object_set_new(o, "sizes", sizes);
+  return o;
+}
+
+static void print_json(const tc_frontier *f, const find_options *o) {
+  const tc_cli_cluster *cl = &o->cluster;
+  json_t *root = json_object(), *members = json_array(), *bound = json_object();
+  char tau[64];
+  json_object_set_new(root, "nodes", json_integer(f->nodes));
+  json_object_set_new(root, "degree", json_integer(f->degree));
+  json_object_set_new(root, "bidirectional", json_boolean(cl->bidirectional));
+  for (int32_t k = 0; k < f->count; k++) json_array_append_new(members, member_json(&f->member[k], cl));
+  json_object_set_new(root, "frontier", members);
+  format_rat(f->bound_tau, tau, sizeof tau);
+  json_object_set_new(bound, "steps", json_integer(f->bound_steps));
+  json_object_set_new(bound, "tb_factor", json_string(tau));
+  json_object_set_new(bound, "tb_factor_float", json_real(tc_rat_to_double(f->bound_tau)));
+  if (cl->has_workload) json_object_set_new(bound, "time_s", json_real(bound_time(f, &cl->workload)));
+  json_object_set_new(root, "bound", bound);
+  if (cl->has_workload) {
+    json_object_set_new(root, "workload", workload_json(&cl->workload));
+    json_object_set_new(root, "choice", json_integer(tc_frontier_choose(f, &cl->workload)));
+  }
+  json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+  printf("\n");
+  json_decref(root);
+}
+
+/* Width of the topology column: the longest spec, at least the bound row's title. */
+static int spec_width(const tc_frontier *f) {
+  int w = (int)strlen("theoretical bound");
+  for (int32_t k = 0; k < f->count; k++) {
+    int len = (int)strlen(f->member[k].spec);
+    if (len > w) w = len;
+  }
+  return w;
+}
+
+static void print_header(int width, const find_options *o) {
+  printf("  %-*s  %-10s  %10s  %-20s  %4s", width, "topology", "class", "T_L(alpha)", "T_B(M/B)", "D(G)");
+  if (o->build) printf("  %8s  %8s", "avg dist", "verified");
+  if (o->cluster.has_workload) printf("  %12s", "allreduce");
+  printf("  %s\n", "how T_L, T_B are known");
+}
+
+/* "1.312 (21/16)" or "<= 1.000 (1/1)" for an upper bound. */
+static void format_tau(tc_rat tau, int is_bound, char *buf, size_t size) {
+  char exact[64];
+  format_rat(tau, exact, sizeof exact);
+  snprintf(buf, size, "%s%.3f (%s)", is_bound ? "<= " : "", tc_rat_to_double(tau), exact);
+}
+
+static void print_member(const tc_candidate *c, int width, int chosen, const find_options *o) {
+  char tau[96], diam[16], t[64];
+  format_tau(c->tau, c->tau_is_bound, tau, sizeof tau);
+  if (c->diameter >= 0) snprintf(diam, sizeof diam, "%d", c->diameter);
+  else snprintf(diam, sizeof diam, "-");
+  printf("%c %-*s  %-10s  %10d  %-20s  %4s", chosen ? '*' : ' ', width, c->spec, c->label, c->steps, tau, diam);
+  if (o->build) {
+    if (c->built) printf("  %8.4f  %8s", c->avg_distance, c->verified ? "yes" : "NO");
+    else printf("  %8s  %8s", "-", "no");
+  }
+  if (o->cluster.has_workload) {
+    tc_cli_format_time(tc_candidate_allreduce_time(c, &o->cluster.workload), t, sizeof t);
+    printf("  %12s", t);
+  }
+  printf("  %s\n", c->source);
+}
+
+/* Members whose built schedule measured differently from the prediction. */
+static void print_measured_notes(const tc_frontier *f) {
+  char tau[64];
+  for (int32_t k = 0; k < f->count; k++) {
+    const tc_candidate *c = &f->member[k];
+    if (!c->built || (c->measured_steps == c->steps && tc_rat_cmp(c->measured_tau, c->tau) == 0)) continue;
+    format_rat(c->measured_tau, tau, sizeof tau);
+    printf("  note: %s measured %d steps, T_B factor %s (%.3f) on its verified schedule\n", c->spec,
+           c->measured_steps, tau, tc_rat_to_double(c->measured_tau));
+  }
+}
+
+static void print_table(const tc_frontier *f, const find_options *o) {
+  int width = spec_width(f);
+  int32_t chosen = o->cluster.has_workload ? tc_frontier_choose(f, &o->cluster.workload) : -1;
+  char tau[96], t[64];
+  printf("Pareto frontier for N = %d, d = %d%s: %d topologies (allgather costs: T_L in alpha, T_B in M/B)\n\n",
+         f->nodes, f->degree, o->cluster.bidirectional ? ", bidirectional only" : "", f->count);
+  print_header(width, o);
+  for (int32_t k = 0; k < f->count; k++) print_member(&f->member[k], width, k == chosen, o);
+  format_tau(f->bound_tau, 0, tau, sizeof tau);
+  printf("  %-*s  %-10s  %10d  %-20s  %4d", width, "theoretical bound", "", f->bound_steps, tau, f->bound_steps);
+  if (o->build) printf("  %8s  %8s", "", "");
+  if (o->cluster.has_workload) {
+    tc_cli_format_time(bound_time(f, &o->cluster.workload), t, sizeof t);
+    printf("  %12s", t);
+  }
+  printf("  %s\n", o->cluster.bidirectional ? "undirected Moore bound T_L** (Table 8); (N-1)/N (Thm 4)"
+                                             : "Moore bound T_L* (Def. 10); (N-1)/N (Thm 4)");
+  print_measured_notes(f);
+  if (chosen >= 0)
+    printf("\n* least predicted allreduce time 2(T_L + T_B) for the workload: %s\n", f->member[chosen].spec);
+}
+
+/* ---- the sweep ---- */
+
+static int run_sweep(const find_options *o) {
+  tc_error err;
+  tc_error_clear(&err);
+  printf("n,spec,label,steps,tb_factor,time_s\n");
+  for (int32_t n = o->sweep_lo; n <= o->sweep_hi; n++) {
+    tc_find_options fo = {n, o->cluster.degree, o->cluster.bidirectional, 0};
+    tc_frontier f;
+    int rc = tc_find(&fo, &f, &err);
+    if (rc == TC_EINPUT) continue; /* the options are valid, so no construction reaches this N */
+    if (rc) {
+      fflush(stdout);
+      tc_error_prefix(&err, "N = %d", n);
+      return tc_cli_fail("find", &err);
+    }
+    const tc_candidate *c = &f.member[tc_frontier_choose(&f, &o->cluster.workload)];
+    char tau[64];
+    format_rat(c->tau, tau, sizeof tau);
+    /* specs contain commas: quote the text fields (RFC 4180; no spec or label holds '"') */
+    printf("%d,\"%s\",\"%s\",%d,%s,%.9g\n", n, c->spec, c->label, c->steps, tau,
+           tc_candidate_allreduce_time(c, &o->cluster.workload));
+    tc_frontier_destroy(&f);
+  }
+  return TC_EXIT_OK;
+}
+
+int tc_cmd_find(int argc, char **argv) {
+  find_options o;
+  int status = parse_options(argc, argv, &o);
+  if (status) return status < 0 ? TC_EXIT_OK : status;
+  if (o.sweep_text) return run_sweep(&o);
+  tc_error err;
+  tc_error_clear(&err);
+  tc_find_options fo = {o.cluster.nodes, o.cluster.degree, o.cluster.bidirectional, o.build};
+  tc_frontier f;
+  if (tc_find(&fo, &f, &err)) return tc_cli_fail("find", &err);
+  if (o.json) print_json(&f, &o);
+  else print_table(&f, &o);
+  tc_frontier_destroy(&f);
+  return TC_EXIT_OK;
+}

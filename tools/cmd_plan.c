@@ -1,0 +1,121 @@
+/*
+** cmd_plan.c — `topocoll plan`, the main job: for a cluster (N nodes, d ports, alpha, link
+** bandwidth) and its allreduce sizes, the best topology from the finder's frontier, its
+** graph, drawing, wiring plan and verified allgather / reduce-scatter / allreduce
+** schedules, and summary.md (the frontier, the choice and why, the comparison with the
+** ring and the double binary tree), all in one directory (plan.h does the work).
+**
+** Order of work, and why: the options and the output directory are checked before any
+** work, so a typo or an occupied directory costs nothing; the plan is then computed and
+** verified in memory and written last, whole or not at all. Progress lines go to stderr
+** only when it is a terminal, so scripts and tests see nothing but the result.
+*/
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "topocoll/plan.h"
+
+void tc_cmd_plan_help(void) {
+  printf(
+      "usage: topocoll plan --nodes N --degree D --alpha TIME --link-bw BW --size SIZES\n"
+      "                     [--bidirectional] [--out DIR] [--force]\n"
+      "\n"
+      "The main job. Finds the Pareto frontier of topologies for N nodes with D ports each\n"
+      "(see 'topocoll help find'), picks the member with the least expected allreduce time\n"
+      "for the sizes, builds it and its allgather, reduce-scatter (paper 000 Thm 2, or\n"
+      "Cor. 1.1 when the topology is not reverse-symmetric) and allreduce schedules, verifies\n"
+      "every one, and writes into DIR:\n"
+      "  topology.json  topology.dot  wiring.csv\n"
+      "  allgather.json  reduce-scatter.json  allreduce.json   (schedule JSON; 'topocoll verify')\n"
+      "  summary.md     the frontier table, the choice and why (time per size of every member),\n"
+      "                 and the predicted allreduce time per size against the ring and the\n"
+      "                 double binary tree on the same N and D (from their verified schedules)\n"
+      "\n"
+      "  --nodes N         number of nodes (>= 2)\n"
+      "  --degree D        ports per node (>= 1)\n"
+      "  --alpha TIME      per-step latency, e.g. 10us\n"
+      "  --link-bw BW      bandwidth of one link, e.g. 25Gbps\n"
+      "  --size SIZES      allreduce size, e.g. 1MB, or a weighted list of sizes such as DDP\n"
+      "                    bucket sizes: 1MB:3,64MB:1 (size:weight; a missing weight is 1)\n"
+      "  --bidirectional   only topologies whose links come in opposite pairs\n"
+      "  --out DIR         output directory (default plan-N-D); written to a temporary\n"
+      "                    directory beside it and renamed into place when complete\n"
+      "  --force           replace DIR when it exists and is not empty (refused otherwise)\n"
+      "\n"
+      "Exit status: 0 success, 1 failure (nothing written), 2 bad usage or input.\n");
+}
+
+typedef struct plan_options {
+  tc_cli_cluster cluster;
+  const char *out;
+  char default_out[64];
+  int force;
+} plan_options;
+
+static int parse_options(int argc, char **argv, plan_options *o) {
+  memset(o, 0, sizeof *o);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int taken = tc_cli_cluster_option("plan", &o->cluster, argc, argv, &i);
+    if (taken < 0) return -taken;
+    if (taken) continue;
+    if (!strcmp(a, "--out")) {
+      if (i + 1 >= argc) return tc_cli_usage_error("plan", "--out needs a directory");
+      o->out = argv[++i];
+    } else if (!strcmp(a, "--force")) o->force = 1;
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { tc_cmd_plan_help(); return -1; }
+    else if (a[0] == '-' && a[1] == '-') return tc_cli_usage_error("plan", "unknown option '%s'", a);
+    else return tc_cli_usage_error("plan", "unexpected argument '%s'", a);
+  }
+  int status = tc_cli_cluster_finish("plan", &o->cluster, 1, 1);
+  if (status) return status;
+  if (!o->out) {
+    snprintf(o->default_out, sizeof o->default_out, "plan-%d-%d", o->cluster.nodes, o->cluster.degree);
+    o->out = o->default_out;
+  }
+  if (!*o->out) return tc_cli_usage_error("plan", "--out needs a directory");
+  return TC_EXIT_OK;
+}
+
+/* Progress on a terminal: one line per phase. */
+static void show_progress(void *ctx, const char *phase) {
+  (void)ctx;
+  fprintf(stderr, "topocoll plan: %s\n", phase);
+}
+
+static void print_result(const tc_plan *p, const char *dir) {
+  const tc_candidate *c = &p->frontier.member[p->chosen];
+  const tc_workload *w = &p->workload;
+  double ours = 0, wsum = 0;
+  for (int32_t i = 0; i < w->count; i++) {
+    ours += w->weight[i] * tc_plan_time(p, w->bytes[i]);
+    wsum += w->weight[i];
+  }
+  char t[64];
+  tc_cli_format_time(ours / wsum, t, sizeof t);
+  printf("topology     %s (%s), chosen from %d Pareto-efficient topologies\n", c->spec, c->label,
+         p->frontier.count);
+  printf("allreduce    %d steps, T_B factor %lld/%lld, expected time %s (verified schedule)\n",
+         p->allreduce_cost.steps, (long long)p->allreduce_cost.tau.num, (long long)p->allreduce_cost.tau.den, t);
+  printf("written      %s: topology.json topology.dot wiring.csv allgather.json reduce-scatter.json "
+         "allreduce.json summary.md\n", dir);
+}
+
+int tc_cmd_plan(int argc, char **argv) {
+  plan_options o;
+  int status = parse_options(argc, argv, &o);
+  if (status) return status < 0 ? TC_EXIT_OK : status;
+  tc_error err;
+  tc_error_clear(&err);
+  if (tc_plan_check_dir(o.out, o.force, &err)) return tc_cli_fail("plan", &err);
+  tc_find_options fo = {o.cluster.nodes, o.cluster.degree, o.cluster.bidirectional, 0};
+  tc_plan_progress progress = isatty(STDERR_FILENO) ? show_progress : NULL;
+  tc_plan p;
+  if (tc_plan_make(&fo, &o.cluster.workload, progress, NULL, &p, &err)) return tc_cli_fail("plan", &err);
+  if (tc_plan_write(&p, o.out, o.force, progress, NULL, &err)) status = tc_cli_fail("plan", &err);
+  else print_result(&p, o.out);
+  tc_plan_destroy(&p);
+  return status;
+}
