@@ -11,7 +11,7 @@
 **   tc_schedule_degree   Def. 2: G*n (g loop-free), T_L + 1, T_B + (M/B)(n-1)/(nN)
 **   tc_schedule_power    Def. 14: G^□k, k T_L, T_B * N/(N-1) * (N^k - 1)/N^k
 ** Products of distinct graphs use BFB on the product (Thm 13); A.6 conversion is in
-** transform.h (tc_schedule_bidir). L^n is tc_schedule_line applied n times, each time on
+** transform.h (tc_schedule_bidirectional). L^n is tc_schedule_line applied n times, each time on
 ** the previous line graph.
 **
 ** Common contract:
