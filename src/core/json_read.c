@@ -186,3 +186,23 @@ int tc_json_check_header(tc_json_reader *r, json_t *root) {
                         (long long)json_integer_value(version), r->version);
   return TC_OK;
 }
+
+int tc_json_read_arc(tc_json_reader *r, const char *prefix, size_t i, const json_t *arc, int32_t nodes,
+                     long long x[3]) {
+  char jpath[TC_JSON_PATH_MAX];
+  snprintf(jpath, sizeof jpath, "%s[%zu]", prefix, i);
+  int rc = tc_json_expect_type(r, jpath, arc, JSON_ARRAY, "an array [u, v] or [u, v, cap]");
+  if (rc) return rc;
+  size_t len = json_array_size(arc);
+  if (len < 2 || len > 3)
+    return tc_json_fail(r, jpath, "expected [u, v] or [u, v, cap], found %zu element%s", len, len == 1 ? "" : "s");
+  x[0] = x[1] = 0;
+  x[2] = 1;
+  for (size_t k = 0; k < len; k++) {
+    snprintf(jpath, sizeof jpath, "%s[%zu][%zu]", prefix, i, k);
+    if (k < 2) rc = tc_json_get_int(r, jpath, json_array_get(arc, k), "node ", 0, (long long)nodes - 1, &x[k]);
+    else rc = tc_json_get_int(r, jpath, json_array_get(arc, k), "capacity ", 1, INT64_MAX, &x[k]);
+    if (rc) return rc;
+  }
+  return TC_OK;
+}

@@ -78,4 +78,9 @@ json_t *tc_json_optional_array(tc_json_reader *r, json_t *obj, const char *prefi
 /* The top-level "format" (must be r->format) and "version" (must be r->version) keys. */
 int tc_json_check_header(tc_json_reader *r, json_t *root);
 
+/* An arc entry `prefix[i]` = [u, v] or [u, v, cap] with nodes in 0..nodes-1 and cap >= 1
+   (default 1): fills x = {u, v, cap}. Shared by the graph and schedule formats. */
+int tc_json_read_arc(tc_json_reader *r, const char *prefix, size_t i, const json_t *arc, int32_t nodes,
+                     long long x[3]);
+
 #endif

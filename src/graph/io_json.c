@@ -44,21 +44,9 @@ static int check_header(tc_json_reader *r, json_t *root) {
 
 /* arcs[i] = [u, v] or [u, v, cap] */
 static int read_arc(tc_json_reader *r, tc_graph_builder *b, size_t i, json_t *arc) {
-  char jpath[TC_JSON_PATH_MAX];
-  snprintf(jpath, sizeof jpath, "arcs[%zu]", i);
-  int rc = tc_json_expect_type(r, jpath, arc, JSON_ARRAY, "an array [u, v] or [u, v, cap]");
-  if (rc) return rc;
-  size_t len = json_array_size(arc);
-  if (len < 2 || len > 3)
-    return tc_json_fail(r, jpath, "expected [u, v] or [u, v, cap], found %zu element%s", len, len == 1 ? "" : "s");
-  long long x[3] = {0, 0, 1};
-  for (size_t k = 0; k < len; k++) {
-    snprintf(jpath, sizeof jpath, "arcs[%zu][%zu]", i, k);
-    if (k < 2) rc = tc_json_get_int(r, jpath, json_array_get(arc, k), "node ", 0, (long long)b->n - 1, &x[k]);
-    else rc = tc_json_get_int(r, jpath, json_array_get(arc, k), "capacity ", 1, INT64_MAX, &x[k]);
-    if (rc) return rc;
-  }
-  return tc_graph_builder_add_arc(b, x[0], x[1], x[2], r->err);
+  long long x[3];
+  int rc = tc_json_read_arc(r, "arcs", i, arc, b->n, x);
+  return rc ? rc : tc_graph_builder_add_arc(b, x[0], x[1], x[2], r->err);
 }
 
 static int read_arcs(tc_json_reader *r, tc_graph_builder *b, json_t *root) {

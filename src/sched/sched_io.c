@@ -155,19 +155,9 @@ int tc_schedule_write_json(const tc_graph *g, const char *spec, const tc_schedul
 /* graph.arcs[i] = [u, v] or [u, v, cap], not before arc i-1 in (u, v, cap) order. */
 static int read_arc(tc_json_reader *r, tc_graph_builder *b, size_t i, json_t *arc, long long prev[3]) {
   char jpath[TC_JSON_PATH_MAX];
-  snprintf(jpath, sizeof jpath, "graph.arcs[%zu]", i);
-  int rc = tc_json_expect_type(r, jpath, arc, JSON_ARRAY, "an array [u, v] or [u, v, cap]");
+  long long x[3];
+  int rc = tc_json_read_arc(r, "graph.arcs", i, arc, b->n, x);
   if (rc) return rc;
-  size_t len = json_array_size(arc);
-  if (len < 2 || len > 3)
-    return tc_json_fail(r, jpath, "expected [u, v] or [u, v, cap], found %zu element%s", len, len == 1 ? "" : "s");
-  long long x[3] = {0, 0, 1};
-  for (size_t k = 0; k < len; k++) {
-    snprintf(jpath, sizeof jpath, "graph.arcs[%zu][%zu]", i, k);
-    if (k < 2) rc = tc_json_get_int(r, jpath, json_array_get(arc, k), "node ", 0, (long long)b->n - 1, &x[k]);
-    else rc = tc_json_get_int(r, jpath, json_array_get(arc, k), "capacity ", 1, INT64_MAX, &x[k]);
-    if (rc) return rc;
-  }
   if (i > 0 && (x[0] < prev[0] || (x[0] == prev[0] && (x[1] < prev[1] || (x[1] == prev[1] && x[2] < prev[2]))))) {
     snprintf(jpath, sizeof jpath, "graph.arcs[%zu]", i);
     return tc_json_fail(r, jpath, "[%lld, %lld] listed after [%lld, %lld]; arcs must be in arc-id order "
