@@ -28,4 +28,11 @@ int tc_units_parse_time(const char *text, double *seconds, tc_error *err);
 int tc_units_parse_bandwidth(const char *text, double *bytes_per_s, tc_error *err);
 int tc_units_parse_size(const char *text, int64_t *bytes, tc_error *err);
 
+/* A list of sizes, as `--sizes` takes it: a comma list of sizes ("4KB,1MB") or a doubling
+   range "LO..HI" (LO, 2 LO, 4 LO, ... while <= HI; HI itself need not be reached, LO <= HI),
+   or a mix ("1KB..8KB,1MB"). At most TC_SIZE_LIST_MAX sizes. *sizes is malloc'ed (free it);
+   on failure it is NULL and the error quotes the offending item. */
+#define TC_SIZE_LIST_MAX 4096
+int tc_units_parse_size_list(const char *text, int64_t **sizes, int *count, tc_error *err);
+
 #endif

@@ -190,3 +190,65 @@ int tc_units_parse_size(const char *text, int64_t *bytes, tc_error *err) {
   *bytes = total;
   return TC_OK;
 }
+
+/* One item of a size list: "SIZE" or "LO..HI". Appends to list[*n]. */
+static int parse_size_item(const char *item, int64_t *list, int *n, tc_error *err) {
+  const char *dots = strstr(item, "..");
+  if (!dots) {
+    if (*n >= TC_SIZE_LIST_MAX)
+      return tc_error_set(err, TC_EINPUT, "size list has more than %d sizes", TC_SIZE_LIST_MAX);
+    return tc_units_parse_size(item, &list[(*n)++], err);
+  }
+  char lo_text[64];
+  size_t lo_len = (size_t)(dots - item);
+  if (lo_len == 0 || lo_len >= sizeof lo_text)
+    return tc_error_set(err, TC_EINPUT, "size range \"%s\" must be LO..HI, e.g. 1KB..1GB", item);
+  memcpy(lo_text, item, lo_len);
+  lo_text[lo_len] = '\0';
+  int64_t lo, hi;
+  int rc = tc_units_parse_size(lo_text, &lo, err);
+  if (!rc) rc = tc_units_parse_size(dots + 2, &hi, err);
+  if (rc) return rc;
+  if (lo > hi) return tc_error_set(err, TC_EINPUT, "size range \"%s\" is empty: LO exceeds HI", item);
+  for (int64_t v = lo; v <= hi; v *= 2) {
+    if (*n >= TC_SIZE_LIST_MAX)
+      return tc_error_set(err, TC_EINPUT, "size list has more than %d sizes", TC_SIZE_LIST_MAX);
+    list[(*n)++] = v;
+    if (v > INT64_MAX / 2) break;
+  }
+  return TC_OK;
+}
+
+int tc_units_parse_size_list(const char *text, int64_t **sizes, int *count, tc_error *err) {
+  *sizes = NULL;
+  *count = 0;
+  if (!text || !*text) return tc_error_set(err, TC_EINPUT, "size list is empty (expected e.g. 4KB,1MB or 1KB..1GB)");
+  int64_t *list = malloc(sizeof *list * TC_SIZE_LIST_MAX);
+  char *copy = strdup(text);
+  if (!list || !copy) {
+    free(list);
+    free(copy);
+    return tc_error_set(err, TC_ENOMEM, "out of memory parsing a size list");
+  }
+  int n = 0, rc = TC_OK;
+  char *rest = copy;
+  for (;;) {
+    char *comma = strchr(rest, ',');
+    if (comma) *comma = '\0';
+    if (!*rest) {
+      rc = tc_error_set(err, TC_EINPUT, "size list \"%s\" has an empty item", text);
+      break;
+    }
+    if ((rc = parse_size_item(rest, list, &n, err))) break;
+    if (!comma) break;
+    rest = comma + 1;
+  }
+  free(copy);
+  if (rc) {
+    free(list);
+    return rc;
+  }
+  *sizes = list;
+  *count = n;
+  return TC_OK;
+}

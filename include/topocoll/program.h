@@ -1,0 +1,131 @@
+/*
+** program.h — per-rank programs: a step schedule lowered to what one rank executes.
+**
+** A program is the ordered list of operations one rank performs for a schedule: sends,
+** receives, receive-and-reduce and local copies on chunk ranges of three buffers
+** (input, output, scratch), with the dependencies an asynchronous executor (MSCCL) needs.
+** It is the form both lowerers consume: the MSCCL XML writer (msccl.h) and the MPI
+** executor (run_mpi.h). Only allgather, reduce-scatter and allreduce are lowered.
+**
+** Chunks. The collective's data is cut into nchunks = nshards * units chunks; chunk
+** c = k * units + j is unit j of shard k (the schedule's integer units, so a transfer
+** [lo, hi) of shard k is the chunk range [k*units + lo, k*units + hi)). How many elements
+** a chunk has is the executor's business (MPI: shard k of an allreduce of `count`
+** elements is [k*count/nshards, (k+1)*count/nshards) rounded down, unit j of it likewise;
+** MSCCL: equal chunks). Buffer layouts, in chunks (r = this rank):
+**   allgather       input  = units chunks: r's shard (input chunk j == output chunk r*units+j)
+**                   output = nchunks
+**   reduce-scatter  input  = nchunks;  output = units chunks: r's shard (output j == chunk r*units+j)
+**   allreduce       input  = output = nchunks (any shard owners, e.g. double binary tree)
+**   scratch         allgather / allreduce: scratch_chunks chunks of received data that
+**                   carried nothing new (a redundant copy-receive lands there and is
+**                   dropped); reduce-scatter: additionally nchunks chunks mirroring the
+**                   input layout (scratch chunk c accumulates r's partial of chunk c,
+**                   which the input — read-only — cannot hold). The redundant area
+**                   follows the mirror. scratch_chunks is the total.
+** Allgather and reduce-scatter need the paper's layout (nshards == nodes, shard k owned
+** by node k); anything else is TC_EINPUT.
+**
+** Semantics, step by step (the order of the ops in the array, and the order an executor
+** that runs step-synchronously — the MPI executor — must respect): ops are sorted by step;
+** within step t come first local COPYs ("pre-copies", which only move a rank's own input
+** into its accumulator so a range can be read from one place), then every SEND of step t,
+** then the RECV / RECV_REDUCE of step t each followed by the COPYs that move its new
+** pieces. COPYs of step 0 run before step 1, of step steps+1 after the last step. A
+** step-synchronous executor runs the pre-copies, posts the receives and sends, waits for
+** all of them, then applies reductions and post-copies in array order.
+**   SEND         send src[src_off, src_off+cnt) to peer (reads the value as of the end of
+**                step t-1);
+**   RECV         receive cnt chunks from peer into dst[dst_off, ...);
+**   RECV_REDUCE  receive cnt chunks from peer; dst = src (op) received, elementwise, after
+**                every earlier op of this rank in array order (several receive-reduces of
+**                one chunk in one step are applied one after the other);
+**   COPY         dst = src, locally (a pre-copy, or right after the RECV whose data it
+**                moves, or in step 0 / steps+1).
+** Matching: for each step t and ordered rank pair (u, w), the SENDs of u to w at step t in
+** u's array order match one for one, with equal cnt, the RECV / RECV_REDUCE ops of w from
+** u at step t in w's array order (MPI's non-overtaking rule and MSCCL's FIFO connections
+** both preserve this). A copy transfer whose data the receiver already holds, wholly or in
+** part (or receives earlier in the same step), is still sent — the schedule says so — but
+** lands in the redundant scratch area (reused from step to step), and COPY ops of the same
+** step, right after that RECV, move the pieces that were new into the output; a receive
+** is never split, and two receives never land on the same chunk in one step.
+**
+** Dependencies (only with TC_LOWER_DEPS): deps[dep_first .. dep_first+ndeps) are indices
+** of earlier ops of the same rank that must have completed before the op may start, so
+** that an executor running each peer's ops in their own order, with no step barrier,
+** computes the same result: read-after-write, write-after-read and write-after-write
+** conflicts on overlapping chunks, only the nearest conflicting op per chunk range kept.
+** Conflicts are computed with the in-place aliases assumed (allreduce: input == output;
+** allgather: input == output[r*units...]; reduce-scatter: output == input[r*units...]),
+** so the same program is correct in place and out of place.
+**
+** Cost: lowering rank r scans the schedule once (O(transfers)); dependencies add
+** O(sum of cnt) of chunk bookkeeping, refused with TC_ERANGE past 2^24 chunks per rank.
+*/
+#ifndef TOPOCOLL_PROGRAM_H
+#define TOPOCOLL_PROGRAM_H
+
+#include <stdint.h>
+
+#include "topocoll/error.h"
+#include "topocoll/graph.h"
+#include "topocoll/sched.h"
+
+typedef enum { TC_BUF_INPUT = 0, TC_BUF_OUTPUT = 1, TC_BUF_SCRATCH = 2 } tc_buffer;
+
+typedef enum {
+  TC_OP_SEND = 0,
+  TC_OP_RECV = 1,
+  TC_OP_RECV_REDUCE = 2,
+  TC_OP_COPY = 3
+} tc_op_kind;
+
+typedef struct tc_op {
+  tc_op_kind kind;
+  int32_t step;      /* comm step 1..steps; COPY also 0 (before) or steps+1 (after) */
+  int32_t peer;      /* the other rank of a SEND / RECV*, -1 for COPY */
+  int64_t arc;       /* the schedule's arc of a SEND / RECV*, -1 for COPY */
+  tc_buffer src;     /* SEND, RECV_REDUCE, COPY */
+  int64_t src_off;   /* in chunks; -1 when unused */
+  tc_buffer dst;     /* RECV, RECV_REDUCE, COPY */
+  int64_t dst_off;   /* in chunks; -1 when unused */
+  int64_t cnt;       /* chunks, >= 1 */
+  int64_t dep_first; /* first index into deps[] */
+  int32_t ndeps;     /* 0 unless lowered with TC_LOWER_DEPS */
+} tc_op;
+
+typedef struct tc_program {
+  tc_collective coll;
+  int32_t rank;
+  int32_t ranks;           /* N */
+  int32_t nshards;
+  int64_t units;           /* chunks per shard */
+  int32_t steps;
+  int32_t rs_steps;        /* allreduce: last reduce-scatter step */
+  const int32_t *owner;    /* borrowed from the schedule: NULL = identity */
+  int64_t input_chunks;
+  int64_t output_chunks;
+  int64_t scratch_chunks;
+  int64_t redundant_off;   /* where the redundant-receive area starts in scratch */
+  int64_t nops;
+  tc_op *ops;
+  int64_t ndeps;
+  int64_t *deps;
+} tc_program;
+
+enum { TC_LOWER_DEPS = 1 };
+
+/* Lower schedule s (on g; s must have passed tc_schedule_verify) for `rank`. */
+int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t rank, unsigned flags, tc_program *out,
+                     tc_error *err);
+void tc_program_destroy(tc_program *p);
+
+/* Shard k of chunk c, and the chunk range of shard k: helpers both executors use. */
+static inline int32_t tc_program_chunk_shard(const tc_program *p, int64_t c) { return (int32_t)(c / p->units); }
+
+/* "send", "recv", "recv-reduce", "copy" and "input", "output", "scratch". */
+const char *tc_op_kind_name(tc_op_kind k);
+const char *tc_buffer_name(tc_buffer b);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+** run_mpi.h — libtopocoll_mpi: run verified schedules as MPI collectives.
+**
+** A plan is a schedule JSON file (sched_io.h) loaded collectively on a communicator whose
+** size equals the schedule's node count; rank r of the communicator plays node r. Every
+** rank reads and checks the file itself (the schedule is verified with tc_schedule_verify
+** unless TC_MPI_TRUSTED is given), lowers its own program (program.h), and then all ranks
+** agree on the outcome with one MPI_Allreduce: if any rank failed, every rank returns the
+** same error code and a message naming the first failing rank and its reason, and nobody
+** is left waiting in a collective.
+**
+** Calls mirror MPI's: tc_mpi_allgather(sendbuf, recvbuf, count, ...) gathers `count`
+** elements from every rank (recvbuf holds N*count); tc_mpi_reduce_scatter(sendbuf, recvbuf,
+** count, ...) is MPI_Reduce_scatter_block (sendbuf holds N*count, recvbuf gets count);
+** tc_mpi_allreduce(sendbuf, recvbuf, count, ...). TC_MPI_IN_PLACE (== MPI_IN_PLACE) as
+** sendbuf means in place, with MPI's conventions (allgather: own block already in recvbuf;
+** reduce-scatter: recvbuf holds the N*count input and the result lands in its first
+** count elements). Any count >= 0 works: shard k of `count` elements is
+** [k*count/nshards, (k+1)*count/nshards) rounded down and each unit likewise, so chunks
+** may be empty or uneven. Datatypes MPI_INT32_T, MPI_INT64_T, MPI_FLOAT, MPI_DOUBLE (and
+** MPI_INT, MPI_LONG, MPI_LONG_LONG when they have one of those sizes); ops MPI_SUM,
+** MPI_MAX, MPI_MIN. A plan serves only its own collective.
+**
+** Execution: step by step; in step t every receive and send of the rank's program is
+** posted non-blocking (receives first, copy-receives straight into their final place,
+** reduce-receives into a staging buffer), then one MPI_Waitall, then the step's
+** reductions and copies in program order. Tags are the step number, so messages of
+** different steps never match each other. Staging and scratch buffers are kept in the
+** plan and grown on demand.
+**
+** Errors: TC_EINPUT (unsupported datatype / op / collective, count * N overflowing int64 or
+** an element offset beyond MPI's int counts, size mismatch), TC_EIO (file), TC_ENOMEM,
+** TC_EFAIL (an MPI call failed). Collective calls are collective: a rank-local argument
+** error is reported on every rank (the check costs one MPI_Allreduce of an int).
+*/
+#ifndef TOPOCOLL_RUN_MPI_H
+#define TOPOCOLL_RUN_MPI_H
+
+#include <mpi.h>
+
+#include "topocoll/error.h"
+#include "topocoll/sched.h"
+
+#define TC_MPI_IN_PLACE MPI_IN_PLACE
+
+typedef struct tc_mpi_plan tc_mpi_plan;
+
+enum { TC_MPI_TRUSTED = 1 /* skip tc_schedule_verify (the caller has verified the file) */ };
+
+/* Collective over comm: load `path`. On failure *out is NULL on every rank. */
+int tc_mpi_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, tc_error *err);
+void tc_mpi_plan_free(tc_mpi_plan *plan);
+
+/* What the plan does; its algorithm name ("bfb", "ring", ...) and its node count. */
+tc_collective tc_mpi_plan_collective(const tc_mpi_plan *plan);
+const char *tc_mpi_plan_algorithm(const tc_mpi_plan *plan);
+int tc_mpi_plan_ranks(const tc_mpi_plan *plan);
+
+int tc_mpi_allgather(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                     tc_error *err);
+int tc_mpi_reduce_scatter(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count,
+                          MPI_Datatype type, MPI_Op op, tc_error *err);
+int tc_mpi_allreduce(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                     MPI_Op op, tc_error *err);
+
+/* Testing and simulation aid: when off, reductions and copies are skipped (the messages
+   are exactly the same), so SMPI can time 1 GB collectives on shared dummy buffers. */
+void tc_mpi_plan_set_compute(tc_mpi_plan *plan, int on);
+
+#endif

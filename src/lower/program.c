@@ -1,0 +1,482 @@
+/*
+** program.c — lowering a step schedule to one rank's program; see program.h.
+**
+** One pass over the rank's transfers in canonical order (step, arc, shard, lo, hi) — the
+** same order on the sending and the receiving side, which is what makes the matching rule
+** of program.h hold — building per step three lists (local copies before the step's
+** messages, sends, receives with the copies that follow them) that are concatenated at
+** the end. Two interval sets carry the state:
+**   touched  (reduce phase) chunks whose partial sum lives in the accumulator; an
+**            untouched chunk's partial is still the rank's own input;
+**   held     (copy phase) chunks the output already holds; `incoming` collects the
+**            chunks received in the current step, which join `held` after the step.
+** Dependencies, when asked for, are a second pass over the final op list.
+*/
+#include "topocoll/program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower/interval_set.h"
+
+/* Chunks past which dependency tracking (per-chunk bookkeeping) is refused. */
+#define TC_PROGRAM_DEPS_MAX_CHUNKS (INT64_C(1) << 24)
+
+typedef struct op_list {
+  tc_op *v;
+  int64_t n, room;
+} op_list;
+
+typedef struct location {
+  tc_buffer buf;
+  int64_t off;
+} location;
+
+typedef struct lowering {
+  const tc_graph *g;
+  const tc_schedule *s;
+  tc_program *p;
+  int32_t r;
+  int64_t nchunks;
+  op_list pre, send, recv, all;
+  tc_interval_set touched, held, incoming;
+  tc_interval *gaps;
+  int64_t ngaps, gaps_room;
+  int64_t redundant_used, redundant_max;
+  tc_error *err;
+} lowering;
+
+const char *tc_op_kind_name(tc_op_kind k) {
+  static const char *const names[] = {"send", "recv", "recv-reduce", "copy"};
+  return (unsigned)k < 4 ? names[k] : "?";
+}
+
+const char *tc_buffer_name(tc_buffer b) {
+  static const char *const names[] = {"input", "output", "scratch"};
+  return (unsigned)b < 3 ? names[b] : "?";
+}
+
+static int push(lowering *L, op_list *list, tc_op op) {
+  if (list->n == list->room) {
+    int64_t room = list->room ? 2 * list->room : 64;
+    tc_op *v = realloc(list->v, sizeof *v * (size_t)room);
+    if (!v) return tc_error_set(L->err, TC_ENOMEM, "out of memory lowering rank %d", L->r);
+    list->v = v;
+    list->room = room;
+  }
+  op.dep_first = 0;
+  op.ndeps = 0;
+  list->v[list->n++] = op;
+  return TC_OK;
+}
+
+static int append_list(lowering *L, op_list *to, op_list *from) {
+  for (int64_t i = 0; i < from->n; i++)
+    if (push(L, to, from->v[i])) return L->err->code;
+  from->n = 0;
+  return TC_OK;
+}
+
+static tc_op copy_op(int32_t step, location src, location dst, int64_t cnt) {
+  return (tc_op){.kind = TC_OP_COPY, .step = step, .peer = -1, .arc = -1, .src = src.buf, .src_off = src.off,
+                 .dst = dst.buf, .dst_off = dst.off, .cnt = cnt};
+}
+
+/* Where rank r keeps the input value of chunk c (allgather: only its own shard). */
+static location input_loc(const lowering *L, int64_t c) {
+  if (L->p->coll == TC_COLL_ALLGATHER) return (location){TC_BUF_INPUT, c - (int64_t)L->r * L->p->units};
+  return (location){TC_BUF_INPUT, c};
+}
+
+/* Where rank r accumulates its partial of chunk c (reduce phase). */
+static location acc_loc(const lowering *L, int64_t c) {
+  int64_t own = (int64_t)L->r * L->p->units;
+  if (L->p->coll == TC_COLL_REDUCE_SCATTER)
+    return (c >= own && c < own + L->p->units) ? (location){TC_BUF_OUTPUT, c - own} : (location){TC_BUF_SCRATCH, c};
+  return (location){TC_BUF_OUTPUT, c};
+}
+
+/* Copy the untouched parts of [c0, c1) from the input into the accumulator before the
+   step's messages, so the whole range can be read from (or reduced into) one place. */
+static int materialize(lowering *L, int32_t step, int64_t c0, int64_t c1) {
+  L->ngaps = 0;
+  if (tc_interval_set_gaps(&L->touched, c0, c1, &L->gaps, &L->ngaps, &L->gaps_room, L->err)) return L->err->code;
+  for (int64_t i = 0; i < L->ngaps; i++) {
+    tc_interval gap = L->gaps[i];
+    if (push(L, &L->pre, copy_op(step, input_loc(L, gap.lo), acc_loc(L, gap.lo), gap.hi - gap.lo)))
+      return L->err->code;
+  }
+  return tc_interval_set_add(&L->touched, c0, c1, L->err);
+}
+
+/* Reduce phase: the partial of [c0, c1) as it stands at the start of the step. */
+static int reduce_send(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, int32_t peer) {
+  location src;
+  if (tc_interval_set_covers(&L->touched, c0, c1)) src = acc_loc(L, c0);
+  else if (!tc_interval_set_overlaps(&L->touched, c0, c1)) src = input_loc(L, c0);
+  else {
+    if (materialize(L, x->step, c0, c1)) return L->err->code;
+    src = acc_loc(L, c0);
+  }
+  return push(L, &L->send, (tc_op){.kind = TC_OP_SEND, .step = x->step, .peer = peer, .arc = x->arc,
+                                   .src = src.buf, .src_off = src.off, .dst = TC_BUF_INPUT, .dst_off = -1,
+                                   .cnt = c1 - c0});
+}
+
+static int reduce_recv(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, int32_t peer) {
+  location src, dst = acc_loc(L, c0);
+  if (tc_interval_set_covers(&L->touched, c0, c1)) src = dst;
+  else if (!tc_interval_set_overlaps(&L->touched, c0, c1)) {
+    src = input_loc(L, c0);
+    if (tc_interval_set_add(&L->touched, c0, c1, L->err)) return L->err->code;
+  } else {
+    if (materialize(L, x->step, c0, c1)) return L->err->code;
+    src = dst;
+  }
+  return push(L, &L->recv, (tc_op){.kind = TC_OP_RECV_REDUCE, .step = x->step, .peer = peer, .arc = x->arc,
+                                   .src = src.buf, .src_off = src.off, .dst = dst.buf, .dst_off = dst.off,
+                                   .cnt = c1 - c0});
+}
+
+/* Copy phase: the sender holds [c0, c1) (the verifier saw to that). */
+static int copy_send(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, int32_t peer) {
+  int own = L->p->coll == TC_COLL_ALLGATHER && x->shard == L->r;
+  location src = own ? input_loc(L, c0) : (location){TC_BUF_OUTPUT, c0};
+  return push(L, &L->send, (tc_op){.kind = TC_OP_SEND, .step = x->step, .peer = peer, .arc = x->arc,
+                                   .src = src.buf, .src_off = src.off, .dst = TC_BUF_INPUT, .dst_off = -1,
+                                   .cnt = c1 - c0});
+}
+
+/* A receive of wholly new data lands in the output; anything else lands in the redundant
+   area and only its new pieces are copied on. */
+static int copy_recv(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, int32_t peer) {
+  tc_op op = {.kind = TC_OP_RECV, .step = x->step, .peer = peer, .arc = x->arc, .src = TC_BUF_INPUT,
+              .src_off = -1, .dst = TC_BUF_OUTPUT, .dst_off = c0, .cnt = c1 - c0};
+  if (!tc_interval_set_overlaps(&L->held, c0, c1) && !tc_interval_set_overlaps(&L->incoming, c0, c1)) {
+    if (push(L, &L->recv, op)) return L->err->code;
+    return tc_interval_set_add(&L->incoming, c0, c1, L->err);
+  }
+  int64_t landing = L->p->redundant_off + L->redundant_used;
+  op.dst = TC_BUF_SCRATCH;
+  op.dst_off = landing;
+  if (push(L, &L->recv, op)) return L->err->code;
+  L->redundant_used += c1 - c0;
+  if (L->redundant_used > L->redundant_max) L->redundant_max = L->redundant_used;
+  /* New pieces: not held and not already arriving this step. */
+  L->ngaps = 0;
+  if (tc_interval_set_gaps(&L->held, c0, c1, &L->gaps, &L->ngaps, &L->gaps_room, L->err)) return L->err->code;
+  int64_t held_gaps = L->ngaps;
+  for (int64_t i = 0; i < held_gaps; i++)
+    if (tc_interval_set_gaps(&L->incoming, L->gaps[i].lo, L->gaps[i].hi, &L->gaps, &L->ngaps, &L->gaps_room,
+                             L->err))
+      return L->err->code;
+  for (int64_t i = held_gaps; i < L->ngaps; i++) {
+    tc_interval piece = L->gaps[i];
+    location from = {TC_BUF_SCRATCH, landing + (piece.lo - c0)}, to = {TC_BUF_OUTPUT, piece.lo};
+    if (push(L, &L->recv, copy_op(x->step, from, to, piece.hi - piece.lo))) return L->err->code;
+    if (tc_interval_set_add(&L->incoming, piece.lo, piece.hi, L->err)) return L->err->code;
+  }
+  return TC_OK;
+}
+
+/* After a copy-phase step: what arrived is held. */
+static int end_copy_step(lowering *L) {
+  for (int64_t i = 0; i < L->incoming.count; i++)
+    if (tc_interval_set_add(&L->held, L->incoming.iv[i].lo, L->incoming.iv[i].hi, L->err)) return L->err->code;
+  tc_interval_set_clear(&L->incoming);
+  L->redundant_used = 0;
+  return TC_OK;
+}
+
+/* Copy from the input every untouched chunk of [c0, c1) into the accumulator (the rank
+   received nothing for it: N == 1), as ops of `step` in `list`. */
+static int finish_untouched(lowering *L, op_list *list, int32_t step, int64_t c0, int64_t c1) {
+  L->ngaps = 0;
+  if (tc_interval_set_gaps(&L->touched, c0, c1, &L->gaps, &L->ngaps, &L->gaps_room, L->err)) return L->err->code;
+  for (int64_t i = 0; i < L->ngaps; i++) {
+    tc_interval gap = L->gaps[i];
+    if (push(L, list, copy_op(step, input_loc(L, gap.lo), acc_loc(L, gap.lo), gap.hi - gap.lo)))
+      return L->err->code;
+  }
+  return tc_interval_set_add(&L->touched, c0, c1, L->err);
+}
+
+/* Allreduce, between its halves: owned shards are complete in the output and held. */
+static int start_allgather_half(lowering *L, int32_t step) {
+  const tc_program *p = L->p;
+  for (int32_t k = 0; k < p->nshards; k++) {
+    if (tc_schedule_owner(L->s, k) != L->r) continue;
+    int64_t c0 = (int64_t)k * p->units, c1 = c0 + p->units;
+    if (finish_untouched(L, &L->pre, step, c0, c1)) return L->err->code;
+    if (tc_interval_set_add(&L->held, c0, c1, L->err)) return L->err->code;
+  }
+  return TC_OK;
+}
+
+static int cmp_transfer(const void *a, const void *b) {
+  const tc_transfer *x = a, *y = b;
+  if (x->step != y->step) return x->step < y->step ? -1 : 1;
+  if (x->arc != y->arc) return x->arc < y->arc ? -1 : 1;
+  if (x->shard != y->shard) return x->shard < y->shard ? -1 : 1;
+  if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+  return (x->hi > y->hi) - (x->hi < y->hi);
+}
+
+/* The rank's transfers, copied, in canonical order (the key is total on distinct
+   transfers, so the order does not depend on qsort). */
+static int rank_transfers(lowering *L, tc_transfer **out, int64_t *count) {
+  const tc_schedule *s = L->s;
+  int64_t n = 0;
+  for (int64_t i = 0; i < s->count; i++) {
+    int64_t a = s->xfer[i].arc;
+    if (L->g->src[a] == L->r || L->g->dst[a] == L->r) n++;
+  }
+  tc_transfer *mine = malloc(sizeof *mine * (size_t)(n ? n : 1));
+  if (!mine) return tc_error_set(L->err, TC_ENOMEM, "out of memory lowering rank %d", L->r);
+  n = 0;
+  for (int64_t i = 0; i < s->count; i++) {
+    int64_t a = s->xfer[i].arc;
+    if (L->g->src[a] == L->r || L->g->dst[a] == L->r) mine[n++] = s->xfer[i];
+  }
+  qsort(mine, (size_t)n, sizeof *mine, cmp_transfer);
+  *out = mine;
+  *count = n;
+  return TC_OK;
+}
+
+static int check_schedule(const tc_graph *g, const tc_schedule *s, int32_t rank, tc_error *err) {
+  if (s->coll != TC_COLL_ALLGATHER && s->coll != TC_COLL_REDUCE_SCATTER && s->coll != TC_COLL_ALLREDUCE)
+    return tc_error_set(err, TC_EINPUT, "cannot lower a %s schedule: only allgather, reduce-scatter and allreduce",
+                        tc_collective_name(s->coll));
+  if (g->n != s->nodes)
+    return tc_error_set(err, TC_EINPUT, "schedule has %d nodes but the graph has %d", s->nodes, g->n);
+  if (rank < 0 || rank >= s->nodes)
+    return tc_error_set(err, TC_EINPUT, "rank %d outside 0..%d", rank, s->nodes - 1);
+  if (s->coll != TC_COLL_ALLREDUCE) {
+    int identity = s->nshards == s->nodes;
+    for (int32_t k = 0; identity && k < s->nshards; k++) identity = tc_schedule_owner(s, k) == k;
+    if (!identity)
+      return tc_error_set(err, TC_EINPUT, "%s schedule must have one shard per node, shard k owned by node k",
+                          tc_collective_name(s->coll));
+  }
+  int64_t nchunks;
+  if (s->units < 1 || __builtin_mul_overflow((int64_t)s->nshards, s->units, &nchunks))
+    return tc_error_set(err, TC_ERANGE, "schedule has too many chunks (%d shards x %lld units)", s->nshards,
+                        (long long)s->units);
+  return TC_OK;
+}
+
+/* ---- dependencies ---------------------------------------------------------------- */
+
+typedef struct dep_state {
+  int64_t *writer;      /* per storage chunk: last op writing it, -1 */
+  int64_t *readers;     /* per storage chunk: head of the list of ops reading it since */
+  int64_t *node_op, *node_next; /* reader list nodes */
+  int64_t nodes, op_room, next_room;
+  int64_t *scratch;     /* deps of the current op */
+  int64_t nscratch, scratch_room;
+} dep_state;
+
+static int64_t storage_of(const tc_program *p, tc_buffer b, int64_t off) {
+  int64_t nchunks = (int64_t)p->nshards * p->units, own = (int64_t)p->rank * p->units;
+  if (b == TC_BUF_SCRATCH) return nchunks + off;
+  if (p->coll == TC_COLL_ALLGATHER && b == TC_BUF_INPUT) return own + off;
+  if (p->coll == TC_COLL_REDUCE_SCATTER && b == TC_BUF_OUTPUT) return own + off;
+  return off;
+}
+
+static int grow(int64_t **v, int64_t *room, int64_t need, tc_error *err) {
+  if (need <= *room) return TC_OK;
+  int64_t r = *room ? *room : 64;
+  while (r < need) r *= 2;
+  int64_t *nv = realloc(*v, sizeof *nv * (size_t)r);
+  if (!nv) return tc_error_set(err, TC_ENOMEM, "out of memory computing dependencies");
+  *v = nv;
+  *room = r;
+  return TC_OK;
+}
+
+static int add_dep(dep_state *d, int64_t op, tc_error *err) {
+  if (grow(&d->scratch, &d->scratch_room, d->nscratch + 1, err)) return err->code;
+  d->scratch[d->nscratch++] = op;
+  return TC_OK;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static int op_reads(const tc_op *op) { return op->kind != TC_OP_RECV; }
+static int op_writes(const tc_op *op) { return op->kind != TC_OP_SEND; }
+
+static int compute_deps(tc_program *p, tc_error *err) {
+  int64_t storage = (int64_t)p->nshards * p->units + p->scratch_chunks;
+  if (storage > TC_PROGRAM_DEPS_MAX_CHUNKS)
+    return tc_error_set(err, TC_ERANGE, "rank %d has %lld chunks of buffers: dependencies are tracked for at most %lld",
+                        p->rank, (long long)storage, (long long)TC_PROGRAM_DEPS_MAX_CHUNKS);
+  dep_state d = {0};
+  int64_t deps_room = 0;
+  int rc = TC_OK;
+  d.writer = malloc(sizeof *d.writer * (size_t)(storage ? storage : 1));
+  d.readers = malloc(sizeof *d.readers * (size_t)(storage ? storage : 1));
+  if (!d.writer || !d.readers) {
+    rc = tc_error_set(err, TC_ENOMEM, "out of memory computing dependencies");
+    goto done;
+  }
+  for (int64_t i = 0; i < storage; i++) d.writer[i] = d.readers[i] = -1;
+  for (int64_t x = 0; x < p->nops && !rc; x++) {
+    tc_op *op = &p->ops[x];
+    d.nscratch = 0;
+    if (op_reads(op)) {
+      int64_t base = storage_of(p, op->src, op->src_off);
+      for (int64_t i = 0; i < op->cnt && !rc; i++)
+        if (d.writer[base + i] >= 0) rc = add_dep(&d, d.writer[base + i], err);
+    }
+    if (op_writes(op) && !rc) {
+      int64_t base = storage_of(p, op->dst, op->dst_off);
+      for (int64_t i = 0; i < op->cnt && !rc; i++) {
+        if (d.writer[base + i] >= 0) rc = add_dep(&d, d.writer[base + i], err);
+        for (int64_t n = d.readers[base + i]; n >= 0 && !rc; n = d.node_next[n])
+          if (d.node_op[n] != x) rc = add_dep(&d, d.node_op[n], err);
+      }
+    }
+    if (rc) break;
+    /* Record this op's accesses: reads first, then writes reset the readers. */
+    if (op_reads(op)) {
+      int64_t base = storage_of(p, op->src, op->src_off);
+      if ((rc = grow(&d.node_op, &d.op_room, d.nodes + op->cnt, err))) break;
+      if ((rc = grow(&d.node_next, &d.next_room, d.nodes + op->cnt, err))) break;
+      for (int64_t i = 0; i < op->cnt; i++) {
+        d.node_op[d.nodes] = x;
+        d.node_next[d.nodes] = d.readers[base + i];
+        d.readers[base + i] = d.nodes++;
+      }
+    }
+    if (op_writes(op)) {
+      int64_t base = storage_of(p, op->dst, op->dst_off);
+      for (int64_t i = 0; i < op->cnt; i++) {
+        d.writer[base + i] = x;
+        d.readers[base + i] = -1;
+      }
+    }
+    qsort(d.scratch, (size_t)d.nscratch, sizeof *d.scratch, cmp_i64);
+    op->dep_first = p->ndeps;
+    for (int64_t i = 0; i < d.nscratch; i++) {
+      if (i > 0 && d.scratch[i] == d.scratch[i - 1]) continue;
+      if ((rc = grow(&p->deps, &deps_room, p->ndeps + 1, err))) break;
+      p->deps[p->ndeps++] = d.scratch[i];
+      op->ndeps++;
+    }
+  }
+done:
+  free(d.writer);
+  free(d.readers);
+  free(d.node_op);
+  free(d.node_next);
+  free(d.scratch);
+  return rc;
+}
+
+/* ---- the pass ----------------------------------------------------------------------- */
+
+static void set_layout(tc_program *p, int64_t nchunks) {
+  switch (p->coll) {
+  case TC_COLL_ALLGATHER:
+    p->input_chunks = p->units;
+    p->output_chunks = nchunks;
+    p->redundant_off = 0;
+    break;
+  case TC_COLL_REDUCE_SCATTER:
+    p->input_chunks = nchunks;
+    p->output_chunks = p->units;
+    p->redundant_off = nchunks;
+    break;
+  default:
+    p->input_chunks = p->output_chunks = nchunks;
+    p->redundant_off = 0;
+  }
+}
+
+static int lower_steps(lowering *L, const tc_transfer *mine, int64_t count) {
+  tc_program *p = L->p;
+  const tc_schedule *s = L->s;
+  int32_t r = L->r;
+  if (p->coll == TC_COLL_ALLGATHER) {
+    int64_t own = (int64_t)r * p->units;
+    if (push(L, &L->all, copy_op(0, (location){TC_BUF_INPUT, 0}, (location){TC_BUF_OUTPUT, own}, p->units)))
+      return L->err->code;
+    if (tc_interval_set_add(&L->held, own, own + p->units, L->err)) return L->err->code;
+  }
+  int64_t at = 0;
+  for (int32_t t = 1; t <= s->steps; t++) {
+    int reduce = p->coll == TC_COLL_REDUCE_SCATTER || (p->coll == TC_COLL_ALLREDUCE && t <= s->rs_steps);
+    if (p->coll == TC_COLL_ALLREDUCE && t == s->rs_steps + 1 && start_allgather_half(L, t)) return L->err->code;
+    for (; at < count && mine[at].step == t; at++) {
+      const tc_transfer *x = &mine[at];
+      int32_t u = L->g->src[x->arc], w = L->g->dst[x->arc];
+      int64_t c0 = (int64_t)x->shard * p->units + x->lo, c1 = (int64_t)x->shard * p->units + x->hi;
+      if (!reduce && u == w) continue; /* a copy to oneself carries nothing */
+      if (u == r && (reduce ? reduce_send(L, x, c0, c1, w) : copy_send(L, x, c0, c1, w))) return L->err->code;
+      if (w == r && (reduce ? reduce_recv(L, x, c0, c1, u) : copy_recv(L, x, c0, c1, u))) return L->err->code;
+    }
+    if (append_list(L, &L->all, &L->pre) || append_list(L, &L->all, &L->send) || append_list(L, &L->all, &L->recv))
+      return L->err->code;
+    if (!reduce && end_copy_step(L)) return L->err->code;
+  }
+  int32_t after = s->steps + 1;
+  if (p->coll == TC_COLL_ALLREDUCE && s->rs_steps == s->steps) {
+    if (start_allgather_half(L, after) || append_list(L, &L->all, &L->pre)) return L->err->code;
+  }
+  if (p->coll == TC_COLL_REDUCE_SCATTER) {
+    int64_t own = (int64_t)r * p->units;
+    if (finish_untouched(L, &L->all, after, own, own + p->units)) return L->err->code;
+  }
+  return TC_OK;
+}
+
+int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t rank, unsigned flags, tc_program *out,
+                     tc_error *err) {
+  memset(out, 0, sizeof *out);
+  if (check_schedule(g, s, rank, err)) return err->code;
+  tc_program *p = out;
+  p->coll = s->coll;
+  p->rank = rank;
+  p->ranks = s->nodes;
+  p->nshards = s->nshards;
+  p->units = s->units;
+  p->steps = s->steps;
+  p->rs_steps = s->rs_steps;
+  p->owner = s->owner;
+  int64_t nchunks = (int64_t)s->nshards * s->units;
+  set_layout(p, nchunks);
+
+  lowering L = {.g = g, .s = s, .p = p, .r = rank, .nchunks = nchunks, .err = err};
+  tc_interval_set_init(&L.touched);
+  tc_interval_set_init(&L.held);
+  tc_interval_set_init(&L.incoming);
+  tc_transfer *mine = NULL;
+  int64_t count = 0;
+  int rc = rank_transfers(&L, &mine, &count);
+  if (!rc) rc = lower_steps(&L, mine, count);
+  free(mine);
+  free(L.pre.v);
+  free(L.send.v);
+  free(L.recv.v);
+  free(L.gaps);
+  tc_interval_set_destroy(&L.touched);
+  tc_interval_set_destroy(&L.held);
+  tc_interval_set_destroy(&L.incoming);
+  p->ops = L.all.v;
+  p->nops = L.all.n;
+  p->scratch_chunks = p->redundant_off + L.redundant_max;
+  if (!rc && (flags & TC_LOWER_DEPS)) rc = compute_deps(p, err);
+  if (rc) tc_program_destroy(p);
+  return rc;
+}
+
+void tc_program_destroy(tc_program *p) {
+  free(p->ops);
+  free(p->deps);
+  memset(p, 0, sizeof *p);
+}

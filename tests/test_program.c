@@ -1,0 +1,552 @@
+/*
+** test_program.c — per-rank programs (program.h) executed by two independent interpreters
+** on real integer buffers and compared with the collective's definition:
+**   - step-synchronous, as the MPI executor runs them (pre-copies, sends, receives, then
+**     reductions and copies in array order), out of place and in place;
+**   - asynchronous, as MSCCL runs them: any op whose dependencies are done and whose
+**     connection (ordered rank pair) has reached it may run next, chosen at random, many
+**     seeds; a missing dependency shows up as a wrong buffer or a deadlock.
+** Plus the matching rule, the buffer layouts, hand-derived programs, the redundant-receive
+** path, the interval set against a bitmap, and the errors.
+*/
+#include <stdio.h>
+
+#include "tc_test.h"
+#include "lower/interval_set.h"
+#include "topocoll/baselines.h"
+#include "topocoll/bfb.h"
+#include "topocoll/expand.h"
+#include "topocoll/expand_sched.h"
+#include "topocoll/program.h"
+#include "topocoll/transform.h"
+#include "topocoll/verify.h"
+
+/* ---- interval set vs a bitmap ---------------------------------------------------------- */
+
+static void interval_set_random(void **state) {
+  (void)state;
+  enum { W = 64 };
+  uint64_t seed = 12345;
+  for (int round = 0; round < 300; round++) {
+    tc_interval_set s;
+    tc_interval_set_init(&s);
+    uint8_t bit[W] = {0};
+    tc_error err;
+    for (int op = 0; op < 12; op++) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      int lo = (int)((seed >> 33) % W), len = 1 + (int)((seed >> 45) % 9);
+      int hi = lo + len > W ? W : lo + len;
+      if ((seed >> 20) & 1) {
+        assert_int_equal(tc_interval_set_add(&s, lo, hi, &err), TC_OK);
+        for (int i = lo; i < hi; i++) bit[i] = 1;
+      }
+      int any = 0, all = 1;
+      for (int i = lo; i < hi; i++) any |= bit[i], all &= bit[i];
+      assert_int_equal(tc_interval_set_overlaps(&s, lo, hi), any);
+      assert_int_equal(tc_interval_set_covers(&s, lo, hi), all);
+      tc_interval *gaps = NULL;
+      int64_t n = 0, room = 0;
+      assert_int_equal(tc_interval_set_gaps(&s, lo, hi, &gaps, &n, &room, &err), TC_OK);
+      uint8_t gap[W] = {0};
+      for (int64_t g = 0; g < n; g++) {
+        assert_true(gaps[g].lo < gaps[g].hi);
+        if (g) assert_true(gaps[g - 1].hi < gaps[g].lo); /* maximal: separated */
+        for (int64_t i = gaps[g].lo; i < gaps[g].hi; i++) gap[i] = 1;
+      }
+      for (int i = 0; i < W; i++) assert_int_equal(gap[i], i >= lo && i < hi && !bit[i]);
+      free(gaps);
+      /* The representation is canonical: sorted, disjoint, not adjacent. */
+      for (int64_t i = 1; i < s.count; i++) assert_true(s.iv[i - 1].hi < s.iv[i].lo);
+    }
+    tc_interval_set_destroy(&s);
+  }
+}
+
+/* ---- building schedules ----------------------------------------------------------------- */
+
+static int bfb_gen(const tc_graph *g, void *ctx, tc_schedule *out, tc_error *err) {
+  (void)ctx;
+  return tc_bfb_allgather(g, out, NULL, err);
+}
+
+/* BFB allgather / reduce-scatter / allreduce on g. */
+static void build_bfb(const tc_graph *g, tc_collective coll, tc_schedule *s) {
+  tc_error err;
+  int rc;
+  if (coll == TC_COLL_ALLGATHER) rc = tc_bfb_allgather(g, s, NULL, &err);
+  else if (coll == TC_COLL_REDUCE_SCATTER) rc = tc_schedule_reduce_scatter_by(g, NULL, bfb_gen, NULL, s, &err);
+  else rc = tc_schedule_allreduce_by(g, bfb_gen, NULL, s, &err);
+  if (rc) fail_msg("bfb %s: %s", tc_collective_name(coll), err.msg);
+  if (tc_schedule_verify(g, s, &err)) fail_msg("bfb %s: verifier: %s", tc_collective_name(coll), err.msg);
+}
+
+/* ---- the interpreters --------------------------------------------------------------------- */
+
+typedef struct rank_state {
+  tc_program p;
+  int64_t *in, *out, *scratch; /* one int64 per chunk; in == out (or an offset) in place */
+  int64_t *in_own, *out_own;   /* what was allocated */
+} rank_state;
+
+static int64_t input_value(int32_t rank, int64_t c) { return (int64_t)rank * 1000003 + c * 7 + 1; }
+
+static int64_t *buf(rank_state *r, tc_buffer b) { return b == TC_BUF_INPUT ? r->in : b == TC_BUF_OUTPUT ? r->out : r->scratch; }
+
+/* Lower every rank and set up buffers; in place aliases as program.h says. */
+static rank_state *setup(const tc_graph *g, const tc_schedule *s, unsigned flags, int in_place) {
+  int32_t n = s->nodes;
+  rank_state *R = calloc((size_t)(uint32_t)n, sizeof *R);
+  tc_error err;
+  for (int32_t r = 0; r < n; r++) {
+    if (tc_program_lower(g, s, r, flags, &R[r].p, &err)) fail_msg("lower rank %d: %s", r, err.msg);
+    tc_program *p = &R[r].p;
+    int64_t nchunks = (int64_t)s->nshards * s->units, own = (int64_t)r * s->units;
+    R[r].scratch = calloc((size_t)(p->scratch_chunks + 1), sizeof(int64_t));
+    if (s->coll == TC_COLL_ALLGATHER) {
+      R[r].out = R[r].out_own = calloc((size_t)nchunks, sizeof(int64_t));
+      R[r].in = in_place ? R[r].out + own : (R[r].in_own = calloc((size_t)s->units, sizeof(int64_t)));
+      for (int64_t j = 0; j < s->units; j++) R[r].in[j] = input_value(r, own + j);
+    } else if (s->coll == TC_COLL_REDUCE_SCATTER) {
+      R[r].in = R[r].in_own = calloc((size_t)nchunks, sizeof(int64_t));
+      R[r].out = in_place ? R[r].in + own : (R[r].out_own = calloc((size_t)s->units, sizeof(int64_t)));
+      for (int64_t c = 0; c < nchunks; c++) R[r].in[c] = input_value(r, c);
+    } else {
+      R[r].in = R[r].in_own = calloc((size_t)nchunks, sizeof(int64_t));
+      R[r].out = in_place ? R[r].in : (R[r].out_own = calloc((size_t)nchunks, sizeof(int64_t)));
+      for (int64_t c = 0; c < nchunks; c++) R[r].in[c] = input_value(r, c);
+    }
+    if (!in_place)
+      for (int64_t c = 0; c < p->output_chunks; c++) R[r].out[c] = -777; /* garbage to be overwritten */
+  }
+  return R;
+}
+
+static void teardown(rank_state *R, int32_t n) {
+  for (int32_t r = 0; r < n; r++) {
+    tc_program_destroy(&R[r].p);
+    free(R[r].in_own);
+    free(R[r].out_own);
+    free(R[r].scratch);
+  }
+  free(R);
+}
+
+/* The collective's definition, checked on every rank's output. */
+static void check_result(const tc_schedule *s, rank_state *R, const char *what) {
+  int32_t n = s->nodes;
+  int64_t nchunks = (int64_t)s->nshards * s->units;
+  for (int32_t r = 0; r < n; r++) {
+    for (int64_t j = 0; j < R[r].p.output_chunks; j++) {
+      int64_t c = s->coll == TC_COLL_REDUCE_SCATTER ? (int64_t)r * s->units + j : j, want = 0;
+      if (s->coll == TC_COLL_ALLGATHER) want = input_value((int32_t)(c / s->units), c);
+      else
+        for (int32_t u = 0; u < n; u++) want += input_value(u, c);
+      if (R[r].out[j] != want)
+        fail_msg("%s: rank %d output chunk %lld is %lld, expected %lld (of %lld chunks)", what, r, (long long)j,
+                 (long long)R[r].out[j], (long long)want, (long long)nchunks);
+    }
+  }
+}
+
+static void apply_local(rank_state *r, const tc_op *op, const int64_t *msg) {
+  int64_t *dst = buf(r, op->dst) + op->dst_off;
+  if (op->kind == TC_OP_COPY) {
+    memmove(dst, buf(r, op->src) + op->src_off, sizeof *dst * (size_t)op->cnt);
+  } else if (op->kind == TC_OP_RECV) {
+    memcpy(dst, msg, sizeof *dst * (size_t)op->cnt);
+  } else {
+    const int64_t *src = buf(r, op->src) + op->src_off;
+    for (int64_t i = 0; i < op->cnt; i++) dst[i] = src[i] + msg[i];
+  }
+}
+
+/* Messages of one step: sent[u][w] is a FIFO of payloads. */
+typedef struct fifo {
+  int64_t **msg;
+  int64_t *cnt;
+  int64_t head, n, room;
+} fifo;
+
+static void fifo_push(fifo *f, const int64_t *data, int64_t cnt) {
+  if (f->n == f->room) {
+    f->room = f->room ? 2 * f->room : 8;
+    f->msg = realloc(f->msg, sizeof *f->msg * (size_t)f->room);
+    f->cnt = realloc(f->cnt, sizeof *f->cnt * (size_t)f->room);
+  }
+  f->msg[f->n] = malloc(sizeof(int64_t) * (size_t)cnt);
+  memcpy(f->msg[f->n], data, sizeof(int64_t) * (size_t)cnt);
+  f->cnt[f->n++] = cnt;
+}
+
+static void fifo_free(fifo *f) {
+  for (int64_t i = 0; i < f->n; i++) free(f->msg[i]);
+  free(f->msg);
+  free(f->cnt);
+  memset(f, 0, sizeof *f);
+}
+
+/* MPI-executor semantics. */
+static void run_sync(const tc_schedule *s, rank_state *R, const char *what) {
+  int32_t n = s->nodes;
+  size_t nn = (size_t)(uint32_t)n;
+  fifo *q = calloc(nn * nn, sizeof *q);
+  int64_t *at = calloc(nn, sizeof *at);
+  for (int32_t t = 0; t <= s->steps + 1; t++) {
+    /* Copies before the step's messages. */
+    for (int32_t r = 0; r < n; r++)
+      for (; at[r] < R[r].p.nops && R[r].p.ops[at[r]].step == t && R[r].p.ops[at[r]].kind == TC_OP_COPY; at[r]++)
+        apply_local(&R[r], &R[r].p.ops[at[r]], NULL);
+    /* Sends read the state at the start of the step. */
+    for (int32_t r = 0; r < n; r++)
+      for (int64_t i = at[r]; i < R[r].p.nops && R[r].p.ops[i].step == t; i++) {
+        const tc_op *op = &R[r].p.ops[i];
+        if (op->kind == TC_OP_SEND) fifo_push(&q[(size_t)r * n + op->peer], buf(&R[r], op->src) + op->src_off, op->cnt);
+      }
+    /* Receives, reductions and the copies after them, in array order. */
+    for (int32_t r = 0; r < n; r++)
+      for (; at[r] < R[r].p.nops && R[r].p.ops[at[r]].step == t; at[r]++) {
+        const tc_op *op = &R[r].p.ops[at[r]];
+        if (op->kind == TC_OP_SEND) continue;
+        if (op->kind == TC_OP_COPY) {
+          apply_local(&R[r], op, NULL);
+          continue;
+        }
+        fifo *f = &q[(size_t)op->peer * n + r];
+        if (f->head >= f->n) fail_msg("%s: step %d: rank %d receives from %d, nothing was sent", what, t, r, op->peer);
+        if (f->cnt[f->head] != op->cnt)
+          fail_msg("%s: step %d: rank %d receives %lld chunks from %d, %lld were sent", what, t, r,
+                   (long long)op->cnt, op->peer, (long long)f->cnt[f->head]);
+        apply_local(&R[r], op, f->msg[f->head++]);
+      }
+    for (int32_t i = 0; i < n * n; i++) {
+      if (q[i].head != q[i].n) fail_msg("%s: step %d: %d -> %d sent more than received", what, t, i / n, i % n);
+      fifo_free(&q[i]);
+    }
+  }
+  for (int32_t r = 0; r < n; r++) assert_int_equal(at[r], R[r].p.nops);
+  free(q);
+  free(at);
+}
+
+/* MSCCL-like semantics: ops run in any order their dependencies and connections allow. */
+static void run_async(const tc_schedule *s, rank_state *R, uint64_t seed, const char *what) {
+  int32_t n = s->nodes;
+  int64_t total = 0;
+  for (int32_t r = 0; r < n; r++) total += R[r].p.nops;
+  size_t nn = (size_t)(uint32_t)n;
+  uint8_t **done = calloc(nn, sizeof *done);
+  fifo *q = calloc(nn * nn, sizeof *q);
+  for (int32_t r = 0; r < n; r++) done[r] = calloc((size_t)R[r].p.nops + 1, 1);
+  typedef struct { int32_t r; int64_t i; } cand;
+  cand *c = malloc(sizeof *c * (size_t)(total + 1));
+  for (int64_t finished = 0; finished < total;) {
+    int64_t nc = 0;
+    for (int32_t r = 0; r < n; r++) {
+      tc_program *p = &R[r].p;
+      for (int64_t i = 0; i < p->nops; i++) {
+        if (done[r][i]) continue;
+        const tc_op *op = &p->ops[i];
+        int ready = 1;
+        for (int32_t d = 0; d < op->ndeps && ready; d++) ready = done[r][p->deps[op->dep_first + d]];
+        if (!ready) continue;
+        if (op->kind == TC_OP_SEND || op->kind == TC_OP_RECV || op->kind == TC_OP_RECV_REDUCE) {
+          /* Connection order: every earlier op of this rank on the same connection is done. */
+          for (int64_t j = 0; j < i && ready; j++) {
+            const tc_op *o = &p->ops[j];
+            int same = o->peer == op->peer && ((op->kind == TC_OP_SEND) == (o->kind == TC_OP_SEND)) &&
+                       o->kind != TC_OP_COPY;
+            if (same && !done[r][j]) ready = 0;
+          }
+          if (ready && op->kind != TC_OP_SEND) {
+            fifo *f = &q[(size_t)op->peer * n + r];
+            ready = f->head < f->n;
+          }
+        }
+        if (ready) c[nc++] = (cand){r, i};
+      }
+    }
+    if (nc == 0) fail_msg("%s: deadlock with %lld of %lld ops done", what, (long long)finished, (long long)total);
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    cand pick = c[(seed >> 33) % (uint64_t)nc];
+    rank_state *rs = &R[pick.r];
+    const tc_op *op = &rs->p.ops[pick.i];
+    if (op->kind == TC_OP_SEND) {
+      fifo_push(&q[(size_t)pick.r * n + op->peer], buf(rs, op->src) + op->src_off, op->cnt);
+    } else if (op->kind == TC_OP_COPY) {
+      apply_local(rs, op, NULL);
+    } else {
+      fifo *f = &q[(size_t)op->peer * n + pick.r];
+      assert_int_equal(f->cnt[f->head], op->cnt);
+      apply_local(rs, op, f->msg[f->head++]);
+    }
+    done[pick.r][pick.i] = 1;
+    finished++;
+  }
+  for (int32_t i = 0; i < n * n; i++) {
+    assert_int_equal(q[i].head, q[i].n);
+    fifo_free(&q[i]);
+  }
+  for (int32_t r = 0; r < n; r++) free(done[r]);
+  free(done);
+  free(q);
+  free(c);
+}
+
+/* Structure: ops sorted by step, offsets inside the buffers, deps point backwards. */
+static void check_structure(const tc_schedule *s, rank_state *R, const char *what) {
+  for (int32_t r = 0; r < s->nodes; r++) {
+    const tc_program *p = &R[r].p;
+    int64_t size[3] = {p->input_chunks, p->output_chunks, p->scratch_chunks};
+    for (int64_t i = 0; i < p->nops; i++) {
+      const tc_op *op = &p->ops[i];
+      if (i) assert_true(p->ops[i - 1].step <= op->step);
+      assert_true(op->cnt >= 1);
+      if (op->kind != TC_OP_RECV && (op->src_off < 0 || op->src_off + op->cnt > size[op->src]))
+        fail_msg("%s: rank %d op %lld reads %s[%lld,+%lld) outside %lld", what, r, (long long)i,
+                 tc_buffer_name(op->src), (long long)op->src_off, (long long)op->cnt, (long long)size[op->src]);
+      if (op->kind != TC_OP_SEND && (op->dst_off < 0 || op->dst_off + op->cnt > size[op->dst]))
+        fail_msg("%s: rank %d op %lld writes %s[%lld,+%lld) outside %lld", what, r, (long long)i,
+                 tc_buffer_name(op->dst), (long long)op->dst_off, (long long)op->cnt, (long long)size[op->dst]);
+      for (int32_t d = 0; d < op->ndeps; d++) assert_true(p->deps[op->dep_first + d] < i);
+    }
+  }
+}
+
+static void run_all(const tc_graph *g, const tc_schedule *s, const char *what) {
+  char label[160];
+  for (int in_place = 0; in_place <= 1; in_place++) {
+    snprintf(label, sizeof label, "%s %s%s sync", what, tc_collective_name(s->coll), in_place ? " in place" : "");
+    rank_state *R = setup(g, s, 0, in_place);
+    check_structure(s, R, label);
+    run_sync(s, R, label);
+    check_result(s, R, label);
+    teardown(R, s->nodes);
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+      snprintf(label, sizeof label, "%s %s%s async seed %llu", what, tc_collective_name(s->coll),
+               in_place ? " in place" : "", (unsigned long long)seed);
+      R = setup(g, s, TC_LOWER_DEPS, in_place);
+      check_structure(s, R, label);
+      run_async(s, R, seed * 0x9E3779B97F4A7C15ULL, label);
+      check_result(s, R, label);
+      teardown(R, s->nodes);
+    }
+  }
+}
+
+/* ---- the tests ------------------------------------------------------------------------------ */
+
+static void bfb_programs(void **state) {
+  (void)state;
+  const char *specs[] = {"torus(3,3)", "circulant(8,1,3)", "kautz(2,2)", "genkautz(2,10)", "hypercube(3)",
+                         "complete(4)", "genkautz(3,12)", "debruijn(2,3)", "uniring(1,5)"};
+  const tc_collective colls[] = {TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER, TC_COLL_ALLREDUCE};
+  for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+    tc_graph *g = tc_test_spec(specs[i]);
+    for (size_t k = 0; k < 3; k++) {
+      tc_schedule s;
+      build_bfb(g, colls[k], &s);
+      run_all(g, &s, specs[i]);
+      tc_schedule_destroy(&s);
+    }
+    tc_graph_destroy(g);
+  }
+}
+
+static void line_graph_programs(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("complete(3)"), *lg = tc_test_spec("line(complete(3))");
+  tc_schedule ag, lag;
+  tc_error err;
+  build_bfb(g, TC_COLL_ALLGATHER, &ag);
+  assert_int_equal(tc_schedule_line(g, &ag, lg, &lag, &err), TC_OK);
+  assert_int_equal(tc_schedule_verify(lg, &lag, &err), TC_OK);
+  run_all(lg, &lag, "line(complete(3))");
+  tc_schedule_destroy(&ag);
+  tc_schedule_destroy(&lag);
+  tc_graph_destroy(g);
+  tc_graph_destroy(lg);
+}
+
+static void baseline_programs(void **state) {
+  (void)state;
+  static const int64_t d23[] = {2, 3};
+  struct {
+    const char *algo, *spec;
+    tc_baseline_opts opts;
+  } cases[] = {
+      {"ring", "uniring(1,5)", {0}},       {"biring", "biring(2,5)", {0}},
+      {"bfbring", "biring(2,6)", {0}},     {"shiftedring", "circulant(7,1,3)", {0}},
+      {"rhd", "hypercube(3)", {0}},        {"torus-dor", "torus(2,3)", {-1, 0, d23, 2}},
+      {"dbt", "complete(7)", {-1, 2, NULL, 0}},
+  };
+  const tc_collective colls[] = {TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER, TC_COLL_ALLREDUCE};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tc_graph *g = tc_test_spec(cases[i].spec);
+    for (size_t k = 0; k < 3; k++) {
+      if (!strcmp(cases[i].algo, "dbt") && colls[k] != TC_COLL_ALLREDUCE) continue;
+      tc_schedule s;
+      tc_error err;
+      if (tc_baseline_build(cases[i].algo, g, colls[k], &cases[i].opts, &s, &err))
+        fail_msg("%s on %s: %s", cases[i].algo, cases[i].spec, err.msg);
+      assert_int_equal(tc_schedule_verify(g, &s, &err), TC_OK);
+      run_all(g, &s, cases[i].algo);
+      tc_schedule_destroy(&s);
+    }
+    tc_graph_destroy(g);
+  }
+}
+
+/* Ring allgather on uniring(1,3) (arcs i -> i+1), one unit per shard, rank 0, by hand:
+   step 0 copy own block; step 1 send own block to 1, receive shard 2 from 2; step 2 send
+   shard 2 on to 1, receive shard 1 from 2. */
+static void ring_program_by_hand(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("uniring(1,3)");
+  tc_schedule s;
+  tc_error err;
+  assert_int_equal(tc_baseline_build("ring", g, TC_COLL_ALLGATHER, NULL, &s, &err), TC_OK);
+  assert_int_equal(s.units, 1);
+  tc_program p;
+  assert_int_equal(tc_program_lower(g, &s, 0, TC_LOWER_DEPS, &p, &err), TC_OK);
+  assert_int_equal(p.input_chunks, 1);
+  assert_int_equal(p.output_chunks, 3);
+  assert_int_equal(p.scratch_chunks, 0);
+  const tc_op want[] = {
+      {TC_OP_COPY, 0, -1, -1, TC_BUF_INPUT, 0, TC_BUF_OUTPUT, 0, 1, 0, 0},
+      {TC_OP_SEND, 1, 1, 0, TC_BUF_INPUT, 0, TC_BUF_INPUT, -1, 1, 0, 0},
+      {TC_OP_RECV, 1, 2, 2, TC_BUF_INPUT, -1, TC_BUF_OUTPUT, 2, 1, 0, 0},
+      {TC_OP_SEND, 2, 1, 0, TC_BUF_OUTPUT, 2, TC_BUF_INPUT, -1, 1, 0, 0},
+      {TC_OP_RECV, 2, 2, 2, TC_BUF_INPUT, -1, TC_BUF_OUTPUT, 1, 1, 0, 0},
+  };
+  assert_int_equal(p.nops, 5);
+  for (int i = 0; i < 5; i++) {
+    const tc_op *o = &p.ops[i];
+    assert_int_equal(o->kind, want[i].kind);
+    assert_int_equal(o->step, want[i].step);
+    assert_int_equal(o->peer, want[i].peer);
+    assert_int_equal(o->arc, want[i].arc);
+    assert_int_equal(o->cnt, want[i].cnt);
+    if (o->kind != TC_OP_RECV) assert_int_equal(o->src, want[i].src), assert_int_equal(o->src_off, want[i].src_off);
+    if (o->kind != TC_OP_SEND) assert_int_equal(o->dst, want[i].dst), assert_int_equal(o->dst_off, want[i].dst_off);
+  }
+  /* Dependencies (in-place aliasing: input 0 is output 0): the send of step 1 reads the
+     input, which the copy of step 0 wrote through the alias -> depends on op 0; the step-2
+     send reads output 2, written by the receive of step 1 (op 2). */
+  assert_int_equal(p.ops[1].ndeps, 1);
+  assert_int_equal(p.deps[p.ops[1].dep_first], 0);
+  assert_int_equal(p.ops[3].ndeps, 1);
+  assert_int_equal(p.deps[p.ops[3].dep_first], 2);
+  assert_int_equal(p.ops[2].ndeps, 0);
+  assert_int_equal(p.ops[4].ndeps, 0);
+  tc_program_destroy(&p);
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
+/* Redundant receives on complete(3), units 2, seen by rank 2. Step 1: shard 1 arrives as
+   [0,1) and again as [0,2) from node 1 — the second lands in the redundant area and only
+   its new unit [1,2) is copied on. Step 2: shard 0 arrives whole from 0 and again from 1 —
+   the second is wholly redundant and reuses the area, so it must wait (write after read)
+   for the step-1 copy out of it. The schedule is verified first: such waste is legal. */
+static void redundant_receives(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("complete(3)");
+  tc_schedule s;
+  tc_error err;
+  assert_int_equal(tc_schedule_init(&s, TC_COLL_ALLGATHER, 3, 2, "hand", &err), TC_OK);
+  /* arc ids of complete(3): 0->1 = 0, 0->2 = 1, 1->0 = 2, 1->2 = 3, 2->0 = 4, 2->1 = 5 */
+  assert_int_equal(g->src[3], 1);
+  assert_int_equal(g->dst[3], 2);
+  int64_t x[][5] = {
+      /* shard, step, arc, lo, hi */
+      {0, 1, 0, 0, 2}, {0, 2, 1, 0, 2}, {0, 2, 3, 0, 2},
+      {1, 1, 3, 0, 1}, {1, 1, 3, 0, 2}, {1, 1, 2, 0, 2},
+      {2, 1, 4, 0, 2}, {2, 1, 5, 0, 2},
+  };
+  for (size_t i = 0; i < sizeof x / sizeof *x; i++)
+    assert_int_equal(tc_schedule_add(&s, (int32_t)x[i][0], x[i][2], (int32_t)x[i][1], x[i][3], x[i][4], &err), TC_OK);
+  if (tc_schedule_verify(g, &s, &err)) fail_msg("%s", err.msg);
+  tc_program p;
+  assert_int_equal(tc_program_lower(g, &s, 2, TC_LOWER_DEPS, &p, &err), TC_OK);
+  const tc_op want[] = {
+      /* kind, step, peer, arc, src, src_off, dst, dst_off, cnt */
+      {TC_OP_COPY, 0, -1, -1, TC_BUF_INPUT, 0, TC_BUF_OUTPUT, 4, 2, 0, 0},
+      {TC_OP_SEND, 1, 0, 4, TC_BUF_INPUT, 0, TC_BUF_INPUT, -1, 2, 0, 0},
+      {TC_OP_SEND, 1, 1, 5, TC_BUF_INPUT, 0, TC_BUF_INPUT, -1, 2, 0, 0},
+      {TC_OP_RECV, 1, 1, 3, TC_BUF_INPUT, -1, TC_BUF_OUTPUT, 2, 1, 0, 0},
+      {TC_OP_RECV, 1, 1, 3, TC_BUF_INPUT, -1, TC_BUF_SCRATCH, 0, 2, 0, 0},
+      {TC_OP_COPY, 1, -1, -1, TC_BUF_SCRATCH, 1, TC_BUF_OUTPUT, 3, 1, 0, 0},
+      {TC_OP_RECV, 2, 0, 1, TC_BUF_INPUT, -1, TC_BUF_OUTPUT, 0, 2, 0, 0},
+      {TC_OP_RECV, 2, 1, 3, TC_BUF_INPUT, -1, TC_BUF_SCRATCH, 0, 2, 0, 0},
+  };
+  assert_int_equal(p.nops, 8);
+  for (int i = 0; i < 8; i++) {
+    const tc_op *o = &p.ops[i];
+    assert_int_equal(o->kind, want[i].kind);
+    assert_int_equal(o->step, want[i].step);
+    assert_int_equal(o->peer, want[i].peer);
+    assert_int_equal(o->arc, want[i].arc);
+    assert_int_equal(o->cnt, want[i].cnt);
+    if (o->kind != TC_OP_RECV) assert_int_equal(o->src, want[i].src), assert_int_equal(o->src_off, want[i].src_off);
+    if (o->kind != TC_OP_SEND) assert_int_equal(o->dst, want[i].dst), assert_int_equal(o->dst_off, want[i].dst_off);
+  }
+  assert_int_equal(p.scratch_chunks, 2);
+  /* op 7 rewrites the area op 4 wrote (WAW) and op 5 read (WAR) */
+  assert_int_equal(p.ops[7].ndeps, 2);
+  assert_int_equal(p.deps[p.ops[7].dep_first], 4);
+  assert_int_equal(p.deps[p.ops[7].dep_first + 1], 5);
+  /* the copy reads what op 4 received (RAW) and writes output 3, untouched before */
+  assert_int_equal(p.ops[5].ndeps, 1);
+  assert_int_equal(p.deps[p.ops[5].dep_first], 4);
+  tc_program_destroy(&p);
+  run_all(g, &s, "redundant");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
+static void errors(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("complete(7)");
+  tc_schedule s;
+  tc_program p;
+  tc_error err;
+  tc_baseline_opts o = {.root = 2, .chunks = 1};
+  assert_int_equal(tc_baseline_build("dbt", g, TC_COLL_BROADCAST, &o, &s, &err), TC_OK);
+  assert_int_equal(tc_program_lower(g, &s, 0, 0, &p, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "cannot lower a broadcast schedule: only allgather, reduce-scatter and allreduce");
+  tc_schedule_destroy(&s);
+  int32_t owner[2] = {1, 0};
+  assert_int_equal(tc_schedule_init_owned(&s, TC_COLL_ALLGATHER, 7, 2, owner, 1, "x", &err), TC_OK);
+  assert_int_equal(tc_program_lower(g, &s, 0, 0, &p, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "allgather schedule must have one shard per node, shard k owned by node k");
+  tc_schedule_destroy(&s);
+  assert_int_equal(tc_schedule_init(&s, TC_COLL_ALLREDUCE, 7, 1, "x", &err), TC_OK);
+  assert_int_equal(tc_program_lower(g, &s, 7, 0, &p, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "rank 7 outside 0..6");
+  tc_schedule_destroy(&s);
+  /* Dependency tracking refuses more than 2^24 chunks per rank (7 * 2^22 here). */
+  assert_int_equal(tc_schedule_init(&s, TC_COLL_ALLREDUCE, 7, INT64_C(1) << 22, "x", &err), TC_OK);
+  assert_int_equal(tc_program_lower(g, &s, 0, TC_LOWER_DEPS, &p, &err), TC_ERANGE);
+  assert_string_equal(err.msg, "rank 0 has 29360128 chunks of buffers: dependencies are tracked for at most 16777216");
+  assert_int_equal(tc_program_lower(g, &s, 0, 0, &p, &err), TC_OK); /* without deps it is fine */
+  assert_int_equal(p.input_chunks, INT64_C(7) << 22);
+  tc_program_destroy(&p);
+  tc_schedule_destroy(&s);
+  tc_graph *h = tc_test_spec("complete(3)");
+  assert_int_equal(tc_schedule_init(&s, TC_COLL_ALLREDUCE, 7, 1, "x", &err), TC_OK);
+  assert_int_equal(tc_program_lower(h, &s, 0, 0, &p, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "schedule has 7 nodes but the graph has 3");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(h);
+  tc_graph_destroy(g);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(interval_set_random), cmocka_unit_test(ring_program_by_hand),
+      cmocka_unit_test(redundant_receives),  cmocka_unit_test(bfb_programs),
+      cmocka_unit_test(line_graph_programs), cmocka_unit_test(baseline_programs),
+      cmocka_unit_test(errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
