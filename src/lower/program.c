@@ -238,7 +238,7 @@ static int rank_transfers(lowering *L, tc_transfer **out, int64_t *count) {
     int64_t a = s->xfer[i].arc;
     if (L->g->src[a] == L->r || L->g->dst[a] == L->r) mine[n++] = s->xfer[i];
   }
-  qsort(mine, (size_t)n, sizeof *mine, cmp_transfer);
+  if (n > 1) qsort(mine, (size_t)n, sizeof *mine, cmp_transfer);
   *out = mine;
   *count = n;
   return TC_OK;
@@ -360,7 +360,7 @@ static int compute_deps(tc_program *p, tc_error *err) {
         d.readers[base + i] = -1;
       }
     }
-    qsort(d.scratch, (size_t)d.nscratch, sizeof *d.scratch, cmp_i64);
+    if (d.nscratch > 1) qsort(d.scratch, (size_t)d.nscratch, sizeof *d.scratch, cmp_i64);
     op->dep_first = p->ndeps;
     for (int64_t i = 0; i < d.nscratch; i++) {
       if (i > 0 && d.scratch[i] == d.scratch[i - 1]) continue;
