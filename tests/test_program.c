@@ -504,6 +504,34 @@ static void redundant_receives(void **state) {
   tc_graph_destroy(g);
 }
 
+/* Lowering every rank at once gives exactly the per-rank programs. */
+static void lower_all_equals_each(void **state) {
+  (void)state;
+  const char *specs[] = {"genkautz(2,10)", "torus(3,3)", "debruijn(2,3)"};
+  for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+    tc_graph *g = tc_test_spec(specs[i]);
+    tc_schedule s;
+    build_bfb(g, TC_COLL_ALLREDUCE, &s);
+    tc_program *all = calloc((size_t)s.nodes, sizeof *all);
+    tc_error err;
+    assert_int_equal(tc_program_lower_all(g, &s, TC_LOWER_DEPS, all, &err), TC_OK);
+    for (int32_t r = 0; r < s.nodes; r++) {
+      tc_program one;
+      assert_int_equal(tc_program_lower(g, &s, r, TC_LOWER_DEPS, &one, &err), TC_OK);
+      assert_int_equal(one.nops, all[r].nops);
+      assert_int_equal(one.ndeps, all[r].ndeps);
+      assert_int_equal(one.scratch_chunks, all[r].scratch_chunks);
+      assert_memory_equal(one.ops, all[r].ops, sizeof *one.ops * (size_t)one.nops);
+      if (one.ndeps) assert_memory_equal(one.deps, all[r].deps, sizeof *one.deps * (size_t)one.ndeps);
+      tc_program_destroy(&one);
+      tc_program_destroy(&all[r]);
+    }
+    free(all);
+    tc_schedule_destroy(&s);
+    tc_graph_destroy(g);
+  }
+}
+
 static void errors(void **state) {
   (void)state;
   tc_graph *g = tc_test_spec("complete(7)");
@@ -546,7 +574,7 @@ int main(void) {
       cmocka_unit_test(interval_set_random), cmocka_unit_test(ring_program_by_hand),
       cmocka_unit_test(redundant_receives),  cmocka_unit_test(bfb_programs),
       cmocka_unit_test(line_graph_programs), cmocka_unit_test(baseline_programs),
-      cmocka_unit_test(errors),
+      cmocka_unit_test(lower_all_equals_each), cmocka_unit_test(errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,7 +60,8 @@
 ** allgather: input == output[r*units...]; reduce-scatter: output == input[r*units...]),
 ** so the same program is correct in place and out of place.
 **
-** Cost: lowering rank r scans the schedule once (O(transfers)); dependencies add
+** Cost: lowering rank r scans the schedule once (O(transfers); tc_program_lower_all
+** lowers every rank in one pass); dependencies add
 ** O(sum of cnt) of chunk bookkeeping, refused with TC_ERANGE past 2^24 chunks per rank.
 */
 #ifndef TOPOCOLL_PROGRAM_H
@@ -119,6 +120,10 @@ enum { TC_LOWER_DEPS = 1 };
 /* Lower schedule s (on g; s must have passed tc_schedule_verify) for `rank`. */
 int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t rank, unsigned flags, tc_program *out,
                      tc_error *err);
+/* All N ranks at once into out[0..N-1], in O(transfers log transfers) for the bookkeeping
+   (calling tc_program_lower N times scans the schedule N times). On failure nothing is
+   left to free. */
+int tc_program_lower_all(const tc_graph *g, const tc_schedule *s, unsigned flags, tc_program *out, tc_error *err);
 void tc_program_destroy(tc_program *p);
 
 /* Shard k of chunk c, and the chunk range of shard k: helpers both executors use. */

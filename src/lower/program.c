@@ -435,10 +435,10 @@ static int lower_steps(lowering *L, const tc_transfer *mine, int64_t count) {
   return TC_OK;
 }
 
-int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t rank, unsigned flags, tc_program *out,
-                     tc_error *err) {
+/* Lower rank's program from its transfers `mine` (in canonical order). */
+static int lower_from(const tc_graph *g, const tc_schedule *s, int32_t rank, unsigned flags, const tc_transfer *mine,
+                      int64_t count, tc_program *out, tc_error *err) {
   memset(out, 0, sizeof *out);
-  if (check_schedule(g, s, rank, err)) return err->code;
   tc_program *p = out;
   p->coll = s->coll;
   p->rank = rank;
@@ -455,11 +455,7 @@ int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t rank, unsi
   tc_interval_set_init(&L.touched);
   tc_interval_set_init(&L.held);
   tc_interval_set_init(&L.incoming);
-  tc_transfer *mine = NULL;
-  int64_t count = 0;
-  int rc = rank_transfers(&L, &mine, &count);
-  if (!rc) rc = lower_steps(&L, mine, count);
-  free(mine);
+  int rc = lower_steps(&L, mine, count);
   free(L.pre.v);
   free(L.send.v);
   free(L.recv.v);
@@ -472,6 +468,58 @@ int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t rank, unsi
   p->scratch_chunks = p->redundant_off + L.redundant_max;
   if (!rc && (flags & TC_LOWER_DEPS)) rc = compute_deps(p, err);
   if (rc) tc_program_destroy(p);
+  return rc;
+}
+
+int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t rank, unsigned flags, tc_program *out,
+                     tc_error *err) {
+  memset(out, 0, sizeof *out);
+  if (check_schedule(g, s, rank, err)) return err->code;
+  lowering L = {.g = g, .s = s, .r = rank, .err = err};
+  tc_transfer *mine = NULL;
+  int64_t count = 0;
+  int rc = rank_transfers(&L, &mine, &count);
+  if (!rc) rc = lower_from(g, s, rank, flags, mine, count, out, err);
+  free(mine);
+  return rc;
+}
+
+int tc_program_lower_all(const tc_graph *g, const tc_schedule *s, unsigned flags, tc_program *out, tc_error *err) {
+  int32_t n = s->nodes;
+  if (n > 0) memset(out, 0, sizeof *out * (size_t)n);
+  if (check_schedule(g, s, 0, err)) return err->code;
+  /* Bucket the transfers by the ranks they touch (a self-loop once), then sort each. */
+  int64_t *start = calloc((size_t)n + 1, sizeof *start);
+  tc_transfer *bucket = malloc(sizeof *bucket * (size_t)(2 * s->count + 1));
+  int64_t *fill = malloc(sizeof *fill * (size_t)n);
+  int rc = TC_OK;
+  if (!start || !bucket || !fill) {
+    rc = tc_error_set(err, TC_ENOMEM, "out of memory lowering %d ranks", n);
+    goto done;
+  }
+  for (int64_t i = 0; i < s->count; i++) {
+    int32_t u = g->src[s->xfer[i].arc], w = g->dst[s->xfer[i].arc];
+    start[u + 1]++;
+    if (w != u) start[w + 1]++;
+  }
+  for (int32_t r = 0; r < n; r++) start[r + 1] += start[r];
+  memcpy(fill, start, sizeof *fill * (size_t)n);
+  for (int64_t i = 0; i < s->count; i++) {
+    int32_t u = g->src[s->xfer[i].arc], w = g->dst[s->xfer[i].arc];
+    bucket[fill[u]++] = s->xfer[i];
+    if (w != u) bucket[fill[w]++] = s->xfer[i];
+  }
+  for (int32_t r = 0; r < n && !rc; r++) {
+    int64_t count = start[r + 1] - start[r];
+    if (count > 1) qsort(bucket + start[r], (size_t)count, sizeof *bucket, cmp_transfer);
+    rc = lower_from(g, s, r, flags, bucket + start[r], count, &out[r], err);
+  }
+  if (rc)
+    for (int32_t r = 0; r < n; r++) tc_program_destroy(&out[r]);
+done:
+  free(start);
+  free(bucket);
+  free(fill);
   return rc;
 }
 

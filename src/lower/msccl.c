@@ -1,0 +1,285 @@
+/*
+** msccl.c — tc_msccl_export (msccl.h): check the options, verify the schedule, lower every
+** rank, search the channel width and the number of local threadblocks upward until every
+** threadblock fits the step limit, check the per-GPU limits, write the file.
+**
+** The search: W (replicas per connection) and L (local threadblocks) start at 1; a plan
+** whose longest peer threadblock is over the limit retries with W + 1 (while W * B <= 32),
+** one whose longest local threadblock is over retries with L + 1 (up to 32). More
+** threadblocks never shorten the XML, so the element limit ends the search at once.
+*/
+#include "topocoll/msccl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower/msccl_internal.h"
+#include "topocoll/verify.h"
+
+#define NAME_MAX_LEN 200
+
+void tc_msccl_options_init(tc_msccl_options *o) {
+  memset(o, 0, sizeof *o);
+  o->proto = TC_MSCCL_SIMPLE;
+  o->min_bytes = 0;
+  o->max_bytes = TC_MSCCL_ANY_SIZE;
+}
+
+const char *tc_msccl_proto_name(tc_msccl_proto p) {
+  static const char *const names[] = {"Simple", "LL", "LL128"};
+  return (unsigned)p < 3 ? names[p] : NULL;
+}
+
+int tc_msccl_proto_parse(const char *name) {
+  for (int p = 0; p < 3; p++)
+    if (!strcmp(name, tc_msccl_proto_name((tc_msccl_proto)p))) return p;
+  return -1;
+}
+
+const char *tc_msccl_coll_name(tc_collective c) {
+  switch (c) {
+  case TC_COLL_ALLGATHER:
+    return "allgather";
+  case TC_COLL_REDUCE_SCATTER:
+    return "reducescatter";
+  case TC_COLL_ALLREDUCE:
+    return "allreduce";
+  default:
+    return NULL;
+  }
+}
+
+/* The runtime copies attribute values into 256-byte buffers without unescaping: keep names
+   short and free of characters XML would need escaped. */
+static int name_char_ok(char c) { return c >= 0x20 && c < 0x7f && !strchr("\"'&<>", c); }
+
+static int check_options(const tc_schedule *s, const tc_msccl_options *o, tc_error *err) {
+  if (!tc_msccl_proto_name(o->proto)) return tc_error_set(err, TC_EINPUT, "unknown MSCCL protocol %d", (int)o->proto);
+  if (o->name) {
+    size_t len = strlen(o->name);
+    if (len == 0 || len > NAME_MAX_LEN)
+      return tc_error_set(err, TC_EINPUT, "MSCCL algo name must have 1 to %d characters", NAME_MAX_LEN);
+    for (size_t i = 0; i < len; i++)
+      if (!name_char_ok(o->name[i]))
+        return tc_error_set(err, TC_EINPUT, "MSCCL algo name \"%s\": only printable ASCII without \" ' & < >", o->name);
+  }
+  if (o->min_bytes < 0) return tc_error_set(err, TC_EINPUT, "minBytes %lld is negative", (long long)o->min_bytes);
+  if (o->max_bytes <= 0 || o->max_bytes < o->min_bytes)
+    return tc_error_set(err, TC_EINPUT, "maxBytes %lld must be positive and at least minBytes %lld",
+                        (long long)o->max_bytes, (long long)o->min_bytes);
+  if (o->redop) {
+    if (strcmp(o->redop, "sum") && strcmp(o->redop, "prod") && strcmp(o->redop, "max") && strcmp(o->redop, "min"))
+      return tc_error_set(err, TC_EINPUT, "unknown reduction \"%s\" (sum, prod, max, min)", o->redop);
+    if (s->coll == TC_COLL_ALLGATHER)
+      return tc_error_set(err, TC_EINPUT, "a reduction (redop) applies to reduce-scatter and allreduce, not allgather");
+  }
+  if (o->max_steps < 0 || o->max_steps > 1024)
+    return tc_error_set(err, TC_EINPUT, "max steps per threadblock %d outside 1..1024", o->max_steps);
+  return TC_OK;
+}
+
+/* "<algorithm> <collective> n<N>", characters the name may not hold replaced by '_'. */
+static void default_name(const tc_schedule *s, char *buf, size_t size) {
+  snprintf(buf, size, "%s %s n%d", s->algorithm[0] ? s->algorithm : "schedule", tc_collective_name(s->coll), s->nodes);
+  for (char *c = buf; *c; c++)
+    if (!name_char_ok(*c)) *c = '_';
+}
+
+typedef struct exporter {
+  const tc_schedule *s;
+  int32_t n, max_steps;
+  tc_program *progs;
+  tc_mx_channels ch;
+  tc_mx_gpu *gpus;
+  tc_error *err;
+} exporter;
+
+static void free_gpus(exporter *E) {
+  if (!E->gpus) return;
+  for (int32_t r = 0; r < E->n; r++) tc_mx_gpu_destroy(&E->gpus[r]);
+  free(E->gpus);
+  E->gpus = NULL;
+}
+
+/* Every transfer between two nodes is at least ceil(cnt / 71) steps at its sender and at
+   its receiver: refuse at once (before lowering N programs) a schedule that cannot fit the
+   parser's element limit on some GPU. */
+static int element_lower_bound(exporter *E, const tc_graph *g) {
+  int64_t *steps = calloc((size_t)E->n, sizeof *steps);
+  if (!steps) return tc_error_set(E->err, TC_ENOMEM, "out of memory counting steps");
+  for (int64_t i = 0; i < E->s->count; i++) {
+    const tc_transfer *x = &E->s->xfer[i];
+    int32_t u = g->src[x->arc], w = g->dst[x->arc];
+    int64_t pieces = (x->hi - x->lo + TC_MX_MAX_COUNT - 1) / TC_MX_MAX_COUNT;
+    if (u == w) continue;
+    steps[u] += pieces;
+    steps[w] += pieces;
+  }
+  int rc = TC_OK;
+  for (int32_t r = 0; r < E->n && !rc; r++)
+    if (1 + (int64_t)E->n + steps[r] > TC_MX_MAX_ELEMENTS)
+      rc = tc_error_set(E->err, TC_ERANGE,
+                        "MSCCL limit: gpu %d needs at least %lld XML elements (1 algo, %d gpus, %lld steps for its "
+                        "transfers) > %d, what the runtime's parser holds",
+                        r, (long long)(1 + E->n + steps[r]), E->n, (long long)steps[r], TC_MX_MAX_ELEMENTS);
+  free(steps);
+  return rc;
+}
+
+static int lower_all(exporter *E, const tc_graph *g) {
+  E->progs = calloc((size_t)E->n, sizeof *E->progs);
+  if (!E->progs) return tc_error_set(E->err, TC_ENOMEM, "out of memory lowering %d ranks", E->n);
+  if (tc_program_lower_all(g, E->s, TC_LOWER_DEPS, E->progs, E->err)) return E->err->code;
+  return tc_mx_channels_assign(E->progs, E->n, &E->ch, E->err);
+}
+
+static int check_elements(exporter *E) {
+  for (int32_t r = 0; r < E->n; r++) {
+    const tc_mx_gpu *g = &E->gpus[r];
+    int64_t elements = 1 + (int64_t)E->n + g->ntbs + g->nsteps;
+    if (elements > TC_MX_MAX_ELEMENTS)
+      return tc_error_set(E->err, TC_ERANGE,
+                          "MSCCL limit: gpu %d needs %lld XML elements (1 algo, %d gpus, %d threadblocks, %lld steps) "
+                          "> %d, what the runtime's parser holds",
+                          r, (long long)elements, E->n, g->ntbs, (long long)g->nsteps, TC_MX_MAX_ELEMENTS);
+  }
+  return TC_OK;
+}
+
+static void describe_tb(const tc_mx_tb *tb, char *buf, size_t size) {
+  if (tb->send >= 0)
+    snprintf(buf, size, "send to %d, channel %d", tb->send, tb->chan);
+  else if (tb->recv >= 0)
+    snprintf(buf, size, "recv from %d, channel %d", tb->recv, tb->chan);
+  else
+    snprintf(buf, size, "local copies");
+}
+
+/* What exceeded the step limit in one kind of threadblock (peer or local): the longest. */
+typedef struct overflow_note {
+  int exceeded;
+  int64_t steps;
+  char where[160];
+} overflow_note;
+
+static void note(overflow_note *n, const tc_mx_gpu *g, int32_t r, const tc_mx_overflow *o, int32_t max_steps) {
+  if (o->tb < 0) return;
+  n->exceeded = 1;
+  if (o->steps <= n->steps) return;
+  char what[64];
+  n->steps = o->steps;
+  describe_tb(&g->tbs[o->tb], what, sizeof what);
+  snprintf(n->where, sizeof n->where, "gpu %d threadblock %d (%s) needs %lld steps > %d", r, o->tb, what,
+           (long long)o->steps, max_steps);
+}
+
+/* Plan every GPU with (W, L), noting the threadblocks over the step limit. */
+static int plan_all(exporter *E, int32_t W, int32_t L, overflow_note *peer_note, overflow_note *local_note) {
+  memset(peer_note, 0, sizeof *peer_note);
+  memset(local_note, 0, sizeof *local_note);
+  E->gpus = calloc((size_t)E->n, sizeof *E->gpus);
+  if (!E->gpus) return tc_error_set(E->err, TC_ENOMEM, "out of memory planning %d GPUs", E->n);
+  for (int32_t r = 0; r < E->n; r++) {
+    tc_mx_overflow peer, local;
+    if (tc_mx_plan_gpu(&E->progs[r], &E->ch, W, L, E->max_steps, &E->gpus[r], &peer, &local, E->err))
+      return E->err->code;
+    note(peer_note, &E->gpus[r], r, &peer, E->max_steps);
+    note(local_note, &E->gpus[r], r, &local, E->max_steps);
+  }
+  return check_elements(E);
+}
+
+static int search(exporter *E, int32_t *W_out, int32_t *L_out) {
+  int32_t W = 1, L = 1, Wmax = TC_MX_MAX_CHANNELS / E->ch.nbase;
+  for (;;) {
+    overflow_note peer, local;
+    if (plan_all(E, W, L, &peer, &local)) return E->err->code;
+    if (!peer.exceeded && !local.exceeded) break;
+    free_gpus(E);
+    const char *stuck = NULL;
+    if (peer.exceeded && W == Wmax)
+      stuck = peer.where;
+    else if (local.exceeded && L == TC_MX_MAX_LOCAL)
+      stuck = local.where;
+    if (stuck)
+      return tc_error_set(E->err, TC_ERANGE, "MSCCL limit: %s even over %d channels and %d local threadblocks", stuck,
+                          W * E->ch.nbase, L);
+    if (peer.exceeded) W++;
+    if (local.exceeded) L++;
+  }
+  *W_out = W;
+  *L_out = L;
+  return TC_OK;
+}
+
+static void fill_stats(const exporter *E, int32_t W, tc_mx_algo *a, tc_msccl_stats *st) {
+  memset(st, 0, sizeof *st);
+  st->base_channels = E->ch.nbase;
+  st->width = W;
+  a->nchannels = 1;
+  for (int32_t r = 0; r < E->n; r++) {
+    const tc_mx_gpu *g = &E->gpus[r];
+    st->threadblocks += g->ntbs;
+    if (g->ntbs > st->max_threadblocks) st->max_threadblocks = g->ntbs;
+    st->steps += g->nsteps;
+    st->nops += g->nops;
+    for (int32_t t = 0; t < g->ntbs; t++) {
+      if (g->tbs[t].chan + 1 > a->nchannels) a->nchannels = g->tbs[t].chan + 1;
+      if (g->tbs[t].nsteps > st->max_tb_steps) st->max_tb_steps = (int32_t)g->tbs[t].nsteps;
+    }
+  }
+  st->nchannels = a->nchannels;
+}
+
+int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_options *opts, const char *path,
+                    tc_msccl_stats *stats, tc_error *err) {
+  tc_msccl_options defaults;
+  tc_msccl_options_init(&defaults);
+  const tc_msccl_options *o = opts ? opts : &defaults;
+  const char *coll = tc_msccl_coll_name(s->coll);
+  if (!coll)
+    return tc_error_set(err, TC_EINPUT, "MSCCL export covers allgather, reduce-scatter and allreduce, not %s",
+                        tc_collective_name(s->coll));
+  if (check_options(s, o, err)) return err->code;
+  if (s->nodes > TC_MX_MAX_GPUS)
+    return tc_error_set(err, TC_ERANGE, "MSCCL limit: %d ranks > %d (the runtime's parser holds %d gpu elements)",
+                        s->nodes, TC_MX_MAX_GPUS, TC_MX_MAX_GPUS);
+  int rc = tc_schedule_verify(g, s, err);
+  if (rc) {
+    tc_error_prefix(err, "not exported: the schedule fails verification");
+    return rc;
+  }
+  exporter E = {
+      .s = s, .n = s->nodes, .max_steps = o->max_steps ? o->max_steps : TC_MSCCL_DEFAULT_MAX_STEPS, .err = err};
+  int32_t W = 0, L = 0;
+  rc = element_lower_bound(&E, g);
+  if (!rc) rc = lower_all(&E, g);
+  if (!rc) rc = search(&E, &W, &L);
+  if (!rc) {
+    char name[NAME_MAX_LEN + 64];
+    if (o->name)
+      snprintf(name, sizeof name, "%s", o->name);
+    else
+      default_name(s, name, sizeof name);
+    tc_msccl_stats st;
+    tc_mx_algo a = {.name = name,
+                    .coll = coll,
+                    .proto = tc_msccl_proto_name(o->proto),
+                    .redop = o->redop,
+                    .ngpus = E.n,
+                    .nchunksperloop = (int64_t)s->nshards * s->units,
+                    .min_bytes = o->min_bytes,
+                    .max_bytes = o->max_bytes,
+                    .gpus = E.gpus};
+    fill_stats(&E, W, &a, &st);
+    rc = tc_mx_write(&a, path, err);
+    if (!rc && stats) *stats = st;
+  }
+  free_gpus(&E);
+  if (E.progs)
+    for (int32_t r = 0; r < E.n; r++) tc_program_destroy(&E.progs[r]);
+  free(E.progs);
+  tc_mx_channels_destroy(&E.ch);
+  return rc;
+}

@@ -1,0 +1,247 @@
+/*
+** cmd_export.c — `topocoll export`: a schedule file as an MSCCL algorithm XML
+** (--format msccl, msccl.h), or a topology as a SimGrid platform (--format simgrid,
+** simgrid.h).
+**
+** msccl: the input is a schedule JSON file; the library verifies it before anything is
+** written and writes the XML atomically. The default algo name is "<algorithm>
+** <collective> <spec>" (the spec embedded in the file; characters an MSCCL name may not
+** hold become '_').
+** simgrid: the input is a schedule JSON file (its embedded graph is used) when it names an
+** existing file, a topology SPEC otherwise.
+** Exit status: 0 written; 1 the schedule fails verification or a write failed; 2 bad usage
+** or input (unknown format, missing --out, an unreadable or malformed file, a bad value, a
+** schedule that cannot meet the MSCCL runtime's limits). Errors are one line.
+*/
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "topocoll/msccl.h"
+#include "topocoll/sched_io.h"
+#include "topocoll/simgrid.h"
+#include "topocoll/spec.h"
+#include "topocoll/units.h"
+
+void tc_cmd_export_help(void) {
+  printf(
+      "usage: topocoll export SCHEDULE.json --format msccl --out FILE.xml [--name NAME]\n"
+      "                       [--proto Simple|LL|LL128] [--min-bytes SIZE] [--max-bytes SIZE]\n"
+      "                       [--op sum|max|min|prod] [--max-steps N]\n"
+      "       topocoll export SPEC|SCHEDULE.json --format simgrid --link-bw BW --alpha TIME --out DIR\n"
+      "\n"
+      "--format msccl writes the schedule (allgather, reduce-scatter or allreduce, re-verified\n"
+      "first) as an MSCCL algorithm file for the MSCCL runtime (MSCCL_ALGO_DIR): one gpu per\n"
+      "rank, one threadblock per channel and send or receive peer, dependencies as the runtime\n"
+      "expects them, usable in place and out of place (docs/msccl.md).\n"
+      "  --out FILE.xml    the file to write (replaced atomically)\n"
+      "  --name NAME       the algo name (default: algorithm, collective and topology)\n"
+      "  --proto P         Simple (default), LL or LL128\n"
+      "  --min-bytes SIZE  smallest message the runtime picks the algorithm for (default 0)\n"
+      "  --max-bytes SIZE  largest one (default: no limit, 9223372036854775807)\n"
+      "  --op OP           record the reduction as redop (reduce-scatter and allreduce; the\n"
+      "                    runtime itself takes the reduction from the NCCL call)\n"
+      "  --max-steps N     steps per threadblock the runtime was built for (MSCCL_MAX_NUM_STEPS,\n"
+      "                    default 64); longer threadblocks are spread over more channels\n"
+      "The message size the runtime is called with must be a multiple of nchunksperloop\n"
+      "elements per rank (the file's algo attribute).\n"
+      "\n"
+      "--format simgrid writes DIR/platform.xml (one host per node, one link per connected\n"
+      "ordered pair of BW times its capacity and latency TIME) and DIR/hostfile, for SMPI.\n"
+      "The topology is the SPEC, or the graph embedded in SCHEDULE.json.\n"
+      "  --link-bw BW      bandwidth of a unit-capacity link, e.g. 25Gbps\n"
+      "  --alpha TIME      latency of every link, e.g. 10us\n"
+      "  --out DIR         the directory (created if missing)\n"
+      "\n"
+      "Exit status: 0 written, 1 the schedule fails verification or a write failed, 2 bad usage\n"
+      "or input (including an unreadable file and a schedule beyond the MSCCL runtime's limits).\n");
+}
+
+typedef struct export_options {
+  const char *input, *format, *out, *name, *proto, *min_text, *max_text, *op, *steps_text, *bw_text, *alpha_text;
+} export_options;
+
+static const char **value_slot(export_options *o, const char *a) {
+  static const struct {
+    const char *name;
+    size_t offset;
+  } slots[] = {
+      {"--format", offsetof(export_options, format)},
+      {"--out", offsetof(export_options, out)},
+      {"--name", offsetof(export_options, name)},
+      {"--proto", offsetof(export_options, proto)},
+      {"--min-bytes", offsetof(export_options, min_text)},
+      {"--max-bytes", offsetof(export_options, max_text)},
+      {"--op", offsetof(export_options, op)},
+      {"--max-steps", offsetof(export_options, steps_text)},
+      {"--link-bw", offsetof(export_options, bw_text)},
+      {"--alpha", offsetof(export_options, alpha_text)},
+  };
+  for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+    if (!strcmp(a, slots[i].name)) return (const char **)((char *)o + slots[i].offset);
+  return NULL;
+}
+
+static int parse_options(int argc, char **argv, export_options *o) {
+  memset(o, 0, sizeof *o);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char **slot = value_slot(o, a);
+    if (slot) {
+      if (i + 1 >= argc) return tc_cli_usage_error("export", "%s needs a value", a);
+      *slot = argv[++i];
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      tc_cmd_export_help();
+      return -1;
+    } else if (a[0] == '-' && a[1] == '-')
+      return tc_cli_usage_error("export", "unknown option '%s'", a);
+    else if (o->input)
+      return tc_cli_usage_error("export", "unexpected argument '%s' (the input is '%s')", a, o->input);
+    else
+      o->input = a;
+  }
+  if (!o->input) return tc_cli_usage_error("export", "missing SCHEDULE.json or SPEC");
+  if (!o->format) return tc_cli_usage_error("export", "missing --format (msccl or simgrid)");
+  if (strcmp(o->format, "msccl") && strcmp(o->format, "simgrid"))
+    return tc_cli_usage_error("export", "unknown format '%s' (msccl or simgrid)", o->format);
+  if (!o->out) return tc_cli_usage_error("export", "missing --out");
+  int msccl = !strcmp(o->format, "msccl");
+  const char *misplaced = msccl ? (o->bw_text      ? "--link-bw"
+                                   : o->alpha_text ? "--alpha"
+                                                   : NULL)
+                                : (o->name         ? "--name"
+                                   : o->proto      ? "--proto"
+                                   : o->min_text   ? "--min-bytes"
+                                   : o->max_text   ? "--max-bytes"
+                                   : o->op         ? "--op"
+                                   : o->steps_text ? "--max-steps"
+                                                   : NULL);
+  if (misplaced) return tc_cli_usage_error("export", "%s does not apply to --format %s", misplaced, o->format);
+  return TC_EXIT_OK;
+}
+
+/* Read a schedule file: unreadable or malformed is bad input (exit 2), like `verify`. */
+static int read_schedule(const char *path, tc_schedule_doc *doc) {
+  tc_error err;
+  tc_error_clear(&err);
+  if (!tc_schedule_read_json(path, NULL, doc, &err)) return TC_EXIT_OK;
+  tc_cli_fail("export", &err);
+  return TC_EXIT_USAGE;
+}
+
+/* --min-bytes, --max-bytes, --max-steps, --proto, --op into the library's options. */
+static int msccl_options(const export_options *o, tc_msccl_options *mo) {
+  tc_error err;
+  tc_error_clear(&err);
+  tc_msccl_options_init(mo);
+  mo->name = o->name;
+  mo->redop = o->op;
+  if (o->proto) {
+    int p = tc_msccl_proto_parse(o->proto);
+    if (p < 0) return tc_cli_usage_error("export", "unknown --proto '%s' (Simple, LL or LL128)", o->proto);
+    mo->proto = (tc_msccl_proto)p;
+  }
+  if (o->min_text && tc_units_parse_size(o->min_text, &mo->min_bytes, &err)) {
+    tc_error_prefix(&err, "--min-bytes");
+    return tc_cli_fail("export", &err);
+  }
+  if (o->max_text && tc_units_parse_size(o->max_text, &mo->max_bytes, &err)) {
+    tc_error_prefix(&err, "--max-bytes");
+    return tc_cli_fail("export", &err);
+  }
+  if (o->steps_text) {
+    char *end;
+    errno = 0;
+    long v = strtol(o->steps_text, &end, 10);
+    if (o->steps_text[0] < '0' || o->steps_text[0] > '9' || *end || errno || v < 1 || v > 1024)
+      return tc_cli_usage_error("export", "--max-steps expects an integer in 1..1024, got '%s'", o->steps_text);
+    mo->max_steps = (int32_t)v;
+  }
+  return TC_EXIT_OK;
+}
+
+static int export_msccl(const export_options *o) {
+  tc_msccl_options mo;
+  int status = msccl_options(o, &mo);
+  if (status) return status;
+  tc_schedule_doc doc;
+  if ((status = read_schedule(o->input, &doc))) return status;
+  char name[256];
+  if (!mo.name) {
+    const tc_schedule *s = &doc.sched;
+    snprintf(name, 201, "%s %s %s", s->algorithm[0] ? s->algorithm : "schedule", tc_collective_name(s->coll),
+             doc.spec ? doc.spec : "");
+    size_t len = strlen(name);
+    while (len && name[len - 1] == ' ') name[--len] = '\0';
+    for (char *c = name; *c; c++)
+      if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f || strchr("\"'&<>", *c)) *c = '_';
+    mo.name = name;
+  }
+  tc_error err;
+  tc_error_clear(&err);
+  tc_msccl_stats st;
+  if (tc_msccl_export(doc.graph, &doc.sched, &mo, o->out, &st, &err)) {
+    tc_schedule_doc_destroy(&doc);
+    if (err.code == TC_EFAIL) {
+      fprintf(stderr, "topocoll export: %s: %s\n", o->input, err.msg);
+      return TC_EXIT_FAIL;
+    }
+    return tc_cli_fail("export", &err);
+  }
+  printf(
+      "wrote %s: MSCCL %s on %d GPUs, proto %s, %d channel%s, %lld threadblocks (at most %d per GPU, %d step%s "
+      "each), %lld nops\n",
+      o->out, tc_msccl_coll_name(doc.sched.coll), doc.sched.nodes, tc_msccl_proto_name(mo.proto), st.nchannels,
+      st.nchannels == 1 ? "" : "s", (long long)st.threadblocks, st.max_threadblocks, st.max_tb_steps,
+      st.max_tb_steps == 1 ? "" : "s", (long long)st.nops);
+  tc_schedule_doc_destroy(&doc);
+  return TC_EXIT_OK;
+}
+
+static int is_regular_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int export_simgrid(const export_options *o) {
+  tc_error err;
+  tc_error_clear(&err);
+  if (!o->bw_text) return tc_cli_usage_error("export", "--format simgrid needs --link-bw");
+  if (!o->alpha_text) return tc_cli_usage_error("export", "--format simgrid needs --alpha");
+  double bw, alpha;
+  if (tc_units_parse_bandwidth(o->bw_text, &bw, &err)) {
+    tc_error_prefix(&err, "--link-bw");
+    return tc_cli_fail("export", &err);
+  }
+  if (tc_units_parse_time(o->alpha_text, &alpha, &err)) {
+    tc_error_prefix(&err, "--alpha");
+    return tc_cli_fail("export", &err);
+  }
+  tc_schedule_doc doc;
+  memset(&doc, 0, sizeof doc);
+  tc_graph *built = NULL;
+  int status;
+  if (is_regular_file(o->input)) {
+    if ((status = read_schedule(o->input, &doc))) return status;
+  } else if (tc_spec_build(o->input, &built, &err)) {
+    tc_error_prefix(&err, "'%s' is neither a schedule file nor a topology spec", o->input);
+    return tc_cli_fail("export", &err);
+  }
+  const tc_graph *g = built ? built : doc.graph;
+  int rc = tc_simgrid_write_platform(g, bw, alpha, o->out, &err);
+  if (!rc) printf("wrote %s/platform.xml and %s/hostfile: %d hosts\n", o->out, o->out, g->n);
+  tc_graph_destroy(built);
+  if (!built) tc_schedule_doc_destroy(&doc);
+  return rc ? tc_cli_fail("export", &err) : TC_EXIT_OK;
+}
+
+int tc_cmd_export(int argc, char **argv) {
+  export_options o;
+  int status = parse_options(argc, argv, &o);
+  if (status) return status < 0 ? TC_EXIT_OK : status;
+  return !strcmp(o.format, "msccl") ? export_msccl(&o) : export_simgrid(&o);
+}
