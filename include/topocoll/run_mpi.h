@@ -6,8 +6,12 @@
 ** rank reads and checks the file itself (the schedule is verified with tc_schedule_verify
 ** unless TC_MPI_TRUSTED is given), lowers its own program (program.h), and then all ranks
 ** agree on the outcome with one MPI_Allreduce: if any rank failed, every rank returns the
-** same error code and a message naming the first failing rank and its reason, and nobody
-** is left waiting in a collective.
+** same error code and a message naming the first failing rank and its reason ("rank R:
+** reason"), and nobody is left waiting in a collective; a second agreement makes sure all
+** ranks read the same schedule (a digest of it and its graph). comm must be an
+** intracommunicator (else TC_EINPUT on every rank at once). The plan works on its own
+** duplicate of comm (MPI_Comm_dup, errors returned), so its messages never meet the
+** caller's; tc_mpi_plan_free is collective over it and comes before MPI_Finalize.
 **
 ** Calls mirror MPI's: tc_mpi_allgather(sendbuf, recvbuf, count, ...) gathers `count`
 ** elements from every rank (recvbuf holds N*count); tc_mpi_reduce_scatter(sendbuf, recvbuf,
@@ -21,17 +25,27 @@
 ** MPI_INT, MPI_LONG, MPI_LONG_LONG when they have one of those sizes); ops MPI_SUM,
 ** MPI_MAX, MPI_MIN. A plan serves only its own collective.
 **
-** Execution: step by step; in step t every receive and send of the rank's program is
-** posted non-blocking (receives first, copy-receives straight into their final place,
-** reduce-receives into a staging buffer), then one MPI_Waitall, then the step's
-** reductions and copies in program order. Tags are the step number, so messages of
-** different steps never match each other. Staging and scratch buffers are kept in the
-** plan and grown on demand.
+** Execution: step by step; in step t the program's pre-copies run, then every receive and
+** send of the step is posted non-blocking (receives first, copy-receives straight into
+** their final place, reduce-receives into a staging buffer), then one MPI_Waitall, then
+** the step's reductions and copies in program order. Tags are the step number (modulo
+** MPI_TAG_UB + 1; each step completes before the next is posted). A message of more than
+** INT_MAX elements goes as several. Staging and scratch buffers are kept in the plan and
+** grown on demand; the element layout of the last count is cached.
 **
-** Errors: TC_EINPUT (unsupported datatype / op / collective, count * N overflowing int64 or
-** an element offset beyond MPI's int counts, size mismatch), TC_EIO (file), TC_ENOMEM,
-** TC_EFAIL (an MPI call failed). Collective calls are collective: a rank-local argument
-** error is reported on every rank (the check costs one MPI_Allreduce of an int).
+** Errors: TC_EINPUT (unsupported datatype / op / collective, a negative count, a NULL
+** buffer with count > 0, count * N or the byte offsets overflowing int64, a receive the
+** rank drops whole — a redundant copy, whose length it cannot know — longer than INT_MAX
+** elements, size mismatch, a malformed or invalid file), TC_EIO (the file cannot be read),
+** TC_ENOMEM, TC_EFAIL (an MPI call failed, or a lowered program the executor cannot run as
+** program.h describes — a lowering bug). Collective calls are collective: the first call
+** with a new (count, datatype size) agrees on the outcome with one MPI_Allreduce of two
+** ints (layout and buffers are prepared then, which can fail on one rank alone), so an
+** error there is reported on every rank and none hangs. Later calls with the same count
+** and size skip that agreement (it costs about log2 N latencies, noticeable at small
+** sizes): their checks depend only on arguments MPI requires equal on every rank, except
+** a NULL buffer, which is then the calling rank's error alone — as in MPI, a program with
+** one is erroneous. The plan itself must not be NULL (TC_EINPUT on the calling rank).
 */
 #ifndef TOPOCOLL_RUN_MPI_H
 #define TOPOCOLL_RUN_MPI_H
@@ -47,7 +61,8 @@ typedef struct tc_mpi_plan tc_mpi_plan;
 
 enum { TC_MPI_TRUSTED = 1 /* skip tc_schedule_verify (the caller has verified the file) */ };
 
-/* Collective over comm: load `path`. On failure *out is NULL on every rank. */
+/* Collective over comm: load `path`. On failure *out is NULL on every rank. err may be
+   NULL (then only the code tells). */
 int tc_mpi_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, tc_error *err);
 void tc_mpi_plan_free(tc_mpi_plan *plan);
 
@@ -64,7 +79,8 @@ int tc_mpi_allreduce(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long
                      MPI_Op op, tc_error *err);
 
 /* Testing and simulation aid: when off, reductions and copies are skipped (the messages
-   are exactly the same), so SMPI can time 1 GB collectives on shared dummy buffers. */
+   are exactly the same), so SMPI can time 1 GB collectives on shared dummy buffers (under
+   SMPI the plan's own scratch and staging then come from SMPI_SHARED_MALLOC too). */
 void tc_mpi_plan_set_compute(tc_mpi_plan *plan, int on);
 
 #endif

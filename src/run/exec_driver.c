@@ -1,0 +1,426 @@
+/*
+** exec_driver.c — `topocoll-exec`: run a plan under mpirun (or smpirun), checked against
+** and timed beside the MPI library's own collective. `topocoll run` and `topocoll simulate`
+** launch it; docs/running.md documents it.
+**
+**   topocoll-exec PLAN.json [--sizes LIST] [--dtype int32|int64|float|double]
+**                 [--op sum|max|min] [--iters K] [--warmup W] [--only both|topocoll|mpi]
+**                 [--no-check] [--no-compute] [--inplace] [--trusted]
+**
+** The collective is the plan's. A size is the collective's whole buffer M in bytes
+** (allgather: the output, reduce-scatter: the input, allreduce: the buffer); the count is
+** M/elt (allreduce) or M/(N*elt) (allgather, reduce-scatter), at least 1, and the size
+** reported is the M actually used. Per size: inputs filled deterministically with small
+** integers (a hash of rank and index), so that every sum is exact in every type and the
+** executor's result can be compared with MPI's bit for bit; then warmup + iters calls of
+** the executor and of MPI_Allgather / MPI_Reduce_scatter_block / MPI_Allreduce on the same
+** input, each timed as MPI_Barrier; t0 = MPI_Wtime(); call; elapsed, the maximum over the
+** ranks taken per iteration; the median over the iters is reported. Rank 0 prints one JSON
+** object per size on its own line:
+**   {"size_bytes": M, "count": c, "time_s": t|null, "mpi_time_s": t|null, "verified": b|null}
+** (null: not run, or not checked — --only, --no-check). A mismatch prints one line naming
+** rank, size and element on stderr, reports "verified": false, and the exit status is 1.
+** --no-compute turns the executor's reductions and copies off (tc_mpi_plan_set_compute)
+** and implies --no-check; under SMPI the buffers then come from SMPI_SHARED_MALLOC, so a
+** simulation of many ranks and large sizes needs little memory.
+** Errors: rank 0 prints one line "topocoll-exec: <message>" on stderr and every rank exits
+** non-zero (2 bad usage or input — including a missing, unreadable, invalid or mis-sized
+** plan —, 1 anything else); every failure is agreed on by all ranks first, so none hangs.
+*/
+#include <mpi.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/run_internal.h"
+#include "topocoll/run_mpi.h"
+#include "topocoll/units.h"
+
+#define EXEC_DEFAULT_SIZES "1KB..1MB"
+
+typedef enum { ONLY_BOTH, ONLY_TOPOCOLL, ONLY_MPI } exec_only;
+
+typedef struct exec_type {
+  const char *name;
+  int size, is_float;
+} exec_type;
+
+static const exec_type exec_types[] = {{"int32", 4, 0}, {"int64", 8, 0}, {"float", 4, 1}, {"double", 8, 1}};
+static const char *const exec_ops[] = {"sum", "max", "min"};
+
+typedef struct exec_opts {
+  const char *plan;
+  int64_t *sizes;
+  int nsizes;
+  int type; /* index into exec_types */
+  int op;   /* index into exec_ops */
+  long iters, warmup;
+  exec_only only;
+  int check, compute, inplace, trusted, help;
+} exec_opts;
+
+typedef struct exec_ctx {
+  int rank, ranks;
+  tc_mpi_plan *plan;
+  tc_collective coll;
+  MPI_Datatype type;
+  MPI_Op op;
+  const exec_opts *o;
+} exec_ctx;
+
+/* SMPI's own types are not compile-time constants, so these are functions. */
+static MPI_Datatype mpi_type(int t) {
+  switch (t) {
+    case 0: return MPI_INT32_T;
+    case 1: return MPI_INT64_T;
+    case 2: return MPI_FLOAT;
+    default: return MPI_DOUBLE;
+  }
+}
+
+static MPI_Op mpi_op(int o) { return o == 0 ? MPI_SUM : o == 1 ? MPI_MAX : MPI_MIN; }
+
+static void usage(void) {
+  printf("usage: topocoll-exec PLAN.json [--sizes LIST] [--dtype int32|int64|float|double]\n"
+         "                     [--op sum|max|min] [--iters K] [--warmup W] [--only both|topocoll|mpi]\n"
+         "                     [--no-check] [--no-compute] [--inplace] [--trusted]\n"
+         "Runs the plan's collective under MPI beside MPI's own; rank 0 prints one JSON line per size.\n"
+         "Defaults: --sizes %s --dtype int32 --op sum --iters 5 --warmup 1 --only both.\n"
+         "See docs/running.md.\n",
+         EXEC_DEFAULT_SIZES);
+}
+
+/* ---- options --------------------------------------------------------------------------- */
+
+static int pick(const char *opt, const char *value, const char *const *names, int n, int *out, tc_error *err) {
+  for (int i = 0; i < n; i++)
+    if (!strcmp(value, names[i])) {
+      *out = i;
+      return TC_OK;
+    }
+  char list[128] = "";
+  for (int i = 0; i < n; i++)
+    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+  return tc_error_set(err, TC_EINPUT, "%s: unknown value '%s' (expected %s)", opt, value, list);
+}
+
+static int parse_long(const char *opt, const char *text, long lo, long hi, long *out, tc_error *err) {
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (errno || end == text || *end || v < lo || v > hi)
+    return tc_error_set(err, TC_EINPUT, "%s: expected an integer in %ld..%ld, got '%s'", opt, lo, hi, text);
+  *out = v;
+  return TC_OK;
+}
+
+static int parse_opts(int argc, char **argv, exec_opts *o, tc_error *err) {
+  memset(o, 0, sizeof *o);
+  o->iters = 5;
+  o->warmup = 1;
+  o->check = o->compute = 1;
+  const char *sizes = EXEC_DEFAULT_SIZES;
+  const char *type_names[4], *only_names[] = {"both", "topocoll", "mpi"};
+  for (int i = 0; i < 4; i++) type_names[i] = exec_types[i].name;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int has_value = i + 1 < argc;
+    int only = 0;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) o->help = 1;
+    else if (!strcmp(a, "--no-check")) o->check = 0;
+    else if (!strcmp(a, "--no-compute")) o->compute = 0;
+    else if (!strcmp(a, "--inplace")) o->inplace = 1;
+    else if (!strcmp(a, "--trusted")) o->trusted = 1;
+    else if (!strcmp(a, "--sizes") || !strcmp(a, "--dtype") || !strcmp(a, "--op") || !strcmp(a, "--iters") ||
+             !strcmp(a, "--warmup") || !strcmp(a, "--only")) {
+      if (!has_value) return tc_error_set(err, TC_EINPUT, "%s needs a value", a);
+      const char *v = argv[++i];
+      int rc = TC_OK;
+      if (!strcmp(a, "--sizes")) sizes = v;
+      else if (!strcmp(a, "--dtype")) rc = pick(a, v, type_names, 4, &o->type, err);
+      else if (!strcmp(a, "--op")) rc = pick(a, v, exec_ops, 3, &o->op, err);
+      else if (!strcmp(a, "--iters")) rc = parse_long(a, v, 1, 1000000, &o->iters, err);
+      else if (!strcmp(a, "--warmup")) rc = parse_long(a, v, 0, 1000000, &o->warmup, err);
+      else if ((rc = pick(a, v, only_names, 3, &only, err)) == TC_OK) o->only = (exec_only)only;
+      if (rc) return rc;
+    } else if (a[0] == '-' && a[1]) return tc_error_set(err, TC_EINPUT, "unknown option '%s'", a);
+    else if (!o->plan) o->plan = a;
+    else return tc_error_set(err, TC_EINPUT, "unexpected argument '%s' (PLAN already given)", a);
+  }
+  if (o->help) return TC_OK;
+  if (!o->plan) return tc_error_set(err, TC_EINPUT, "missing PLAN.json (see --help)");
+  if (!o->compute) o->check = 0;
+  if (o->only != ONLY_BOTH) o->check = 0;
+  if (tc_units_parse_size_list(sizes, &o->sizes, &o->nsizes, err)) {
+    tc_error_prefix(err, "--sizes");
+    return err->code;
+  }
+  return TC_OK;
+}
+
+/* ---- buffers and data ------------------------------------------------------------------- */
+
+/* A buffer of `bytes`; with `shared` (dummy data) from SMPI_SHARED_MALLOC under SMPI. */
+static void *big_alloc(size_t bytes, int shared) {
+  if (bytes == 0) bytes = 1;
+#ifdef SMPI_SHARED_MALLOC
+  if (shared) return SMPI_SHARED_MALLOC(bytes);
+#else
+  (void)shared;
+#endif
+  return malloc(bytes);
+}
+
+static void big_free(void *p, int shared) {
+  if (!p) return;
+#ifdef SMPI_SHARED_MALLOC
+  if (shared) {
+    SMPI_SHARED_FREE(p);
+    return;
+  }
+#else
+  (void)shared;
+#endif
+  free(p);
+}
+
+/* A small integer for (rank, index): |value| * ranks stays exact in every type's sums
+   (int32: < 2^15 per rank, float: < 2^5, i.e. up to 2^15 / 2^19 ranks). */
+static void fill(void *buf, long long n, int t, int rank, long long first) {
+  for (long long i = 0; i < n; i++) {
+    uint64_t h = ((uint64_t)rank << 40) ^ (uint64_t)(first + i);
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9u;
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBu;
+    h ^= h >> 31;
+    switch (t) {
+      case 0: ((int32_t *)buf)[i] = (int32_t)(h % 65536) - 32768; break;
+      case 1: ((int64_t *)buf)[i] = (int64_t)(h % 4294967296u) - 2147483648; break;
+      case 2: ((float *)buf)[i] = (float)((int)(h % 64) - 32); break;
+      default: ((double *)buf)[i] = (double)((int64_t)(h % 1048576) - 524288);
+    }
+  }
+}
+
+static void describe(char *out, size_t room, const void *buf, long long i, int t) {
+  switch (t) {
+    case 0: snprintf(out, room, "%d", ((const int32_t *)buf)[i]); break;
+    case 1: snprintf(out, room, "%lld", (long long)((const int64_t *)buf)[i]); break;
+    case 2: snprintf(out, room, "%.9g", ((const float *)buf)[i]); break;
+    default: snprintf(out, room, "%.17g", ((const double *)buf)[i]);
+  }
+}
+
+/* ---- one size ------------------------------------------------------------------------------ */
+
+typedef struct exec_size {
+  long long count, nin, nout; /* elements: per call, of the input, of the result */
+  int64_t bytes;              /* M actually used */
+  size_t elt;
+  char *input;                /* pristine input */
+  char *work[2];              /* result (or in-place buffer) of the executor [0] and MPI [1] */
+  size_t work_bytes;
+} exec_size;
+
+static int call_executor(const exec_ctx *c, const exec_size *z, tc_error *err) {
+  const void *send = c->o->inplace ? TC_MPI_IN_PLACE : z->input;
+  switch (c->coll) {
+    case TC_COLL_ALLGATHER: return tc_mpi_allgather(c->plan, send, z->work[0], z->count, c->type, err);
+    case TC_COLL_REDUCE_SCATTER: return tc_mpi_reduce_scatter(c->plan, send, z->work[0], z->count, c->type, c->op, err);
+    default: return tc_mpi_allreduce(c->plan, send, z->work[0], z->count, c->type, c->op, err);
+  }
+}
+
+static int call_mpi(const exec_ctx *c, const exec_size *z) {
+  const void *send = c->o->inplace ? MPI_IN_PLACE : z->input;
+  int n = (int)z->count;
+  switch (c->coll) {
+    case TC_COLL_ALLGATHER:
+      if (c->o->inplace)
+        return MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, z->work[1], n, c->type, MPI_COMM_WORLD);
+      return MPI_Allgather(send, n, c->type, z->work[1], n, c->type, MPI_COMM_WORLD);
+    case TC_COLL_REDUCE_SCATTER: return MPI_Reduce_scatter_block(send, z->work[1], n, c->type, c->op, MPI_COMM_WORLD);
+    default: return MPI_Allreduce(send, z->work[1], n, c->type, c->op, MPI_COMM_WORLD);
+  }
+}
+
+/* In place, each call starts from the input laid out where MPI wants it. */
+static void stage_input(const exec_ctx *c, const exec_size *z, int which) {
+  if (!c->o->inplace || !c->o->compute) return;
+  size_t at = c->coll == TC_COLL_ALLGATHER ? (size_t)c->rank * (size_t)z->count * z->elt : 0;
+  memcpy(z->work[which] + at, z->input, (size_t)z->nin * z->elt);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* warmup + iters timed calls of one side; *median on rank 0. */
+static int time_side(const exec_ctx *c, const exec_size *z, int which, double *median, tc_error *err) {
+  long iters = c->o->iters, total = c->o->warmup + iters;
+  double *t = malloc(sizeof *t * (size_t)iters * 2);
+  int rc = t ? TC_OK : tc_error_set(err, TC_ENOMEM, "out of memory for timings");
+  if ((rc = tc_run_agree(MPI_COMM_WORLD, rc, NULL, err))) {
+    free(t);
+    return rc;
+  }
+  for (long i = 0; i < total && !rc; i++) {
+    /* The last call's result is the one compared: poison its buffer first, so that an
+       element the collective fails to write differs from every value a correct result
+       can hold (0xA5... is no small integer in any of the types). */
+    if (c->o->check && i == total - 1) memset(z->work[which], 0xA5, z->work_bytes);
+    stage_input(c, z, which);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    if (which == 0) rc = call_executor(c, z, err);
+    else if (call_mpi(c, z) != MPI_SUCCESS) rc = tc_error_set(err, TC_EFAIL, "MPI's own collective failed");
+    double dt = MPI_Wtime() - t0;
+    if (i >= c->o->warmup) t[i - c->o->warmup] = dt;
+  }
+  if (!rc) MPI_Reduce(t, t + iters, (int)iters, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (!rc && c->rank == 0) {
+    qsort(t + iters, (size_t)iters, sizeof *t, cmp_double);
+    *median = iters % 2 ? t[iters + iters / 2] : (t[iters + iters / 2 - 1] + t[iters + iters / 2]) / 2;
+  }
+  free(t);
+  return rc;
+}
+
+/* Compare the two results; returns 1 (and prints on rank 0) when any rank differs. */
+static int compare(const exec_ctx *c, const exec_size *z) {
+  long long bad = -1;
+  if (memcmp(z->work[0], z->work[1], (size_t)z->nout * z->elt))
+    for (long long i = 0; i < z->nout && bad < 0; i++)
+      if (memcmp(z->work[0] + (size_t)i * z->elt, z->work[1] + (size_t)i * z->elt, z->elt)) bad = i;
+  struct {
+    int ok, rank;
+  } mine = {bad < 0, c->rank}, first;
+  MPI_Allreduce(&mine, &first, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD);
+  if (first.ok) return 0;
+  char line[256] = "";
+  if (c->rank == first.rank) {
+    char a[64], b[64];
+    describe(a, sizeof a, z->work[0], bad, c->o->type);
+    describe(b, sizeof b, z->work[1], bad, c->o->type);
+    snprintf(line, sizeof line, "size %lld: rank %d: element %lld of the result differs: topocoll %s, MPI %s",
+             (long long)z->bytes, c->rank, bad, a, b);
+  }
+  MPI_Bcast(line, (int)sizeof line, MPI_CHAR, first.rank, MPI_COMM_WORLD);
+  if (c->rank == 0) fprintf(stderr, "topocoll-exec: %s\n", line);
+  return 1;
+}
+
+/* Count, element counts and bytes for a requested size. */
+static int size_for(const exec_ctx *c, int64_t requested, exec_size *z, tc_error *err) {
+  memset(z, 0, sizeof *z);
+  z->elt = (size_t)exec_types[c->o->type].size;
+  int64_t per = c->coll == TC_COLL_ALLREDUCE ? (int64_t)z->elt : (int64_t)z->elt * c->ranks;
+  z->count = requested / per > 0 ? requested / per : 1;
+  z->bytes = (int64_t)z->count * per;
+  if (c->o->only != ONLY_TOPOCOLL && z->count > INT_MAX)
+    return tc_error_set(err, TC_EINPUT, "size %lld: %lld elements per call exceed MPI's int count (use --only "
+                        "topocoll)", (long long)requested, z->count);
+  long long whole = z->bytes / (long long)z->elt;
+  z->nin = c->coll == TC_COLL_REDUCE_SCATTER ? whole : z->count;
+  z->nout = c->coll == TC_COLL_ALLGATHER ? whole : z->count;
+  z->work_bytes = (size_t)whole * z->elt; /* room for the in-place layout too */
+  return TC_OK;
+}
+
+static int alloc_size(const exec_ctx *c, exec_size *z, tc_error *err) {
+  int shared = !c->o->compute;
+  z->input = big_alloc((size_t)z->nin * z->elt, shared);
+  int fail = !z->input;
+  for (int w = 0; w < 2; w++) {
+    int used = w == 0 ? c->o->only != ONLY_MPI : c->o->only != ONLY_TOPOCOLL;
+    if (used && !(z->work[w] = big_alloc(z->work_bytes, shared))) fail = 1;
+  }
+  if (fail) return tc_error_set(err, TC_ENOMEM, "out of memory for size %lld", (long long)z->bytes);
+  if (!c->o->compute) return TC_OK; /* dummy data */
+  fill(z->input, z->nin, c->o->type, c->rank, 0);
+  return TC_OK;
+}
+
+static void free_size(const exec_ctx *c, exec_size *z) {
+  big_free(z->input, !c->o->compute);
+  for (int w = 0; w < 2; w++) big_free(z->work[w], !c->o->compute);
+}
+
+static void print_time(char *out, size_t room, int ran, double t) {
+  if (ran) snprintf(out, room, "%.9g", t);
+  else snprintf(out, room, "null");
+}
+
+/* One size: returns TC_OK (with *mismatch set when the results differed) or an agreed error. */
+static int run_size(const exec_ctx *c, int64_t requested, int *mismatch, tc_error *err) {
+  exec_size z;
+  int rc = size_for(c, requested, &z, err);
+  if (!rc) rc = alloc_size(c, &z, err);
+  if ((rc = tc_run_agree(MPI_COMM_WORLD, rc, NULL, err))) {
+    free_size(c, &z);
+    return rc;
+  }
+  double t_tc = 0, t_mpi = 0;
+  int run_tc = c->o->only != ONLY_MPI, run_mpi = c->o->only != ONLY_TOPOCOLL;
+  if (run_tc) rc = time_side(c, &z, 0, &t_tc, err);
+  if (!rc && run_mpi) rc = time_side(c, &z, 1, &t_mpi, err);
+  *mismatch = 0;
+  if (!rc && c->o->check) *mismatch = compare(c, &z);
+  if (!rc && c->rank == 0) {
+    char a[32], b[32];
+    print_time(a, sizeof a, run_tc, t_tc);
+    print_time(b, sizeof b, run_mpi, t_mpi);
+    printf("{\"size_bytes\": %lld, \"count\": %lld, \"time_s\": %s, \"mpi_time_s\": %s, \"verified\": %s}\n",
+           (long long)z.bytes, z.count, a, b, !c->o->check ? "null" : *mismatch ? "false" : "true");
+    fflush(stdout);
+  }
+  free_size(c, &z);
+  return rc;
+}
+
+/* ---- main ------------------------------------------------------------------------------------ */
+
+/* Bad usage, and a plan that cannot be read or used, is the user's to fix: 2. */
+static int exit_status(int code, int loading) { return code == TC_EINPUT || (loading && code == TC_EIO) ? 2 : 1; }
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  exec_ctx c = {0};
+  MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &c.ranks);
+  exec_opts o;
+  tc_error err;
+  tc_error_clear(&err);
+  int status = 0, loading = 0;
+  int rc = parse_opts(argc, argv, &o, &err); /* the same arguments on every rank */
+  if (!rc && o.help) {
+    if (c.rank == 0) usage();
+  } else if (!rc) {
+    c.o = &o;
+    c.type = mpi_type(o.type);
+    c.op = mpi_op(o.op);
+    rc = tc_mpi_plan_load(o.plan, MPI_COMM_WORLD, o.trusted ? TC_MPI_TRUSTED : 0, &c.plan, &err);
+    loading = rc != TC_OK;
+    if (!rc) {
+      c.coll = tc_mpi_plan_collective(c.plan);
+      if (!o.compute) tc_mpi_plan_set_compute(c.plan, 0);
+      for (int i = 0; i < o.nsizes && !rc; i++) {
+        int mismatch = 0;
+        rc = run_size(&c, o.sizes[i], &mismatch, &err);
+        if (mismatch) status = 1;
+      }
+      tc_mpi_plan_free(c.plan);
+    }
+  }
+  if (rc) {
+    if (c.rank == 0) fprintf(stderr, "topocoll-exec: %s\n", err.msg);
+    status = exit_status(rc, loading);
+  }
+  free(o.sizes);
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,365 @@
+/*
+** mpi_exec.c — running a loaded plan: tc_mpi_allgather, tc_mpi_reduce_scatter,
+** tc_mpi_allreduce (run_mpi.h).
+**
+** A call: check the arguments and prepare everything that could fail — the element
+** layout for this count (tc_run_layout_prepare: every op's element offsets, staging per
+** step, MPI messages per op), the scratch and staging buffers, the request array — then
+** one tc_run_agree, so a rank-local problem (bad type, overflowing count, NULL buffer, out of
+** memory) stops every rank before any message is sent. A call repeating the last agreed
+** (count, element size) skips it: nothing that could fail on one rank is prepared.
+** Then the program runs step by
+** step:
+**   step 0 and steps+1: their COPYs, in order;
+**   step t: its leading COPYs (materialising partials the step's sends read), then every
+**           receive posted (copy-receives straight into their place, reduce-receives into
+**           staging), then every send, one MPI_Waitall, then the step's reductions and
+**           copies in program order.
+** mpi_plan.c checked at load that this order means what the program means. Tags are the
+** step number (modulo MPI_TAG_UB + 1; matching never depends on it: each step completes
+** before the next is posted and MPI does not let messages of one pair overtake). A
+** message longer than msg_max elements goes as several messages, which both sides cut
+** the same way, except a dropped redundant receive, whose length the receiver cannot know:
+** a count that would need splitting one is refused (TC_EINPUT).
+** Reductions are typed loops (integer sums wrap like two's complement instead of
+** overflowing, as MPI's do in practice).
+*/
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/run_internal.h"
+
+typedef enum { RUN_I32, RUN_I64, RUN_F32, RUN_F64 } run_dtype;
+typedef enum { RUN_SUM, RUN_MAX, RUN_MIN, RUN_NONE } run_rop;
+
+/* ---- chunk -> element mapping ---------------------------------------------------------- */
+
+/* GCC and Clang on 64-bit targets (mpicc and smpicc both use one of them). */
+__extension__ typedef unsigned __int128 run_u128;
+
+/* floor(a * b / c) for 0 <= a <= c, b >= 0, c > 0, without overflow. */
+static int64_t mul_div(int64_t a, int64_t b, int64_t c) { return (int64_t)((run_u128)a * (run_u128)b / (run_u128)c); }
+
+int64_t tc_run_chunk_start(const tc_mpi_plan *plan, int64_t total, int64_t c) {
+  int64_t k = c / plan->units, j = c % plan->units;
+  int64_t lo = mul_div(k, total, plan->nshards);
+  if (j == 0) return lo;
+  int64_t size = mul_div(k + 1, total, plan->nshards) - lo;
+  return lo + mul_div(j, size, plan->units);
+}
+
+/* Element offset of chunk `chunk` at l, relative to l's buffer. */
+static int64_t element_at(const tc_mpi_plan *plan, const run_layout *ly, const run_loc *l, int64_t chunk) {
+  int64_t own = (int64_t)plan->rank * plan->units;
+  switch (l->buf) {
+    case TC_BUF_INPUT:
+      return tc_run_chunk_start(plan, ly->total, chunk) -
+             (plan->coll == TC_COLL_ALLGATHER ? tc_run_chunk_start(plan, ly->total, own) : 0);
+    case TC_BUF_OUTPUT:
+      return tc_run_chunk_start(plan, ly->total, chunk) -
+             (plan->coll == TC_COLL_REDUCE_SCATTER ? tc_run_chunk_start(plan, ly->total, own) : 0);
+    case TC_BUF_SCRATCH: break;
+  }
+  if (l->off < plan->redundant_off) return tc_run_chunk_start(plan, ly->total, chunk);
+  int64_t slot = tc_run_chunk_start(plan, ly->total, plan->redundant_off) +
+                 (l->anchor_slot - plan->redundant_off) * ly->maxc;
+  if (l->anchor_chunk < 0) return slot; /* a dropped receive */
+  return slot + tc_run_chunk_start(plan, ly->total, chunk) - tc_run_chunk_start(plan, ly->total, l->anchor_chunk);
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+/* Largest element count the executor's byte arithmetic accepts (8-byte types). */
+#define RUN_MAX_ELEMENTS (INT64_MAX / 8)
+
+int tc_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err) {
+  run_layout *ly = &plan->layout;
+  if (ly->valid && ly->count == count) return TC_OK;
+  ly->valid = 0;
+  int64_t total = count;
+  if (plan->coll != TC_COLL_ALLREDUCE && __builtin_mul_overflow((int64_t)count, (int64_t)plan->ranks, &total))
+    return tc_error_set(err, TC_EINPUT, "count %lld times %d ranks overflows 64 bits", count, plan->ranks);
+  if (total > RUN_MAX_ELEMENTS)
+    return tc_error_set(err, TC_EINPUT, "count %lld is too large: %lld elements overflow the byte offsets", count,
+                        (long long)total);
+  if (!ly->span) {
+    ly->span = malloc(sizeof *ly->span * (size_t)(plan->nops ? plan->nops : 1));
+    if (!ly->span) return tc_error_set(err, TC_ENOMEM, "out of memory for the layout of rank %d", plan->rank);
+  }
+  ly->count = count;
+  ly->total = total;
+  ly->maxc = ceil_div(ceil_div(total, plan->nshards), plan->units);
+  int64_t redundant;
+  if (__builtin_mul_overflow(plan->scratch_chunks - plan->redundant_off, ly->maxc, &redundant) ||
+      redundant > RUN_MAX_ELEMENTS - total)
+    return tc_error_set(err, TC_EINPUT, "count %lld is too large for the scratch space of rank %d", count, plan->rank);
+  ly->scratch_elems = tc_run_chunk_start(plan, total, plan->redundant_off) + redundant;
+  ly->staging_elems = 0;
+  ly->max_requests = 0;
+  for (int32_t t = 0; t <= plan->steps + 1; t++) {
+    int64_t stage = 0, requests = 0;
+    for (int64_t i = plan->step_first[t]; i < plan->step_first[t + 1]; i++) {
+      const run_op *op = &plan->ops[i];
+      run_span *sp = &ly->span[i];
+      sp->src = sp->dst = sp->stage = -1;
+      if (op->chunk >= 0)
+        sp->len = tc_run_chunk_start(plan, total, op->chunk + op->cnt) - tc_run_chunk_start(plan, total, op->chunk);
+      else if (__builtin_mul_overflow(op->cnt, ly->maxc, &sp->len)) /* a dropped receive: room enough */
+        return tc_error_set(err, TC_EINPUT, "count %lld is too large for the scratch space of rank %d", count,
+                            plan->rank);
+      if (op->kind != TC_OP_RECV) sp->src = element_at(plan, ly, &op->src, op->chunk);
+      if (op->kind != TC_OP_SEND) sp->dst = element_at(plan, ly, &op->dst, op->chunk);
+      sp->pieces = 0;
+      if (op->kind == TC_OP_COPY) continue;
+      sp->pieces = sp->len == 0 ? 1 : ceil_div(sp->len, plan->msg_max);
+      if (op->chunk < 0 && sp->pieces > 1)
+        return tc_error_set(err, TC_EINPUT, "count %lld is too large: rank %d would receive up to %lld elements "
+                            "from rank %d in one message (step %d), beyond MPI's int count", count, plan->rank,
+                            (long long)sp->len, op->peer, op->step);
+      requests += sp->pieces;
+      if (op->kind == TC_OP_RECV_REDUCE) {
+        sp->stage = stage;
+        if (__builtin_add_overflow(stage, sp->len, &stage) || stage > RUN_MAX_ELEMENTS)
+          return tc_error_set(err, TC_EINPUT, "count %lld is too large for the staging space of rank %d", count,
+                              plan->rank);
+      }
+    }
+    if (stage > ly->staging_elems) ly->staging_elems = stage;
+    if (requests > ly->max_requests) ly->max_requests = requests;
+  }
+  ly->valid = 1;
+  return TC_OK;
+}
+
+/* ---- arguments --------------------------------------------------------------------------- */
+
+static int decode_type(MPI_Datatype type, run_dtype *dt, int *size, tc_error *err) {
+  int s = 0;
+  if (type != MPI_DATATYPE_NULL) MPI_Type_size(type, &s);
+  int integer = type == MPI_INT32_T || type == MPI_INT64_T || type == MPI_INT || type == MPI_LONG ||
+                type == MPI_LONG_LONG;
+  if (integer && (s == 4 || s == 8)) *dt = s == 4 ? RUN_I32 : RUN_I64;
+  else if (type == MPI_FLOAT && s == 4) *dt = RUN_F32;
+  else if (type == MPI_DOUBLE && s == 8) *dt = RUN_F64;
+  else {
+    char name[MPI_MAX_OBJECT_NAME] = "";
+    int len = 0;
+    if (type != MPI_DATATYPE_NULL) MPI_Type_get_name(type, name, &len);
+    return tc_error_set(err, TC_EINPUT, "unsupported datatype %s (the executor takes MPI_INT32_T, MPI_INT64_T, "
+                        "MPI_FLOAT, MPI_DOUBLE, MPI_INT, MPI_LONG, MPI_LONG_LONG)",
+                        len > 0 ? name : "(unnamed or null)");
+  }
+  *size = s;
+  return TC_OK;
+}
+
+static int decode_op(MPI_Op op, run_rop *rop, tc_error *err) {
+  if (op == MPI_SUM) *rop = RUN_SUM;
+  else if (op == MPI_MAX) *rop = RUN_MAX;
+  else if (op == MPI_MIN) *rop = RUN_MIN;
+  else return tc_error_set(err, TC_EINPUT, "unsupported MPI_Op (the executor takes MPI_SUM, MPI_MAX, MPI_MIN)");
+  return TC_OK;
+}
+
+/* One call, as the three entry points describe it. */
+typedef struct run_call {
+  tc_collective coll;
+  const void *sendbuf;
+  void *recvbuf;
+  long long count;
+  MPI_Datatype type;
+  MPI_Op op; /* unused for allgather */
+  run_dtype dt;
+  run_rop rop;
+  int elt;
+} run_call;
+
+static int check_call(tc_mpi_plan *plan, run_call *c, tc_error *err) {
+  if (plan->coll != c->coll)
+    return tc_error_set(err, TC_EINPUT, "the plan is for %s, not %s", tc_collective_name(plan->coll),
+                        tc_collective_name(c->coll));
+  if (c->count < 0) return tc_error_set(err, TC_EINPUT, "negative count %lld", c->count);
+  if (decode_type(c->type, &c->dt, &c->elt, err)) return err->code;
+  c->rop = RUN_NONE;
+  if (c->coll != TC_COLL_ALLGATHER && decode_op(c->op, &c->rop, err)) return err->code;
+  if (c->count > 0 && (!c->recvbuf || !c->sendbuf))
+    return tc_error_set(err, TC_EINPUT, "NULL %s with count %lld", c->recvbuf ? "sendbuf" : "recvbuf", c->count);
+  if (tc_run_layout_prepare(plan, c->count, err)) return err->code;
+  const run_layout *ly = &plan->layout;
+  int shared = !plan->compute; /* dummy data: SMPI may share it between ranks */
+  if (tc_run_buf_reserve(&plan->scratch, (size_t)ly->scratch_elems * (size_t)c->elt, shared, err) ||
+      tc_run_buf_reserve(&plan->staging, (size_t)ly->staging_elems * (size_t)c->elt, shared, err))
+    return err->code;
+  if (ly->max_requests > plan->req_room) {
+    MPI_Request *r = realloc(plan->req, sizeof *r * (size_t)ly->max_requests);
+    if (!r) return tc_error_set(err, TC_ENOMEM, "out of memory for %lld MPI requests", (long long)ly->max_requests);
+    plan->req = r;
+    plan->req_room = ly->max_requests;
+  }
+  return TC_OK;
+}
+
+/* ---- kernels ------------------------------------------------------------------------------ */
+
+/* dst[i] = a[i] (op) b[i]; a may alias dst. Integer sums wrap (computed unsigned). */
+#define RUN_REDUCE_LOOP(T, U)                                                                      \
+  do {                                                                                             \
+    T *d = dst;                                                                                    \
+    const T *x = a, *y = b;                                                                        \
+    if (rop == RUN_SUM)                                                                            \
+      for (int64_t i = 0; i < n; i++) d[i] = (T)((U)x[i] + (U)y[i]);                               \
+    else if (rop == RUN_MAX)                                                                       \
+      for (int64_t i = 0; i < n; i++) d[i] = x[i] > y[i] ? x[i] : y[i];                            \
+    else                                                                                           \
+      for (int64_t i = 0; i < n; i++) d[i] = x[i] < y[i] ? x[i] : y[i];                            \
+  } while (0)
+
+static void reduce(run_dtype dt, run_rop rop, void *dst, const void *a, const void *b, int64_t n) {
+  switch (dt) {
+    case RUN_I32: RUN_REDUCE_LOOP(int32_t, uint32_t); break;
+    case RUN_I64: RUN_REDUCE_LOOP(int64_t, uint64_t); break;
+    case RUN_F32: RUN_REDUCE_LOOP(float, float); break;
+    case RUN_F64: RUN_REDUCE_LOOP(double, double); break;
+  }
+}
+
+/* ---- execution ---------------------------------------------------------------------------- */
+
+typedef struct run_exec {
+  tc_mpi_plan *plan;
+  const run_call *call;
+  char *buf[3]; /* input, output, scratch */
+  char *staging;
+} run_exec;
+
+static char *at(const run_exec *x, tc_buffer b, int64_t elem) { return x->buf[b] + elem * x->call->elt; }
+
+static int mpi_failed(const run_exec *x, int rc, const char *what, int peer, int step, tc_error *err) {
+  char text[MPI_MAX_ERROR_STRING] = "";
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  return tc_error_set(err, TC_EFAIL, "rank %d, step %d: %s rank %d failed: %s", x->plan->rank, step, what, peer,
+                      text);
+}
+
+/* Post the messages of op i (cut into msg_max pieces). */
+static int post(const run_exec *x, int64_t i, char *ptr, int tag, int64_t *nreq, tc_error *err) {
+  tc_mpi_plan *plan = x->plan;
+  const run_op *op = &plan->ops[i];
+  const run_span *sp = &plan->layout.span[i];
+  int send = op->kind == TC_OP_SEND;
+  for (int64_t p = 0; p < sp->pieces; p++) {
+    int64_t from = p * plan->msg_max, n = sp->len - from < plan->msg_max ? sp->len - from : plan->msg_max;
+    char *piece = ptr + from * x->call->elt;
+    MPI_Request *req = &plan->req[(*nreq)++];
+    int rc = send ? MPI_Isend(piece, (int)n, x->call->type, op->peer, tag, plan->comm, req)
+                  : MPI_Irecv(piece, (int)n, x->call->type, op->peer, tag, plan->comm, req);
+    if (rc != MPI_SUCCESS) return mpi_failed(x, rc, send ? "MPI_Isend to" : "MPI_Irecv from", op->peer, op->step, err);
+  }
+  return TC_OK;
+}
+
+/* A COPY or the reduction of a RECV_REDUCE, after its data is in. */
+static void apply(const run_exec *x, int64_t i) {
+  const run_op *op = &x->plan->ops[i];
+  const run_span *sp = &x->plan->layout.span[i];
+  char *dst = at(x, op->dst.buf, sp->dst), *src = at(x, op->src.buf, sp->src);
+  if (op->kind == TC_OP_RECV_REDUCE)
+    reduce(x->call->dt, x->call->rop, dst, src, x->staging + sp->stage * x->call->elt, sp->len);
+  else if (op->kind == TC_OP_COPY && dst != src)
+    memmove(dst, src, (size_t)sp->len * (size_t)x->call->elt);
+}
+
+static int run_step(const run_exec *x, int32_t t, tc_error *err) {
+  tc_mpi_plan *plan = x->plan;
+  int64_t first = plan->step_first[t], end = plan->step_first[t + 1];
+  int compute = plan->compute;
+  if (t == 0 || t == plan->steps + 1) {
+    for (int64_t i = first; i < end && compute; i++) apply(x, i);
+    return TC_OK;
+  }
+  for (; first < end && plan->ops[first].kind == TC_OP_COPY; first++)
+    if (compute) apply(x, first);
+  int tag = (int)(t % ((long long)plan->tag_ub + 1));
+  int64_t nreq = 0;
+  for (int64_t i = first; i < end; i++) {
+    const run_op *op = &plan->ops[i];
+    const run_span *sp = &plan->layout.span[i];
+    if (op->kind == TC_OP_RECV && post(x, i, at(x, op->dst.buf, sp->dst), tag, &nreq, err)) return err->code;
+    if (op->kind == TC_OP_RECV_REDUCE && post(x, i, x->staging + sp->stage * x->call->elt, tag, &nreq, err))
+      return err->code;
+  }
+  for (int64_t i = first; i < end; i++)
+    if (plan->ops[i].kind == TC_OP_SEND && post(x, i, at(x, plan->ops[i].src.buf, plan->layout.span[i].src), tag,
+                                                 &nreq, err))
+      return err->code;
+  int rc = MPI_Waitall((int)nreq, plan->req, MPI_STATUSES_IGNORE);
+  if (rc != MPI_SUCCESS) {
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    return tc_error_set(err, TC_EFAIL, "rank %d, step %d: MPI_Waitall failed: %s", plan->rank, t, text);
+  }
+  for (int64_t i = first; i < end && compute; i++)
+    if (plan->ops[i].kind == TC_OP_RECV_REDUCE || plan->ops[i].kind == TC_OP_COPY) apply(x, i);
+  return TC_OK;
+}
+
+static int run_collective(tc_mpi_plan *plan, run_call *c, tc_error *err) {
+  tc_error local;
+  if (!err) err = &local;
+  tc_error_clear(err);
+  if (!plan) return tc_error_set(err, TC_EINPUT, "no plan (NULL)");
+  int rc = check_call(plan, c, err);
+  /* Agreement costs a small allreduce; it is needed only where one rank may fail and
+     another not: a new (count, type), for which layout and buffers are prepared. Otherwise
+     the checks depend on arguments MPI requires equal on every rank (and the buffers). */
+  if (c->count != plan->agreed_count || c->elt != plan->agreed_elt) {
+    if ((rc = tc_run_agree(plan->comm, rc, NULL, err))) return rc;
+    plan->agreed_count = c->count;
+    plan->agreed_elt = c->elt;
+  } else if (rc) {
+    return rc; /* an op every rank refuses alike, or this rank's own NULL buffer */
+  }
+  if (c->count == 0) return TC_OK;
+  size_t elt = (size_t)c->elt, block = (size_t)c->count * elt, own = (size_t)plan->rank * block;
+  int inplace = c->sendbuf == TC_MPI_IN_PLACE;
+  char *recv = c->recvbuf;
+  run_exec x = {.plan = plan, .call = c, .staging = plan->staging.ptr};
+  x.buf[TC_BUF_SCRATCH] = plan->scratch.ptr;
+  x.buf[TC_BUF_OUTPUT] = recv;
+  x.buf[TC_BUF_INPUT] = (char *)(uintptr_t)c->sendbuf; /* never written: the program only reads its input */
+  if (inplace) {
+    x.buf[TC_BUF_INPUT] = c->coll == TC_COLL_ALLGATHER ? recv + own : recv;
+    /* MPI puts an in-place reduce-scatter result first; the program's alias is r's block. */
+    if (c->coll == TC_COLL_REDUCE_SCATTER) x.buf[TC_BUF_OUTPUT] = recv + own;
+  }
+  for (int32_t t = 0; t <= plan->steps + 1; t++)
+    if ((rc = run_step(&x, t, err))) return rc;
+  if (inplace && c->coll == TC_COLL_REDUCE_SCATTER && own > 0 && plan->compute) memmove(recv, recv + own, block);
+  return TC_OK;
+}
+
+int tc_mpi_allgather(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                     tc_error *err) {
+  run_call c = {.coll = TC_COLL_ALLGATHER, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .type = type,
+                .op = MPI_OP_NULL};
+  return run_collective(plan, &c, err);
+}
+
+int tc_mpi_reduce_scatter(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count,
+                          MPI_Datatype type, MPI_Op op, tc_error *err) {
+  run_call c = {.coll = TC_COLL_REDUCE_SCATTER, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count,
+                .type = type, .op = op};
+  return run_collective(plan, &c, err);
+}
+
+int tc_mpi_allreduce(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                     MPI_Op op, tc_error *err) {
+  run_call c = {.coll = TC_COLL_ALLREDUCE, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .type = type,
+                .op = op};
+  return run_collective(plan, &c, err);
+}

@@ -1,0 +1,219 @@
+/*
+** pmpi_interpose.c — libtopocoll_pmpi.so: serve MPI_Allreduce, MPI_Allgather and
+** MPI_Reduce_scatter_block of an unmodified MPI program from topocoll plans.
+**
+**   mpirun -x LD_PRELOAD=libtopocoll_pmpi.so -x TOPOCOLL_PLANS=ar.json:ag.json ./app
+**
+** TOPOCOLL_PLANS is a list of schedule JSON files separated by ':' or ','. At MPI_Init /
+** MPI_Init_thread (both intercepted; PMPI_Init* runs first) every plan whose node count
+** equals MPI_COMM_WORLD's size is loaded on MPI_COMM_WORLD (tc_mpi_plan_load, verified);
+** a plan of another size is skipped (a warning with TOPOCOLL_VERBOSE=1), so one list can
+** name plans for several job sizes. A plan that fails to load for any other reason gets
+** one warning line and is not used; a second plan for an already served collective is
+** skipped. Loading never aborts the program, and whatever cannot be served falls back to
+** the MPI library (PMPI_*).
+** A call is served when its collective has a plan, its communicator is MPI_COMM_WORLD or
+** congruent to it (MPI_Comm_compare IDENT / CONGRUENT; under MPI_THREAD_MULTIPLE only
+** MPI_COMM_WORLD itself, whose collectives MPI forbids from running concurrently), its
+** datatype and op are ones the executor takes (run_mpi.h), and, for MPI_Allgather,
+** sendcount == recvcount and sendtype == recvtype (or MPI_IN_PLACE). If the executor
+** refuses the call anyway (an argument error or no memory, agreed on by every rank before
+** any message), PMPI does it; if an MPI call fails inside the executor, the communicator's
+** error handler is called, as for any failed collective.
+** Internal MPI calls of the executor and the loader reach PMPI directly (a thread-local
+** guard), so they are neither served nor counted.
+** At MPI_Finalize the plans are freed (before PMPI_Finalize) and, with TOPOCOLL_VERBOSE=1,
+** rank 0 prints one line: "topocoll: S calls served by topocoll (...), F fell back to MPI".
+*/
+#include <mpi.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/run_internal.h"
+#include "topocoll/run_mpi.h"
+
+enum { SLOT_ALLGATHER, SLOT_REDUCE_SCATTER, SLOT_ALLREDUCE, NSLOTS };
+
+typedef struct interposer {
+  tc_mpi_plan *plan[NSLOTS];
+  long long served[NSLOTS], fell_back;
+  int verbose, world_rank, thread_multiple, active;
+} interposer;
+
+static interposer state;
+static _Thread_local int inside; /* in the executor or the loader: pass straight to PMPI */
+
+static const char *const slot_names[NSLOTS] = {"allgather", "reduce-scatter", "allreduce"};
+
+static int slot_of(tc_collective c) {
+  return c == TC_COLL_ALLGATHER ? SLOT_ALLGATHER : c == TC_COLL_REDUCE_SCATTER ? SLOT_REDUCE_SCATTER : SLOT_ALLREDUCE;
+}
+
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warn(const char *fmt, ...) {
+  if (state.world_rank != 0) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "topocoll: warning: ");
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n");
+  va_end(ap);
+}
+
+static void load_one(const char *path) {
+  tc_mpi_plan *plan = NULL;
+  tc_error err;
+  int wrong_size = 0;
+  if (tc_run_plan_load(path, MPI_COMM_WORLD, 0, &plan, &wrong_size, &err)) {
+    if (!wrong_size) warn("%s; plan not used", err.msg);
+    else if (state.verbose) warn("%s; plan skipped", err.msg);
+    return;
+  }
+  int s = slot_of(tc_mpi_plan_collective(plan));
+  if (state.plan[s]) {
+    if (state.verbose) warn("%s: skipped (an earlier plan already serves %s)", path, slot_names[s]);
+    tc_mpi_plan_free(plan);
+    return;
+  }
+  state.plan[s] = plan;
+  if (state.verbose && state.world_rank == 0)
+    fprintf(stderr, "topocoll: %s serves %s (%s, %d ranks)\n", path, slot_names[s], tc_mpi_plan_algorithm(plan),
+            tc_mpi_plan_ranks(plan));
+}
+
+/* After PMPI_Init*: load every plan in TOPOCOLL_PLANS. The list is the same on every rank
+   (mpirun exports one environment), so every rank makes the same collective calls. */
+static void load_plans(int provided) {
+  PMPI_Comm_rank(MPI_COMM_WORLD, &state.world_rank);
+  const char *v = getenv("TOPOCOLL_VERBOSE");
+  state.verbose = v && !strcmp(v, "1");
+  state.thread_multiple = provided == MPI_THREAD_MULTIPLE;
+  state.active = 1;
+  const char *list = getenv("TOPOCOLL_PLANS");
+  if (!list || !*list) return;
+  char *copy = strdup(list);
+  if (!copy) {
+    warn("out of memory reading TOPOCOLL_PLANS");
+    return;
+  }
+  inside = 1;
+  for (char *save = NULL, *p = strtok_r(copy, ":,", &save); p; p = strtok_r(NULL, ":,", &save)) load_one(p);
+  inside = 0;
+  free(copy);
+}
+
+int MPI_Init(int *argc, char ***argv) {
+  int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) load_plans(MPI_THREAD_SINGLE);
+  return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) load_plans(*provided);
+  return rc;
+}
+
+int MPI_Finalize(void) {
+  if (state.active) {
+    inside = 1;
+    long long served = 0;
+    for (int s = 0; s < NSLOTS; s++) {
+      served += state.served[s];
+      tc_mpi_plan_free(state.plan[s]);
+      state.plan[s] = NULL;
+    }
+    inside = 0;
+    if (state.verbose && state.world_rank == 0)
+      fprintf(stderr, "topocoll: %lld calls served by topocoll (allreduce %lld, allgather %lld, reduce-scatter "
+              "%lld), %lld fell back to MPI\n", served, state.served[SLOT_ALLREDUCE], state.served[SLOT_ALLGATHER],
+              state.served[SLOT_REDUCE_SCATTER], state.fell_back);
+    state.active = 0;
+  }
+  return PMPI_Finalize();
+}
+
+/* The plan for slot s if this call on comm may use it. */
+static tc_mpi_plan *plan_for(int s, MPI_Comm comm) {
+  if (inside || !state.active || !state.plan[s]) return NULL;
+  if (comm == MPI_COMM_WORLD) return state.plan[s];
+  if (state.thread_multiple || comm == MPI_COMM_NULL) return NULL;
+  int inter = 0, same = MPI_UNEQUAL;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return NULL;
+  if (PMPI_Comm_compare(comm, MPI_COMM_WORLD, &same) != MPI_SUCCESS) return NULL;
+  return same == MPI_IDENT || same == MPI_CONGRUENT ? state.plan[s] : NULL;
+}
+
+/* Whether the executor takes this datatype and op (the same test it makes, done here so
+   that an unsupported call falls back without a collective agreement). */
+static int supported(MPI_Datatype type, MPI_Op op, int needs_op) {
+  if (needs_op && op != MPI_SUM && op != MPI_MAX && op != MPI_MIN) return 0;
+  int size = 0;
+  if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
+  if (type == MPI_FLOAT) return size == 4;
+  if (type == MPI_DOUBLE) return size == 8;
+  return (type == MPI_INT32_T || type == MPI_INT64_T || type == MPI_INT || type == MPI_LONG || type == MPI_LONG_LONG) &&
+         (size == 4 || size == 8);
+}
+
+/* After the executor ran: 1 when it did the work. A refusal (TC_EINPUT, TC_ENOMEM: agreed
+   on by every rank before any message) falls back; a failure in the middle (TC_EFAIL: an
+   MPI call failed, buffers may be half written) goes to comm's error handler, as a failed
+   MPI collective would. *mpi_rc is then what the call returns. */
+static int served(int s, int rc, MPI_Comm comm, int *mpi_rc) {
+  *mpi_rc = MPI_SUCCESS;
+  if (rc == TC_OK) {
+    state.served[s]++;
+    return 1;
+  }
+  if (rc != TC_EFAIL) return 0;
+  *mpi_rc = MPI_ERR_OTHER;
+  PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER);
+  return 1;
+}
+
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  tc_mpi_plan *plan = plan_for(SLOT_ALLREDUCE, comm);
+  if (plan && count >= 0 && supported(type, op, 1)) {
+    inside = 1;
+    int rc = tc_mpi_allreduce(plan, sendbuf, recvbuf, count, type, op, NULL);
+    inside = 0;
+    int mpi_rc;
+    if (served(SLOT_ALLREDUCE, rc, comm, &mpi_rc)) return mpi_rc;
+  }
+  if (!inside) state.fell_back++;
+  return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+}
+
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  tc_mpi_plan *plan = plan_for(SLOT_ALLGATHER, comm);
+  int inplace = sendbuf == MPI_IN_PLACE;
+  if (plan && recvcount >= 0 && supported(recvtype, MPI_OP_NULL, 0) &&
+      (inplace || (sendcount == recvcount && sendtype == recvtype))) {
+    inside = 1;
+    int rc = tc_mpi_allgather(plan, sendbuf, recvbuf, recvcount, recvtype, NULL);
+    inside = 0;
+    int mpi_rc;
+    if (served(SLOT_ALLGATHER, rc, comm, &mpi_rc)) return mpi_rc;
+  }
+  if (!inside) state.fell_back++;
+  return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
+                             MPI_Comm comm) {
+  tc_mpi_plan *plan = plan_for(SLOT_REDUCE_SCATTER, comm);
+  if (plan && recvcount >= 0 && supported(type, op, 1)) {
+    inside = 1;
+    int rc = tc_mpi_reduce_scatter(plan, sendbuf, recvbuf, recvcount, type, op, NULL);
+    inside = 0;
+    int mpi_rc;
+    if (served(SLOT_REDUCE_SCATTER, rc, comm, &mpi_rc)) return mpi_rc;
+  }
+  if (!inside) state.fell_back++;
+  return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+}

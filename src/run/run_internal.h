@@ -1,0 +1,138 @@
+/*
+** run_internal.h — internal: the loaded MPI plan (run_mpi.h) and what mpi_plan.c,
+** mpi_exec.c, the PMPI interposer and the tests share.
+**
+** A plan is one rank's program (program.h) annotated for MPI execution:
+**   - every op knows the global chunk id of the data it moves (`chunk`), which is all
+**     the executor needs to turn chunk ranges into element ranges for any count: shard k
+**     of `total` elements is [k*total/nshards, (k+1)*total/nshards) rounded down, unit j
+**     of a shard of S elements is [j*S/units, (j+1)*S/units) (tc_run_chunk_start);
+**   - the redundant scratch area (copy-receives of data the rank already holds) has no
+**     chunk ids of its own: it is laid out in slots of `maxc` elements, the most a chunk
+**     can have, and a receive landing at slot o occupies its slots contiguously from
+**     o*maxc. The chunk it carries is read off the COPY ops that move its new pieces into
+**     the output (a COPY from slot s to output chunk c says the receive starting at slot o
+**     carries chunk c - (s - o) first); a receive no COPY reads is dropped whole, its
+**     length unknown to the receiver, so it is posted with room for cnt*maxc elements
+**     (chunk == -1);
+**   - ops are grouped by step: step_first[t] .. step_first[t+1]-1 are the ops of step
+**     t = 0..steps+1 (0 and steps+1 hold only COPYs).
+** The element layout for one count (run_layout) is computed on first use and kept until
+** the count changes, with the staging each step needs and the request count.
+**
+** Agreement (tc_run_agree): every collective entry point decides locally, then calls
+** tc_run_agree once — an MPI_Allreduce MINLOC over (ok ? 1 : 0, rank) and, only on failure,
+** an MPI_Bcast of the first failing rank's record — so that every rank returns the same
+** code and the message "rank R: reason" and none is left in a collective.
+*/
+#ifndef TOPOCOLL_RUN_INTERNAL_H
+#define TOPOCOLL_RUN_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topocoll/program.h"
+#include "topocoll/run_mpi.h"
+
+/* A place in one of the program's buffers. In the redundant scratch area, anchor_slot
+   and anchor_chunk are the first slot and the first chunk of the receive that landed
+   there (the data of chunk c sits at (anchor_slot - redundant_off)*maxc +
+   start(c) - start(anchor_chunk)); elsewhere they are unused. */
+typedef struct run_loc {
+  tc_buffer buf;
+  int64_t off; /* in chunks, as in the program */
+  int64_t anchor_slot, anchor_chunk;
+} run_loc;
+
+typedef struct run_op {
+  tc_op_kind kind;
+  int32_t peer;
+  int32_t step;
+  int64_t cnt;   /* chunks */
+  int64_t chunk; /* global chunk id of the first chunk moved; -1: a dropped redundant receive */
+  run_loc src, dst;
+} run_op;
+
+/* Element offsets of op i for one count: within the src / dst buffers, its staging offset
+   (RECV_REDUCE), its length, and how many MPI messages carry it. */
+typedef struct run_span {
+  int64_t src, dst, stage, len;
+  int64_t pieces;
+} run_span;
+
+typedef struct run_layout {
+  int valid;
+  long long count;
+  int64_t total;         /* elements of the whole collective: count, or N*count */
+  int64_t maxc;          /* the most elements one chunk has */
+  int64_t scratch_elems; /* mirror + redundant slots */
+  int64_t staging_elems; /* the most any step's reduce-receives need together */
+  int64_t max_requests;  /* the most MPI requests any step posts */
+  run_span *span;        /* nops entries */
+} run_layout;
+
+/* A buffer the plan owns, grown on demand. `shared`: allocated with SMPI_SHARED_MALLOC
+   (only under SMPI with compute off). */
+typedef struct run_buf {
+  void *ptr;
+  size_t bytes;
+  int shared;
+} run_buf;
+
+struct tc_mpi_plan {
+  MPI_Comm comm; /* a duplicate of the caller's communicator, errors returned */
+  int rank, ranks;
+  int tag_ub;
+  tc_collective coll;
+  char algorithm[32];
+  int32_t nshards, steps;
+  int64_t units, nchunks;
+  int64_t input_chunks, output_chunks, scratch_chunks, redundant_off;
+  int64_t nops;
+  run_op *ops;
+  int64_t *step_first; /* steps + 3 entries */
+  int compute;
+  int64_t msg_max;     /* the most elements per MPI message (INT_MAX; tests lower it) */
+  run_layout layout;
+  run_buf scratch, staging;
+  MPI_Request *req;
+  int64_t req_room;
+  /* The (count, element size) of the last call every rank agreed on: a call with the same
+     ones prepares nothing that could fail on one rank only, so it skips the agreement. */
+  long long agreed_count;
+  int agreed_elt;
+};
+
+/* Agree on the outcome of a collective step: `code` and err->msg are this rank's. Returns
+   the first failing rank's code (TC_OK when none failed) and, on failure, leaves
+   "rank R: its message" in err on every rank. *detail (may be NULL) is likewise the
+   first failing rank's detail value (0 when all succeeded). */
+int tc_run_agree(MPI_Comm comm, int code, int *detail, tc_error *err);
+
+/* Load as tc_mpi_plan_load; *wrong_size (may be NULL) is set on every rank when the
+   failure was the schedule's node count differing from the communicator's size. */
+int tc_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, int *wrong_size,
+                  tc_error *err);
+
+/* Annotate program p for plan (plan->rank, ranks and coll set; p is copied, not kept):
+   fills the plan's chunking, ops and step boundaries and checks that the step discipline
+   of mpi_exec.c runs p as program.h means it; a program that breaks it is TC_EFAIL. The
+   plan's ops and step_first are then the caller's to free (tc_mpi_plan_free does). Local. */
+int tc_run_plan_annotate(tc_mpi_plan *plan, const tc_program *p, tc_error *err);
+
+/* First element of global chunk c (0..nchunks) for a collective of `total` elements. */
+int64_t tc_run_chunk_start(const tc_mpi_plan *plan, int64_t total, int64_t c);
+
+/* Compute plan->layout for `count` (no-op when already valid for it). Fails with
+   TC_EINPUT when the count is too large for the plan. Local: no communication. */
+int tc_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err);
+
+/* Make b at least `bytes` long (contents not kept); `shared` as in run_buf. */
+int tc_run_buf_reserve(run_buf *b, size_t bytes, int shared, tc_error *err);
+void tc_run_buf_release(run_buf *b);
+
+/* Testing aid: carry at most `elements` (>= 1) per MPI message, to exercise message
+   splitting without gigabyte buffers. Drops the cached layout. */
+void tc_run_plan_set_msg_max(tc_mpi_plan *plan, int64_t elements);
+
+#endif

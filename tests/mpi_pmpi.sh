@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# mpi_pmpi.sh — the PMPI interposer (libtopocoll_pmpi.so, LD_PRELOAD) under mpi_app, an
+# MPI program that knows nothing of topocoll and checks every result against closed forms
+# (tests/mpi_app.c); it makes 16 allreduce, 8 allgather and 8 reduce-scatter calls the
+# interposer can serve and 4 it must leave to MPI. On 4 ranks:
+#   - without the interposer, and with it but no plans: correct results; with
+#     TOPOCOLL_VERBOSE=1 rank 0 reports 0 served, 36 fell back;
+#   - plans for all three collectives (one list, ':' and ',' separated) plus a plan for 9
+#     ranks: 32 served (16 + 8 + 8), 4 fell back, the 9-rank plan skipped with a warning;
+#     the same with MPI_Init_thread instead of MPI_Init;
+#   - only an allreduce plan: 16 served, 20 fell back;
+#   - a corrupt plan in the list: one warning line (even without TOPOCOLL_VERBOSE), the
+#     other plans still serve, the program's results are still correct;
+#   - on 6 ranks with the 4-rank plans only: everything falls back (skipped plans).
+# In the sanitizer build the ASan runtime must come first in the preload list: it is
+# found with ldd and put there.
+# $1 = build directory, $2 = mpirun.
+set -u
+build=$1
+mpirun=$2
+bin=$build/topocoll
+. "$(dirname "$0")/lib_cli.sh"
+
+lib=$build/libtopocoll_pmpi.so
+preload=$lib
+asan=$(ldd "$lib" | awk '/libasan/ {print $3}')
+[ -z "$asan" ] || preload="$asan:$lib"
+
+sched() { "$bin" sched "$1" --coll "$2" --algo "$3" --out "$tmp/$4.json" >/dev/null 2>"$tmp/err" || fail "sched $*: $(cat "$tmp/err")"; }
+sched 'torus(2,2)' allreduce bfb ar4
+sched 'circulant(4,1)' allgather bfb ag4
+sched 'torus(2,2)' reduce-scatter bfb rs4
+sched 'torus(3,3)' allreduce bfb ar9
+printf '{"format": "topocoll-schedule", "version": 1, "graph": ' >"$tmp/corrupt.json"
+
+app_line="mpi_app: servable allreduce 16 allgather 8 reduce-scatter 8, unservable 4"
+
+# app NP PLANS VERBOSE [APP ARGS...]: run mpi_app with the interposer (PLANS "-": none preloaded)
+app() {
+  local np=$1 plans=$2 verbose=$3
+  shift 3
+  if [ "$plans" = "-" ]; then
+    timeout 60 "$mpirun" --allow-run-as-root --oversubscribe --mca btl self,vader --mca pml ob1 -np "$np" "$build/mpi_app" "$@" >"$tmp/out" 2>"$tmp/err"
+  else
+    timeout 60 "$mpirun" --allow-run-as-root --oversubscribe --mca btl self,vader --mca pml ob1 -np "$np" -x LD_PRELOAD="$preload" \
+      -x TOPOCOLL_PLANS="$plans" -x TOPOCOLL_VERBOSE="$verbose" "$build/mpi_app" "$@" >"$tmp/out" 2>"$tmp/err"
+  fi
+  local rc=$?
+  [ $rc -eq 0 ] || fail "mpi_app ($np ranks, plans '$plans') exited $rc: $(grep -v '^--\|^ \|^$' "$tmp/err" | head -5)"
+  grep -qxF "$app_line" "$tmp/out" || fail "mpi_app ($np ranks, plans '$plans'): $(cat "$tmp/out")"
+}
+
+# counts SERVED AR AG RS FELL: rank 0's verbose line, exactly once
+counts() {
+  local line="topocoll: $1 calls served by topocoll (allreduce $2, allgather $3, reduce-scatter $4), $5 fell back to MPI"
+  [ "$(grep -cxF "$line" "$tmp/err")" -eq 1 ] || fail "expected '$line': $(cat "$tmp/err")"
+}
+
+app 4 - 0
+[ ! -s "$tmp/err" ] || fail "mpi_app alone printed: $(cat "$tmp/err")"
+app 4 "" 1
+counts 0 0 0 0 36
+app 4 "$tmp/ar4.json:$tmp/ag4.json,$tmp/rs4.json:$tmp/ar9.json" 1
+counts 32 16 8 8 4
+grep -qF "topocoll: warning: rank 0: $tmp/ar9.json: the schedule is for 9 nodes but the communicator has 4 ranks; plan skipped" \
+  "$tmp/err" || fail "no warning for the 9-rank plan: $(cat "$tmp/err")"
+app 4 "$tmp/ar4.json:$tmp/ag4.json,$tmp/rs4.json" 1 --init-thread
+counts 32 16 8 8 4
+app 4 "$tmp/ar4.json" 1
+counts 16 16 0 0 20
+app 4 "$tmp/corrupt.json,$tmp/rs4.json" 0
+[ "$(grep -c '^topocoll: ' "$tmp/err")" -eq 1 ] || fail "corrupt plan: not one line: $(cat "$tmp/err")"
+grep -qF "topocoll: warning: rank 0: $tmp/corrupt.json:" "$tmp/err" && grep -qF "; plan not used" "$tmp/err" ||
+  fail "corrupt plan warning: $(cat "$tmp/err")"
+app 4 "$tmp/corrupt.json,$tmp/rs4.json" 1
+counts 8 0 0 8 28
+app 6 "$tmp/ar4.json:$tmp/ag4.json:$tmp/rs4.json" 1
+counts 0 0 0 0 36
+[ "$(grep -c 'plan skipped$' "$tmp/err")" -eq 3 ] || fail "6 ranks: expected three skipped plans: $(cat "$tmp/err")"
+
+finish mpi_pmpi
