@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# cli_run.sh — drives `topocoll run` (issue #5): schedules from `topocoll sched` run under
+# mpirun by the real executor (topocoll-exec, found beside the CLI in the build directory)
+# and checked against the MPI library's own collective — every size verified, the JSON
+# report's shape and values exact (the requested sizes in bytes, in order; np; collective,
+# algorithm, dtype, op) — for BFB allreduce on torus(2,2) (4 ranks) and kautz(2,1) (6),
+# the ring allgather on uniring(1,5) and a BFB reduce-scatter on biring(2,8) (8, in place,
+# int64 max); the text table. A recording stand-in executor then checks the exact command
+# line `run` launches (mpirun -np N, --trusted, the sizes in bytes, dtype, op, iters,
+# warmup, --inplace, --mpirun-args) and how `run` treats a failing, hanging, garbling,
+# short or disagreeing executor: one line, exit 1, no process left behind. Bad input is
+# refused before anything is launched: one line, exit 2 (an invalid schedule: exit 1, as in
+# `topocoll verify`); a missing executor or mpirun: exit 1.
+set -u
+bin=$1
+build=$(dirname "$bin")
+. "$(dirname "$0")/lib_cli.sh"
+unset TOPOCOLL_EXEC TOPOCOLL_MPIRUN
+# The sanitizer build's executor must not report Open MPI's deliberate leaks.
+mpiargs="-x ASAN_OPTIONS=detect_leaks=0"
+# Nothing may hang: every launch is bounded twice, by `run --timeout` and by timeout(1).
+T="timeout 120"
+
+[ -x "$build/topocoll-exec" ] || { echo "FAIL: no $build/topocoll-exec" >&2; exit 1; }
+
+# check_run FILE NP COLL ALGO DTYPE OP SIZES... : the JSON report in $tmp/out
+check_run() {
+  python3 - "$tmp/out" "$@" <<'PY' || fail "run report ($*): $(cat "$tmp/out")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+f, np, coll, algo, dtype, op = sys.argv[2:8]
+sizes = [int(s) for s in sys.argv[8:]]
+assert j["verified"] is True, j["verified"]
+assert j["np"] == int(np) and j["file"] == f, (j["np"], j["file"])
+assert (j["collective"], j["algorithm"], j["dtype"], j["op"]) == (coll, algo, dtype, op)
+assert [r["size_bytes"] for r in j["results"]] == sizes, [r["size_bytes"] for r in j["results"]]
+for r in j["results"]:
+    assert set(r) >= {"size_bytes", "count", "time_s", "mpi_time_s", "verified"}, r
+    assert r["verified"] is True, r
+    assert isinstance(r["time_s"], float) and r["time_s"] > 0, r
+    assert isinstance(r["mpi_time_s"], float) and r["mpi_time_s"] > 0, r
+    assert abs(r["algbw_GBps"] - r["size_bytes"] / r["time_s"] / 1e9) <= 1e-9 * r["algbw_GBps"], r
+    assert abs(r["mpi_algbw_GBps"] - r["size_bytes"] / r["mpi_time_s"] / 1e9) <= 1e-9 * r["mpi_algbw_GBps"], r
+PY
+}
+
+# ---- help ----
+expect 0 "$bin" --help
+grep -q '^  run ' "$tmp/out" || fail "--help does not list run"
+expect 0 "$bin" help run
+for opt in --np --sizes --dtype --op --iters --warmup --inplace --timeout --mpirun-args --json TOPOCOLL_EXEC \
+  TOPOCOLL_MPIRUN; do
+  grep -q -- "$opt" "$tmp/out" || fail "help run lacks $opt"
+done
+
+# ---- plans ----
+cd "$tmp" || exit 1
+"$bin" sched 'torus(2,2)' --coll allreduce --algo bfb --out ar-torus.json >/dev/null || fail "sched torus"
+"$bin" sched 'kautz(2,1)' --coll allreduce --algo bfb --out ar-kautz.json >/dev/null || fail "sched kautz"
+"$bin" sched 'uniring(1,5)' --coll allgather --algo ring --out ag-ring.json >/dev/null || fail "sched ring"
+"$bin" sched 'biring(2,8)' --coll reduce-scatter --algo bfb --out rs-biring.json >/dev/null || fail "sched biring"
+"$bin" sched 'complete(4)' --coll broadcast --algo dbt --out bc.json >/dev/null || fail "sched broadcast"
+
+# ---- real runs, checked against MPI's own collective ----
+small="1000 2000 4000 8000 16000 32000 64000"
+expect 0 $T "$bin" run ar-torus.json --sizes 1KB..64KB --json --mpirun-args "$mpiargs"
+check_run ar-torus.json 4 allreduce bfb int32 sum $small
+
+expect 0 $T "$bin" run ar-kautz.json --np 6 --sizes 1KB..64KB --dtype double --json --mpirun-args "$mpiargs"
+check_run ar-kautz.json 6 allreduce bfb double sum $small
+
+expect 0 $T "$bin" run ag-ring.json --sizes 1KB,4KiB,65536 --dtype float --iters 2 --warmup 0 --json \
+  --mpirun-args "$mpiargs"
+# Rounded down to whole floats on each of the 5 ranks: 4096 -> 4080, 65536 -> 65520.
+check_run ag-ring.json 5 allgather ring float sum 1000 4080 65520
+
+expect 0 $T "$bin" run rs-biring.json --sizes 8KB..64KB --dtype int64 --op max --inplace --iters 2 --json \
+  --mpirun-args "$mpiargs"
+check_run rs-biring.json 8 reduce-scatter bfb int64 max 8000 16000 32000 64000
+python3 -c "import json; assert json.load(open('$tmp/out'))['inplace'] is True" || fail "inplace not reported"
+
+# The table: a header naming the plan, one row per size, every row verified.
+expect 0 $T "$bin" run ar-torus.json --sizes 1KB,1MiB --mpirun-args "$mpiargs"
+grep -q '^allreduce "bfb" on torus(2,2), 4 ranks, int32 sum' "$tmp/out" || fail "table header: $(cat "$tmp/out")"
+grep -Eq '^ +1 KB +[0-9.]+ (us|ms) +[0-9.]+ GB/s +[0-9.]+ (us|ms) +[0-9.]+ GB/s +[0-9.]+ +yes$' "$tmp/out" ||
+  fail "table row 1 KB: $(cat "$tmp/out")"
+grep -Eq '^ +1 MiB .* yes$' "$tmp/out" || fail "table row 1 MiB: $(cat "$tmp/out")"
+[ "$(grep -c ' yes$' "$tmp/out")" -eq 2 ] || fail "table rows: $(cat "$tmp/out")"
+
+# ---- the launch contract, with a recording stand-in executor ----
+# Rank 0 writes its argv and the world size, then answers like topocoll-exec; FAKE_MODE
+# (inherited through mpirun) makes it fail, hang, garble, stop short or disagree.
+cat >"$tmp/fake-exec" <<'PY'
+#!/usr/bin/env python3
+import json, os, sys, time
+mode, rank = os.environ.get("FAKE_MODE", "ok"), os.environ.get("OMPI_COMM_WORLD_RANK", "0")
+if rank == "0":
+    with open(os.environ["FAKE_LOG"], "w") as f:
+        f.write(os.environ.get("OMPI_COMM_WORLD_SIZE", "?") + " " + " ".join(sys.argv[1:]) + "\n")
+if mode == "hang":
+    time.sleep(1000)
+if mode == "fail":
+    print("mpi noise\ntopocoll-exec: deliberate failure\n-----", file=sys.stderr)
+    sys.exit(3)
+if rank != "0":
+    sys.exit(0)
+sizes = [int(s) for s in sys.argv[sys.argv.index("--sizes") + 1].split(",")]
+for i, s in enumerate(sizes):
+    if mode == "short" and i == 1: break
+    if mode == "garble" and i == 1: print("not json"); continue
+    if mode == "resize": s += 4
+    ok = None if mode == "unchecked" else not (mode == "disagree" and i == 1)
+    if not ok and ok is not None:
+        print(f"topocoll-exec: size {s}: rank 1: element 5 of the result differs: topocoll 3, MPI 4", file=sys.stderr)
+    print(json.dumps({"size_bytes": s, "count": s // 4, "time_s": 0.002, "mpi_time_s": 0.001, "verified": ok}))
+sys.exit(1 if mode == "disagree" else 0)
+PY
+chmod +x "$tmp/fake-exec"
+export FAKE_LOG="$tmp/fake.log"
+fake() { FAKE_MODE=$1 TOPOCOLL_EXEC="$tmp/fake-exec" $T "$bin" run "${@:2}"; }
+
+expect 0 fake ok ar-kautz.json --sizes 1KB..4KB,1MiB --dtype float --op min --iters 7 --warmup 3 --inplace \
+  --mpirun-args "$mpiargs -x FAKE_EXTRA=1" --json
+[ "$(cat "$FAKE_LOG")" = "6 $tmp/ar-kautz.json --sizes 1000,2000,4000,1048576 --dtype float --op min --iters 7 --warmup 3 --inplace --trusted" ] ||
+  fail "executor command line: $(cat "$FAKE_LOG")"
+python3 - "$tmp/out" <<'PY' || fail "fake report: $(cat "$tmp/out")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = j["results"][3]
+assert (r["size_bytes"], r["count"], r["time_s"], r["mpi_time_s"]) == (1048576, 262144, 0.002, 0.001), r
+assert r["algbw_GBps"] == 1048576 / 0.002 / 1e9 and r["mpi_algbw_GBps"] == 1048576 / 0.001 / 1e9, r
+assert j["iters"] == 7 and j["warmup"] == 3 and j["inplace"] is True
+PY
+# The table's ratio is time / MPI time.
+expect 0 fake ok ar-torus.json --sizes 2MB --mpirun-args "$mpiargs"
+grep -Eq '^ +2 MB +2\.000 ms +1\.000 GB/s +1\.000 ms +2\.000 GB/s +2\.00 +yes$' "$tmp/out" ||
+  fail "fake table row: $(cat "$tmp/out")"
+
+expect_err 1 "mpirun exited with status 3: topocoll-exec: deliberate failure" fake fail ar-torus.json
+expect_err 1 "output line 2: not JSON" fake garble ar-torus.json --sizes 1KB..4KB
+expect_err 1 "reported 1 of the 3 requested sizes" fake short ar-torus.json --sizes 1KB..4KB
+expect_err 1 "output line 1 reports size 1004, expected 1000" fake resize ar-torus.json --sizes 1KB..4KB
+expect 1 fake disagree ar-torus.json --sizes 1KB..4KB --json
+grep -q "1 of 3 sizes not verified (first: 2 KB: size 2000: rank 1: element 5 of the result differs: topocoll 3, MPI 4)" "$tmp/err" ||
+  fail "disagreement not reported: $(cat "$tmp/err")"
+python3 -c "import json; j=json.load(open('$tmp/out')); assert j['verified'] is False and j['results'][1]['verified'] is False" ||
+  fail "disagreement JSON: $(cat "$tmp/out")"
+expect 1 fake unchecked ar-torus.json --sizes 1KB
+grep -q "the executor did not check it" "$tmp/err" || fail "unchecked size accepted: $(cat "$tmp/err")"
+grep -q ' not checked$' "$tmp/out" || fail "unchecked row: $(cat "$tmp/out")"
+expect_err 1 "mpirun timed out after 1 s; it and every rank were killed" fake hang ar-torus.json --timeout 1
+pgrep -f "$tmp/fake-exec" >/dev/null && fail "a timed-out rank is still running"
+
+# ---- refused before launching: exit 2 (input), 1 (invalid schedule, missing programs) ----
+rm -f "$FAKE_LOG"
+expect_err 2 "--np 5 does not match the schedule's 4 nodes" fake ok ar-torus.json --np 5
+expect_err 2 "missing SCHEDULE.json" "$bin" run --np 4
+expect_err 2 "nope.json" "$bin" run nope.json
+printf '{"format": "topocoll-schedule", "version": 1, "graph": ' >corrupt.json
+expect_err 2 "corrupt.json" "$bin" run corrupt.json
+expect_err 2 "--sizes" "$bin" run ar-torus.json --sizes 1KB..x
+expect_err 2 "--sizes" "$bin" run ar-torus.json --sizes 8KB..1KB
+expect_err 2 "--dtype must be int32, int64, float or double, got 'int8'" "$bin" run ar-torus.json --dtype int8
+expect_err 2 "--op must be sum, max or min, got 'prod'" "$bin" run ar-torus.json --op prod
+expect_err 2 "--iters expects an integer in 1..1000000, got '0'" "$bin" run ar-torus.json --iters 0
+expect_err 2 "--timeout" "$bin" run ar-torus.json --timeout -3
+expect_err 2 "unknown option '--bogus'" "$bin" run ar-torus.json --bogus
+expect_err 2 "a broadcast schedule; the executor runs allgather, reduce-scatter and allreduce" "$bin" run bc.json
+# An invalid schedule: one reduce transfer dropped, so a contribution goes missing.
+python3 - ar-torus.json broken.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["schedule"]["transfers"][0]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_err 1 "broken.json: invalid schedule, not run" fake ok broken.json
+expect_err 1 "TOPOCOLL_EXEC is '/nonexistent', which is not an executable file" \
+  env TOPOCOLL_EXEC=/nonexistent "$bin" run ar-torus.json
+expect_err 1 "cannot find mpirun on PATH (set TOPOCOLL_MPIRUN)" env PATH=/nonexistent "$bin" run ar-torus.json
+expect_err 1 "TOPOCOLL_MPIRUN is '$tmp', which is not an executable file" \
+  env TOPOCOLL_MPIRUN="$tmp" "$bin" run ar-torus.json
+[ ! -e "$FAKE_LOG" ] || fail "something was launched for refused input: $(cat "$FAKE_LOG")"
+
+finish cli_run
