@@ -11,30 +11,12 @@ build=$1
 mpirun=$2
 bin=$build/topocoll
 . "$(dirname "$0")/lib_cli.sh"
+. "$(dirname "$0")/lib_mpi.sh"
 data=${TC_TEST_DATA:-$(dirname "$0")/data}/mpi
 
 # ob1 + shared memory (vader) explicitly: mpi_executor.sh runs the library's default.
 transport="--mca btl self,vader --mca pml ob1"
 
-# plan NAME SPEC COLL ALGO [EXTRA...]: generate $tmp/NAME.json with the CLI
-plan() {
-  local name=$1 spec=$2 coll=$3 algo=$4
-  shift 4
-  "$bin" sched "$spec" --coll "$coll" --algo "$algo" "$@" --out "$tmp/$name.json" >"$tmp/out" 2>"$tmp/err" ||
-    fail "topocoll sched $spec --coll $coll --algo $algo $*: $(cat "$tmp/err")"
-}
-
-# run NP PLAN...: every plan must equal MPI's collective in every case
-run() {
-  local np=$1
-  shift
-  timeout 120 "$mpirun" --allow-run-as-root --oversubscribe $transport -np "$np" "$build/mpi_collectives" "$@" \
-    >"$tmp/out" 2>"$tmp/err" || fail "mpi_collectives on $np ranks failed: $(grep -v '^--\|^ \|^$' "$tmp/err" | head -5)"
-  local n
-  n=$(grep -c "cases equal MPI's" "$tmp/out")
-  [ "$n" -eq $# ] || fail "mpi_collectives on $np ranks: $n of $# plans reported equal"
-  cat "$tmp/out"
-}
 
 # baselines
 plan ring-ar 'uniring(1,5)' allreduce ring

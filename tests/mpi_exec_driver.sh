@@ -17,13 +17,8 @@ build=$1
 mpirun=$2
 bin=$build/topocoll
 . "$(dirname "$0")/lib_cli.sh"
+. "$(dirname "$0")/lib_mpi.sh"
 
-# Shared memory only (these runs are short: the network transports' start-up would
-# dominate), and no 1 s grace period for ranks that exit non-zero (which most here do).
-mpi() {
-  timeout 60 "$mpirun" --allow-run-as-root --oversubscribe --mca btl self,vader --mca pml ob1 \
-    --mca odls_base_sigkill_timeout 0 "$@"
-}
 sched() { "$bin" sched "$1" --coll "$2" --algo "$3" --out "$tmp/$4.json" >/dev/null 2>"$tmp/err" || fail "sched $*: $(cat "$tmp/err")"; }
 sched 'torus(2,2)' allreduce bfb ar4
 sched 'torus(2,2)' allgather bfb ag4

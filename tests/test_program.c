@@ -396,6 +396,21 @@ static void baseline_programs(void **state) {
   }
 }
 
+/* p's ops are exactly want[0..n) (the fields an op uses; deps checked separately). */
+static void assert_ops(const tc_program *p, const tc_op *want, int64_t n) {
+  assert_int_equal(p->nops, n);
+  for (int64_t i = 0; i < n; i++) {
+    const tc_op *o = &p->ops[i];
+    assert_int_equal(o->kind, want[i].kind);
+    assert_int_equal(o->step, want[i].step);
+    assert_int_equal(o->peer, want[i].peer);
+    assert_int_equal(o->arc, want[i].arc);
+    assert_int_equal(o->cnt, want[i].cnt);
+    if (o->kind != TC_OP_RECV) assert_int_equal(o->src, want[i].src), assert_int_equal(o->src_off, want[i].src_off);
+    if (o->kind != TC_OP_SEND) assert_int_equal(o->dst, want[i].dst), assert_int_equal(o->dst_off, want[i].dst_off);
+  }
+}
+
 /* Ring allgather on uniring(1,3) (arcs i -> i+1), one unit per shard, rank 0, by hand:
    step 0 copy own block; step 1 send own block to 1, receive shard 2 from 2; step 2 send
    shard 2 on to 1, receive shard 1 from 2. */
@@ -418,17 +433,7 @@ static void ring_program_by_hand(void **state) {
       {TC_OP_SEND, 2, 1, 0, TC_BUF_OUTPUT, 2, TC_BUF_INPUT, -1, 1, 0, 0},
       {TC_OP_RECV, 2, 2, 2, TC_BUF_INPUT, -1, TC_BUF_OUTPUT, 1, 1, 0, 0},
   };
-  assert_int_equal(p.nops, 5);
-  for (int i = 0; i < 5; i++) {
-    const tc_op *o = &p.ops[i];
-    assert_int_equal(o->kind, want[i].kind);
-    assert_int_equal(o->step, want[i].step);
-    assert_int_equal(o->peer, want[i].peer);
-    assert_int_equal(o->arc, want[i].arc);
-    assert_int_equal(o->cnt, want[i].cnt);
-    if (o->kind != TC_OP_RECV) assert_int_equal(o->src, want[i].src), assert_int_equal(o->src_off, want[i].src_off);
-    if (o->kind != TC_OP_SEND) assert_int_equal(o->dst, want[i].dst), assert_int_equal(o->dst_off, want[i].dst_off);
-  }
+  assert_ops(&p, want, 5);
   /* Dependencies (in-place aliasing: input 0 is output 0): the send of step 1 reads the
      input, which the copy of step 0 wrote through the alias -> depends on op 0; the step-2
      send reads output 2, written by the receive of step 1 (op 2). */
@@ -479,17 +484,7 @@ static void redundant_receives(void **state) {
       {TC_OP_RECV, 2, 0, 1, TC_BUF_INPUT, -1, TC_BUF_OUTPUT, 0, 2, 0, 0},
       {TC_OP_RECV, 2, 1, 3, TC_BUF_INPUT, -1, TC_BUF_SCRATCH, 0, 2, 0, 0},
   };
-  assert_int_equal(p.nops, 8);
-  for (int i = 0; i < 8; i++) {
-    const tc_op *o = &p.ops[i];
-    assert_int_equal(o->kind, want[i].kind);
-    assert_int_equal(o->step, want[i].step);
-    assert_int_equal(o->peer, want[i].peer);
-    assert_int_equal(o->arc, want[i].arc);
-    assert_int_equal(o->cnt, want[i].cnt);
-    if (o->kind != TC_OP_RECV) assert_int_equal(o->src, want[i].src), assert_int_equal(o->src_off, want[i].src_off);
-    if (o->kind != TC_OP_SEND) assert_int_equal(o->dst, want[i].dst), assert_int_equal(o->dst_off, want[i].dst_off);
-  }
+  assert_ops(&p, want, 8);
   assert_int_equal(p.scratch_chunks, 2);
   /* op 7 rewrites the area op 4 wrote (WAW) and op 5 read (WAR) */
   assert_int_equal(p.ops[7].ndeps, 2);
