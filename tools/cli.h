@@ -47,6 +47,10 @@ int tc_cmd_plan(int argc, char **argv);
 void tc_cmd_plan_help(void);
 int tc_cmd_run(int argc, char **argv);
 void tc_cmd_run_help(void);
+int tc_cmd_export(int argc, char **argv);
+void tc_cmd_export_help(void);
+int tc_cmd_simulate(int argc, char **argv);
+void tc_cmd_simulate_help(void);
 
 /* sched_algos.c: the --algo names (NULL-terminated), and the schedule that `algo` builds
    for `coll` on g (spec: the text g was built from; root: broadcast / reduce root, -1

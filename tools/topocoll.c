@@ -16,8 +16,12 @@ static const tc_command commands[] = {
     {"topo", "build a topology from a spec and report its properties", tc_cmd_topo, tc_cmd_topo_help},
     {"sched", "build, verify and cost a collective schedule on a topology", tc_cmd_sched, tc_cmd_sched_help},
     {"verify", "re-verify a schedule file and report its costs", tc_cmd_verify, tc_cmd_verify_help},
+    {"export", "write a schedule file as MSCCL XML, or a topology as a SimGrid platform", tc_cmd_export,
+     tc_cmd_export_help},
     {"run", "run a schedule file under mpirun, checked against and timed beside MPI's own", tc_cmd_run,
      tc_cmd_run_help},
+    {"simulate", "simulate a schedule file in SimGrid SMPI beside the alpha-beta model and SMPI's own",
+     tc_cmd_simulate, tc_cmd_simulate_help},
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 

@@ -201,7 +201,7 @@ static int parse_size_item(const char *item, int64_t *list, int *n, tc_error *er
   }
   char lo_text[64];
   size_t lo_len = (size_t)(dots - item);
-  if (lo_len == 0 || lo_len >= sizeof lo_text)
+  if (lo_len == 0 || lo_len >= sizeof lo_text || !dots[2])
     return tc_error_set(err, TC_EINPUT, "size range \"%s\" must be LO..HI, e.g. 1KB..1GB", item);
   memcpy(lo_text, item, lo_len);
   lo_text[lo_len] = '\0';

@@ -14,7 +14,8 @@
 ** integers (a hash of rank and index), so that every sum is exact in every type and the
 ** executor's result can be compared with MPI's bit for bit; then warmup + iters calls of
 ** the executor and of MPI_Allgather / MPI_Reduce_scatter_block / MPI_Allreduce on the same
-** input, each timed as MPI_Barrier; t0 = MPI_Wtime(); call; elapsed, the maximum over the
+** input, each timed as MPI_Barrier; t0 = MPI_Wtime(); call; elapsed (under SMPI the ranks
+** start at one common simulated instant instead), the maximum over the
 ** ranks taken per iteration; the median over the iters is reported. Rank 0 prints one JSON
 ** object per size on its own line:
 **   {"size_bytes": M, "count": c, "time_s": t|null, "mpi_time_s": t|null, "verified": b|null}
@@ -35,6 +36,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef SMPI_SHARED_MALLOC
+#include <simgrid/actor.h> /* SMPI: start timed calls at one simulated instant */
+#endif
 
 #include "run/run_internal.h"
 #include "topocoll/run_mpi.h"
@@ -260,6 +265,24 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* warmup + iters timed calls of one side; *median on rank 0. */
+
+/* Every rank leaves here at the same moment, as far as the clock can tell. MPI_Barrier
+   is enough on real machines (its skew is what a user sees too); under SMPI ranks leave
+   a barrier up to a few simulated latencies apart, which would add 1-2 alpha to every
+   simulated time, so there they meet at a common future instant instead. */
+static double start_together(void) {
+  MPI_Barrier(MPI_COMM_WORLD);
+#ifdef SMPI_SHARED_MALLOC
+  double now = MPI_Wtime(), latest;
+  MPI_Allreduce(&now, &latest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  double t0 = latest + 1.0;
+  sg_actor_sleep_until(t0);
+  return t0;
+#else
+  return MPI_Wtime();
+#endif
+}
+
 static int time_side(const exec_ctx *c, const exec_size *z, int which, double *median, tc_error *err) {
   long iters = c->o->iters, total = c->o->warmup + iters;
   double *t = malloc(sizeof *t * (size_t)iters * 2);
@@ -274,8 +297,7 @@ static int time_side(const exec_ctx *c, const exec_size *z, int which, double *m
        can hold (0xA5... is no small integer in any of the types). */
     if (c->o->check && i == total - 1) memset(z->work[which], 0xA5, z->work_bytes);
     stage_input(c, z, which);
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
+    double t0 = start_together();
     if (which == 0) rc = call_executor(c, z, err);
     else if (call_mpi(c, z) != MPI_SUCCESS) rc = tc_error_set(err, TC_EFAIL, "MPI's own collective failed");
     double dt = MPI_Wtime() - t0;

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# sim_simulate.sh — `topocoll simulate` end to end in SimGrid SMPI (issue #5): the α-β
+# configuration, the schedule's simulated times against the model, the A.2 fit, SMPI's
+# algorithms beside it, the table and JSON outputs, and the error paths. $1 = build dir.
+#
+# Why the expected numbers hold. simulate configures SMPI as a pure α-β network
+# (docs/running.md): a message of m bytes over one link takes exactly alpha + (m + 16)/bw —
+# SMPI adds a 16-byte envelope to every message, the one deviation no option removes. The
+# executor posts a step's messages together and waits for them (no barrier between steps);
+# on a schedule whose every step loads every arc with the same bytes, all ranks start and
+# end every step together, so the simulated time is Σ_t (alpha + (max bytes on an arc + 16
+# per message)/bw): the model steps*alpha + tau*M/B plus the envelopes, give or take the
+# executor's rounding of shards to whole elements (under 4 bytes per int32 chunk). Hence:
+#   - complete(2) allreduce (2 steps, one message of M/2 each way per step): simulated ==
+#     model + 2*16/bw to the last bit, here with alpha = 1 ms, where SimGrid's default
+#     TCP-window bound (gamma / 2 alpha = 2 GB/s < 12.5 GB/s) would show if left on, and
+#     with both directions busy at once, where cross-traffic would show; the fit then gives
+#     alpha + 16/bw per step (relative error 16/(bw alpha) = 1.28e-6) and 1/B exactly;
+#   - torus(3,3) allreduce and allgather (every step loads every arc with one chunk):
+#     |simulated - model| <= steps * (16 + 4)/bw; the fit recovers alpha and 1/B within
+#     0.5 % (one envelope, 1.28 ns, is 0.13 % of alpha = 1 us);
+#   - kautz(2,1) allreduce (uneven loads): the simulation can only be faster than the
+#     model's synchronous steps, so simulated <= model + Σ_t (16 + 4)*k_t/bw with k_t the
+#     most transfers on one arc in step t (an upper bound on its messages).
+# SMPI's rab1 refuses 9 ranks (not a power of two): skipped, not a failure; an algorithm
+# that fails at some sizes only is "partial", its other sizes kept.
+set -u
+build=$1
+bin=$build/topocoll
+. "$(dirname "$0")/lib_cli.sh"
+export TMPDIR=$tmp/work # simulate's working directories; nothing may be left in it
+mkdir -p "$TMPDIR"
+unset TOPOCOLL_SMPI_EXEC TOPOCOLL_SMPIRUN
+
+plan() { "$bin" sched "$1" --coll "$2" --algo "$3" --out "$tmp/$4" >/dev/null || fail "sched $1 $2 $3"; }
+plan 'complete(2)' allreduce bfb k2.json
+plan 'torus(3,3)' allreduce bfb t33.json
+plan 'torus(3,3)' allgather bfb t33ag.json
+plan 'kautz(2,1)' allreduce bfb k21.json
+plan 'complete(4)' broadcast dbt bc.json
+
+# check PYTHON... : assertions over j (the JSON in $tmp/out) and p (a plan, when given)
+check() {
+  local planfile=$1 code=$2
+  python3 - "$tmp/out" "$planfile" "$code" <<'PY' || fail "$code: $(head -c 2000 "$tmp/out")"
+import collections, json, sys
+j = json.load(open(sys.argv[1]))
+p = json.load(open(sys.argv[2])) if sys.argv[2] != "-" else None
+R = j["results"]
+def slack(p, bw):  # Σ_t (16 + 4) * (most transfers on one arc in step t) / bw
+    per = collections.defaultdict(collections.Counter)
+    for shard, step, arc, lo, hi in p["schedule"]["transfers"]:
+        per[step][arc] += 1
+    return sum(20 * max(c.values()) for c in per.values()) / bw
+exec(sys.argv[3])
+PY
+}
+
+# ---- complete(2): the α-β configuration, bit for bit ----
+expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 100Gbps --alpha 1ms --sizes 1KB..512KB --check-max 8KB \
+  --smpi-algos none --json
+check "$tmp/k2.json" '
+bw, a = 12.5e9, 1e-3
+assert len(R) == 10 and j["steps"] == 2 and j["degree"] == 1 and j["tb_factor"] == "1/1"
+for r in R:
+    m = r["size_bytes"]
+    assert m == r["requested_bytes"]
+    assert r["checked"] == (m <= 8000), r
+    assert abs(r["model_time_s"] - (2 * a + m / bw)) <= 1e-18, r
+    assert abs(r["sim_time_s"] - (2 * a + (m + 32) / bw)) <= 1e-15, r
+f = j["fit"]
+assert abs(f["alpha_s"] - (a + 16 / bw)) <= 1e-15 and abs(f["alpha_rel_err"] - 16 / (bw * a)) <= 1e-9, f
+assert abs(f["inv_bw_rel_err"]) <= 1e-9 and abs(f["inv_bw_s_per_byte"] - 1 / bw) <= 1e-9 / bw, f
+assert abs(f["max_rel_err"] - (32 / bw) / R[0]["sim_time_s"]) <= 1e-12, f
+assert j["smpi_algorithms"] == [] and all(r["smpi_best_algorithm"] is None for r in R)
+'
+
+# ---- torus(3,3) allreduce: exact up to envelopes and rounding; the fit; SMPI beside it ----
+expect 0 "$bin" simulate "$tmp/t33.json" --link-bw 100Gbps --alpha 1us --sizes 1KB..64KB --check-max 16KB \
+  --smpi-algos lr,rdb,rab1 --json
+check "$tmp/t33.json" '
+bw, a = 12.5e9, 1e-6
+assert j["collective"] == "allreduce" and j["nodes"] == 9 and j["steps"] == 4 and j["bound_steps"] == 4
+assert [r["size_bytes"] for r in R] == [1000 << k for k in range(7)]
+for r in R:
+    assert r["checked"] == (r["size_bytes"] <= 16000), r
+    assert abs(r["sim_time_s"] - r["model_time_s"]) <= 4 * 20 / bw, r
+    assert r["bound_time_s"] == r["model_time_s"], r  # BW- and Moore-optimal
+    t = r["smpi_time_s"]
+    assert sorted(t) == ["lr", "rdb"], t
+    best = min(t, key=t.get)
+    assert r["smpi_best_algorithm"] == best and r["smpi_best_time_s"] == t[best], r
+f = j["fit"]
+assert abs(f["alpha_rel_err"]) < 5e-3 and abs(f["inv_bw_rel_err"]) < 5e-3 and f["max_rel_err"] < 5e-3, f
+assert abs(f["alpha_s"] / a - 1) < 5e-3 and abs(f["inv_bw_s_per_byte"] * 4 * bw - 1) < 5e-3, f
+st = {x["name"]: x for x in j["smpi_algorithms"]}
+assert st["lr"]["status"] == "ok" and st["rdb"]["status"] == "ok", st
+assert st["rab1"]["status"] == "skipped" and "non power of two" in st["rab1"]["reason"], st
+'
+
+# ---- an SMPI algorithm that fails at some sizes only: its other sizes keep their times ----
+# SMPI 3.32's impi selector picks rab1 for 16 KB and 32 KB on 9 ranks, which refuses a rank
+# count that is not a power of two; below and above it picks algorithms that run.
+expect 0 "$bin" simulate "$tmp/t33.json" --link-bw 100Gbps --alpha 1us --sizes 1KB..64KB --check-max 4KB \
+  --smpi-algos impi,lr --json
+check - '
+st = {x["name"]: x for x in j["smpi_algorithms"]}
+assert st["lr"]["status"] == "ok" and st["impi"]["status"] == "partial", st
+assert st["impi"]["missing_sizes"] == [16000, 32000], st
+assert st["impi"]["reason"].startswith("from 16000 bytes: ") and "non power of two" in st["impi"]["reason"], st
+for r in R:
+    t = r["smpi_time_s"]
+    assert sorted(t) == (["lr"] if r["size_bytes"] in (16000, 32000) else ["impi", "lr"]), r
+    assert r["smpi_best_time_s"] == min(t.values()), r
+'
+
+# ---- torus(3,3) allgather: sizes the executor rounds to whole elements per rank ----
+expect 0 "$bin" simulate "$tmp/t33ag.json" --link-bw 100Gbps --alpha 1us --sizes 1KB,64KB --smpi-algos ring,bruck \
+  --json
+check "$tmp/t33ag.json" '
+bw = 12.5e9
+assert [(r["requested_bytes"], r["size_bytes"]) for r in R] == [(1000, 972), (64000, 63972)], R
+for r in R:
+    assert r["checked"] and abs(r["sim_time_s"] - r["model_time_s"]) <= j["steps"] * 20 / bw, r
+    assert sorted(r["smpi_time_s"]) == ["bruck", "ring"], r
+'
+
+# ---- kautz(2,1): uneven loads, never slower than the model's synchronous steps ----
+expect 0 "$bin" simulate "$tmp/k21.json" --link-bw 100Gbps --alpha 1us --sizes 1KB..256KB --check-max 4KB \
+  --smpi-algos none --json
+check "$tmp/k21.json" '
+bound = slack(p, 12.5e9)
+for r in R:
+    assert r["sim_time_s"] <= r["model_time_s"] + bound, (r, bound)
+f = j["fit"]
+assert abs(f["alpha_rel_err"]) < 1e-2 and abs(f["inv_bw_rel_err"]) < 1e-2 and f["max_rel_err"] < 1e-2, f
+'
+
+# ---- the table; one size: no fit ----
+expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1MB --smpi-algos none
+grep -q '^allreduce "bfb" on complete(2): 2 ranks in SimGrid SMPI' "$tmp/out" || fail "table title: $(cat "$tmp/out")"
+grep -qE '^ +1 MB +[0-9.]+ us' "$tmp/out" || fail "table row: $(cat "$tmp/out")"
+grep -q '^fit: cost-model fit: a line fit needs at least 2 points, not 1' "$tmp/out" || fail "fit line: $(cat "$tmp/out")"
+grep -q 'none compared' "$tmp/out" || fail "SMPI line: $(cat "$tmp/out")"
+expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1MB --smpi-algos none --json
+check - 'assert j["fit"] is None and "at least 2 points" in j["fit_error"] and len(R) == 1'
+expect 0 "$bin" help simulate
+for opt in --link-bw --alpha --sizes --smpi-algos --check-max --timeout --json TOPOCOLL_SMPI_EXEC; do
+  grep -q -- "$opt" "$tmp/out" || fail "help simulate lacks $opt"
+done
+
+# ---- errors: one line, nothing on stdout, the right status ----
+sim() { "$bin" simulate "$1" --link-bw 100Gbps --alpha 1us --sizes 1KB --smpi-algos none "${@:2}"; } # last wins
+expect_err 2 "missing SCHEDULE.json" "$bin" simulate --link-bw 100Gbps --alpha 1us
+expect_err 2 "missing --alpha" "$bin" simulate "$tmp/k2.json" --link-bw 100Gbps
+expect_err 2 "--link-bw" "$bin" simulate "$tmp/k2.json" --link-bw 0Gbps --alpha 1us
+expect_err 2 "--sizes" sim "$tmp/k2.json" --sizes 8KB..1KB
+expect_err 2 "--sizes" sim "$tmp/k2.json" --sizes abc
+expect_err 2 "--timeout" sim "$tmp/k2.json" --timeout 0
+expect_err 2 "no allreduce algorithm 'ring'" sim "$tmp/k2.json" --smpi-algos ring
+expect_err 2 "$tmp/nonexistent.json" sim "$tmp/nonexistent.json"
+printf '{"format": "topocoll-schedule"' >"$tmp/broken.json"
+expect_err 2 "broken.json" sim "$tmp/broken.json"
+expect_err 2 "the executor runs allgather, reduce-scatter and allreduce" sim "$tmp/bc.json"
+python3 - "$tmp/t33.json" "$tmp/bad.json" <<'PY' || fail "corrupting a schedule"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["schedule"]["transfers"] = d["schedule"]["transfers"][1:]  # one contribution missing
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_err 1 "invalid schedule, not simulated" sim "$tmp/bad.json"
+TOPOCOLL_SMPI_EXEC=$tmp/nonexistent expect_err 1 "cannot find topocoll-smpi-exec" sim "$tmp/k2.json"
+TOPOCOLL_SMPIRUN=$tmp/nonexistent expect_err 1 "cannot find smpirun" sim "$tmp/k2.json"
+TOPOCOLL_SMPI_EXEC=/bin/true expect_err 1 "simulating the schedule failed: smpirun exited with status" \
+  sim "$tmp/k2.json"
+expect_err 1 "smpirun timed out after 0.001 s" sim "$tmp/k2.json" --timeout 0.001
+[ -z "$(ls -A "$TMPDIR")" ] || fail "working directories left behind: $(ls -A "$TMPDIR")"
+
+finish sim_simulate

@@ -1,0 +1,359 @@
+/*
+** test_simgrid.c — the SimGrid platform writer (simgrid.h), read back with libxml2:
+**   - exactly N hosts n0..n<N-1> in one zone with routing="Full", platform version 4.1;
+**   - one link per ordered pair of distinct neighbours, none for self-loops, bandwidth =
+**     (sum of the capacities of the parallel arcs) x link bandwidth and latency = alpha,
+**     both exactly (the %.17g numbers round-trip);
+**   - one route per ordered pair of distinct nodes, whose links chain from src to dst over
+**     arcs of the graph, with as many hops as the Floyd–Warshall oracle's distance
+**     (tc_test.h, independent of the writer's BFS); neighbours over their own link; every
+**     hop's predecessor the lowest-id node one hop nearer the source (the tie rule);
+**   - the hostfile "n0\n..n<N-1>\n"; rewriting over old files, nested directories;
+**   - refusals: not strongly connected, bad bandwidth or latency (zero, negative, NaN,
+**     infinite), too many routes (TC_ERANGE, nothing written), a directory that is a file.
+** Graphs: torus(3,3) (bidirectional), kautz(2,2) (directed, diameter 3), debruijn(2,3)
+** (self-loops), genkautz(3,10), and a hand-made multigraph with capacities.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tc_files.h"
+#include "tc_test.h"
+#include "topocoll/simgrid.h"
+
+static int make_tmpdir(void **state) { return tc_tmpdir_setup(state, "tc-simgrid"); }
+
+/* out = "<dir>/<name>", asserting that it fits. */
+static void path_in(char *out, const char *dir, const char *name) {
+  int k = snprintf(out, PATH_MAX, "%s/%s", dir, name);
+  assert_true(k > 0 && k < PATH_MAX);
+}
+
+/* ---- reading the platform back ---- */
+
+typedef struct platform {
+  int n;          /* hosts */
+  double *bw;     /* n*n: bandwidth of link l<u>_<v> in B/s, 0 when absent */
+  double *lat;    /* n*n: its latency in s */
+  int nlinks;
+  int **route;    /* n*n: node sequence src .. dst of the route, NULL when absent */
+  int *route_len; /* n*n: hops */
+} platform;
+
+static char *prop(xmlNode *e, const char *name) {
+  xmlChar *v = xmlGetProp(e, (const xmlChar *)name);
+  assert_non_null(v);
+  return (char *)v;
+}
+
+/* "<number><unit>" -> number, asserting the unit. */
+static double quantity(xmlNode *e, const char *name, const char *unit) {
+  char *v = prop(e, name), *end = NULL;
+  double x = strtod(v, &end);
+  assert_string_equal(end, unit);
+  xmlFree(v);
+  return x;
+}
+
+/* "n<k>" -> k in 0..n-1. */
+static int host_id(const char *text, int n) {
+  int k = -1, used = 0;
+  assert_int_equal(sscanf(text, "n%d%n", &k, &used), 1);
+  assert_int_equal((int)strlen(text), used);
+  assert_true(k >= 0 && k < n);
+  return k;
+}
+
+/* "l<u>_<v>" -> u, v. */
+static void link_ends(const char *text, int n, int *u, int *v) {
+  int used = 0;
+  assert_int_equal(sscanf(text, "l%d_%d%n", u, v, &used), 2);
+  assert_int_equal((int)strlen(text), used);
+  assert_true(*u >= 0 && *u < n && *v >= 0 && *v < n);
+}
+
+static int is(xmlNode *e, const char *name) {
+  return e->type == XML_ELEMENT_NODE && !strcmp((const char *)e->name, name);
+}
+
+static void read_route(platform *p, xmlNode *r) {
+  char *s = prop(r, "src"), *d = prop(r, "dst"), *sym = prop(r, "symmetrical");
+  int src = host_id(s, p->n), dst = host_id(d, p->n);
+  assert_string_equal(sym, "NO");
+  xmlFree(s), xmlFree(d), xmlFree(sym);
+  assert_int_not_equal(src, dst);
+  assert_null(p->route[src * p->n + dst]); /* one route per pair */
+  int *path = malloc(sizeof *path * (size_t)(p->n + 1)), len = 0;
+  path[0] = src;
+  for (xmlNode *c = r->children; c; c = c->next) {
+    if (!is(c, "link_ctn")) continue;
+    char *id = prop(c, "id");
+    int u, v;
+    link_ends(id, p->n, &u, &v);
+    xmlFree(id);
+    assert_int_equal(u, path[len]); /* the links chain */
+    assert_true(p->bw[u * p->n + v] > 0); /* over a declared link */
+    assert_true(len < p->n);
+    path[++len] = v;
+  }
+  assert_int_equal(path[len], dst);
+  p->route[src * p->n + dst] = path;
+  p->route_len[src * p->n + dst] = len;
+}
+
+static void read_platform(const char *file, platform *p) {
+  xmlDoc *doc = xmlReadFile(file, NULL, XML_PARSE_NONET);
+  assert_non_null(doc);
+  xmlNode *root = xmlDocGetRootElement(doc);
+  assert_true(is(root, "platform"));
+  char *version = prop(root, "version");
+  assert_string_equal(version, "4.1");
+  xmlFree(version);
+  xmlNode *zone = NULL;
+  for (xmlNode *c = root->children; c; c = c->next)
+    if (c->type == XML_ELEMENT_NODE) {
+      assert_true(is(c, "zone"));
+      assert_null(zone);
+      zone = c;
+    }
+  assert_non_null(zone);
+  char *routing = prop(zone, "routing");
+  assert_string_equal(routing, "Full");
+  xmlFree(routing);
+  memset(p, 0, sizeof *p);
+  for (xmlNode *c = zone->children; c; c = c->next) p->n += is(c, "host");
+  int n = p->n, seen_hosts = 0;
+  p->bw = calloc((size_t)n * n, sizeof *p->bw);
+  p->lat = calloc((size_t)n * n, sizeof *p->lat);
+  p->route = calloc((size_t)n * n, sizeof *p->route);
+  p->route_len = calloc((size_t)n * n, sizeof *p->route_len);
+  for (xmlNode *c = zone->children; c; c = c->next) { /* hosts come first, in id order */
+    if (is(c, "host")) {
+      char *id = prop(c, "id");
+      assert_int_equal(host_id(id, n), seen_hosts++);
+      xmlFree(id);
+    } else if (is(c, "link")) {
+      char *id = prop(c, "id"), *policy = prop(c, "sharing_policy");
+      int u, v;
+      link_ends(id, n, &u, &v);
+      assert_int_not_equal(u, v);
+      assert_true(p->bw[u * n + v] == 0); /* one link per pair */
+      assert_string_equal(policy, "SHARED");
+      xmlFree(id), xmlFree(policy);
+      p->bw[u * n + v] = quantity(c, "bandwidth", "Bps");
+      p->lat[u * n + v] = quantity(c, "latency", "s");
+      p->nlinks++;
+    } else if (is(c, "route")) {
+      read_route(p, c);
+    } else {
+      assert_true(c->type != XML_ELEMENT_NODE);
+    }
+  }
+  xmlFreeDoc(doc);
+}
+
+static void platform_free(platform *p) {
+  for (int i = 0; i < p->n * p->n; i++) free(p->route[i]);
+  free(p->route);
+  free(p->route_len);
+  free(p->bw);
+  free(p->lat);
+}
+
+/* ---- the checks against the graph ---- */
+
+static int64_t capacity(const tc_graph *g, int u, int v) {
+  int64_t sum = 0;
+  for (int64_t a = g->out_off[u]; a < g->out_off[u + 1]; a++)
+    if (g->dst[a] == v) sum += g->cap[a];
+  return sum;
+}
+
+static void check_links(const tc_graph *g, const platform *p, double bw, double alpha) {
+  int n = g->n, pairs = 0;
+  for (int u = 0; u < n; u++)
+    for (int v = 0; v < n; v++) {
+      int64_t cap = u == v ? 0 : capacity(g, u, v);
+      pairs += cap > 0;
+      assert_true(p->bw[u * n + v] == (double)cap * bw);
+      if (cap) assert_true(p->lat[u * n + v] == alpha);
+    }
+  assert_int_equal(p->nlinks, pairs);
+}
+
+static void check_routes(const tc_graph *g, const platform *p) {
+  int n = g->n, *dist = tc_test_floyd(g);
+  for (int s = 0; s < n; s++)
+    for (int v = 0; v < n; v++) {
+      if (s == v) continue;
+      const int *path = p->route[s * n + v];
+      assert_non_null(path);
+      int len = p->route_len[s * n + v];
+      assert_int_equal(len, dist[s * n + v]); /* a shortest path */
+      if (capacity(g, s, v) > 0) assert_int_equal(len, 1); /* neighbours: their own link */
+      for (int i = 1; i <= len; i++) { /* the tie rule, hop by hop */
+        int lowest = -1;
+        for (int q = 0; q < n && lowest < 0; q++)
+          if (dist[s * n + q] == i - 1 && capacity(g, q, path[i]) > 0) lowest = q;
+        assert_int_equal(path[i - 1], lowest);
+      }
+    }
+  free(dist);
+}
+
+static void check_hostfile(const char *dir, int n) {
+  char path[PATH_MAX], want[16];
+  path_in(path, dir, "hostfile");
+  char *text = tc_files_slurp(path);
+  assert_non_null(text);
+  size_t off = 0;
+  for (int u = 0; u < n; u++) {
+    snprintf(want, sizeof want, "n%d\n", u);
+    assert_memory_equal(text + off, want, strlen(want));
+    off += strlen(want);
+  }
+  assert_int_equal(strlen(text), off);
+  free(text);
+}
+
+static void write_and_check(const char *dir, const tc_graph *g, double bw, double alpha) {
+  tc_error err;
+  assert_int_equal(tc_simgrid_write_platform(g, bw, alpha, dir, &err), TC_OK);
+  char path[PATH_MAX];
+  path_in(path, dir, "platform.xml");
+  platform p;
+  read_platform(path, &p);
+  assert_int_equal(p.n, g->n);
+  check_links(g, &p, bw, alpha);
+  check_routes(g, &p);
+  check_hostfile(dir, g->n);
+  platform_free(&p);
+}
+
+static void check_spec(void **state, const char *spec, double bw, double alpha) {
+  tc_tmpdir *f = *state;
+  tc_graph *g = tc_test_spec(spec);
+  write_and_check(f->dir, g, bw, alpha);
+  tc_graph_destroy(g);
+}
+
+/* ---- tests ---- */
+
+static void torus_bidirectional(void **state) { check_spec(state, "torus(3,3)", 12.5e9, 1e-6); }
+
+static void kautz_directed(void **state) { check_spec(state, "kautz(2,2)", 3.125e9, 1e-5); }
+
+static void debruijn_self_loops(void **state) {
+  tc_graph *g = tc_test_spec("debruijn(2,3)");
+  assert_int_equal(tc_graph_count_self_loops(g), 2); /* 000 and 111: no link for them */
+  tc_graph_destroy(g);
+  check_spec(state, "debruijn(2,3)", 1e9, 0);
+}
+
+static void genkautz_ties(void **state) { check_spec(state, "genkautz(3,10)", 1.25e10, 2.5e-6); }
+
+/* Parallel arcs are one link of their total capacity; a lone arc keeps its own. */
+static void multigraph_capacities(void **state) {
+  tc_tmpdir *f = *state;
+  tc_graph_builder b;
+  tc_error err;
+  tc_graph *g = NULL;
+  static const int64_t arcs[][3] = {{0, 1, 1}, {0, 1, 2}, {1, 0, 5}, {1, 2, 1}, {2, 0, 1}, {2, 0, 1}, {2, 2, 3}};
+  assert_int_equal(tc_graph_builder_init(&b, 3, &err), TC_OK);
+  for (size_t i = 0; i < sizeof arcs / sizeof arcs[0]; i++)
+    assert_int_equal(tc_graph_builder_add_arc(&b, arcs[i][0], arcs[i][1], arcs[i][2], &err), TC_OK);
+  assert_int_equal(tc_graph_builder_finish(&b, &g, &err), TC_OK);
+  write_and_check(f->dir, g, 1e9, 1e-6);
+  char path[PATH_MAX];
+  path_in(path, f->dir, "platform.xml");
+  platform p;
+  read_platform(path, &p);
+  assert_true(p.bw[0 * 3 + 1] == 3e9);
+  assert_true(p.bw[1 * 3 + 0] == 5e9);
+  assert_true(p.bw[2 * 3 + 0] == 2e9);
+  assert_true(p.bw[1 * 3 + 2] == 1e9);
+  assert_int_equal(p.nlinks, 4);
+  assert_int_equal(p.route_len[0 * 3 + 2], 2); /* 0 -> 1 -> 2 */
+  assert_int_equal(p.route[0 * 3 + 2][1], 1);
+  platform_free(&p);
+  tc_graph_destroy(g);
+}
+
+/* A second write replaces both files; missing parent directories are created. */
+static void rewrite_and_nested(void **state) {
+  tc_tmpdir *f = *state;
+  char nested[PATH_MAX], mid[PATH_MAX], top[PATH_MAX], file[PATH_MAX];
+  path_in(top, f->dir, "a");
+  path_in(mid, f->dir, "a/b");
+  path_in(nested, f->dir, "a/b/c");
+  tc_graph *big = tc_test_spec("torus(3,3)"), *small = tc_test_spec("biring(2,3)");
+  write_and_check(nested, big, 1e9, 1e-6);
+  write_and_check(nested, small, 2e9, 3e-6); /* fewer hosts: nothing of the old file left */
+  assert_int_equal(tc_files_count(nested), 2);
+  path_in(file, nested, "platform.xml");
+  assert_int_equal(unlink(file), 0);
+  path_in(file, nested, "hostfile");
+  assert_int_equal(unlink(file), 0);
+  assert_int_equal(rmdir(nested), 0);
+  assert_int_equal(rmdir(mid), 0);
+  assert_int_equal(rmdir(top), 0);
+  tc_graph_destroy(big);
+  tc_graph_destroy(small);
+}
+
+static void refusals(void **state) {
+  tc_tmpdir *f = *state;
+  tc_error err;
+  static const int one_way[][2] = {{0, 1}, {1, 2}};
+  tc_graph *g = tc_test_from_arcs(3, one_way, 2), *ok = tc_test_spec("torus(3,3)");
+  assert_int_equal(tc_simgrid_write_platform(g, 1e9, 1e-6, f->dir, &err), TC_EINPUT);
+  assert_non_null(strstr(err.msg, "not strongly connected"));
+  const double bad_bw[] = {0, -1, NAN, INFINITY};
+  for (size_t i = 0; i < sizeof bad_bw / sizeof bad_bw[0]; i++) {
+    assert_int_equal(tc_simgrid_write_platform(ok, bad_bw[i], 1e-6, f->dir, &err), TC_EINPUT);
+    assert_non_null(strstr(err.msg, "bandwidth"));
+  }
+  const double bad_alpha[] = {-1e-9, NAN, INFINITY};
+  for (size_t i = 0; i < sizeof bad_alpha / sizeof bad_alpha[0]; i++) {
+    assert_int_equal(tc_simgrid_write_platform(ok, 1e9, bad_alpha[i], f->dir, &err), TC_EINPUT);
+    assert_non_null(strstr(err.msg, "alpha"));
+  }
+  assert_int_equal(tc_files_count(f->dir), 0); /* nothing written by a refusal */
+  /* 8193 nodes: 8193 * 8192 routes > 2^26 */
+  tc_graph *ring = tc_test_spec("uniring(1,8193)");
+  assert_int_equal(tc_simgrid_write_platform(ring, 1e9, 1e-6, f->dir, &err), TC_ERANGE);
+  assert_non_null(strstr(err.msg, "routes"));
+  assert_int_equal(tc_files_count(f->dir), 0);
+  /* the directory's name is taken by a file */
+  char path[PATH_MAX];
+  path_in(path, f->dir, "taken");
+  tc_files_spill(path, "x", 1);
+  assert_int_equal(tc_simgrid_write_platform(ok, 1e9, 1e-6, path, &err), TC_EIO);
+  assert_non_null(strstr(err.msg, "taken"));
+  assert_int_equal(unlink(path), 0);
+  tc_graph_destroy(ring);
+  tc_graph_destroy(g);
+  tc_graph_destroy(ok);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, make_tmpdir, tc_tmpdir_teardown)
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      T(torus_bidirectional), T(kautz_directed),     T(debruijn_self_loops), T(genkautz_ties),
+      T(multigraph_capacities), T(rewrite_and_nested), T(refusals),
+  };
+  int rc = cmocka_run_group_tests(tests, NULL, NULL);
+  xmlCleanupParser();
+  return rc;
+}

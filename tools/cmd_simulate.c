@@ -1,0 +1,715 @@
+/*
+** cmd_simulate.c — `topocoll simulate SCHEDULE.json --link-bw B --alpha A [--sizes LIST]`:
+** run a schedule in SimGrid's SMPI on its own topology as a pure α-β network, beside the
+** α-β model's prediction and SMPI's built-in algorithms on the same platform, and fit α
+** and 1/B from the simulated times (the cost-model validation of paper 000 App. A.2).
+**
+** Order of work, and why: everything that can be refused is refused before anything is
+** simulated — options, sizes, the schedule file (read, then verified: an invalid schedule
+** is exit 1 and never simulated), a collective the executor runs, the programs smpirun and
+** topocoll-smpi-exec. Then a fresh directory (mkdtemp, removed at the end whatever
+** happens short of a kill) receives the platform (tc_simgrid_write_platform), the hostfile
+** and the schedule as plan.json — the very schedule just verified, re-written, so the
+** ranks may skip verifying it (--trusted) and a path with spaces never meets smpirun's
+** word splitting. Runs (sim_smpi.h), each covering many sizes:
+**   - sizes <= --check-max with real data and the result checked; larger sizes with
+**     --no-compute (shared dummy buffers, so 64 ranks x 1 GB fit in memory). When no size
+**     is small enough, one checked run at --check-max itself stands in (not reported);
+**   - first the schedule (its failure, or a wrong result, ends the command: exit 1);
+**   - then each SMPI algorithm of --smpi-algos for the schedule's collective. One that
+**     crashes, hangs past --timeout or computes a wrong result is reported as skipped,
+**     with the reason, and takes no part in "best SMPI algorithm".
+** Model time per size: tc_cost_time (steps·α + tau·M/B); the lower bound uses the cost's
+** optimal values (T_L* = moore_steps, tau*). The fit is tc_fit_cost_model (fit.h).
+*/
+#include <errno.h>
+#include <dirent.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "launch.h"
+#include "sim_smpi.h"
+#include "topocoll/cost.h"
+#include "topocoll/fit.h"
+#include "topocoll/sched_io.h"
+#include "topocoll/simgrid.h"
+#include "topocoll/units.h"
+#include "topocoll/verify.h"
+
+#define EXEC_NAME "topocoll-smpi-exec"
+#define DEFAULT_SIZES "1KB..1MB"
+#define DEFAULT_CHECK_MAX "1MB"
+#define DEFAULT_TIMEOUT_S 600.0
+
+void tc_cmd_simulate_help(void) {
+  printf(
+      "usage: topocoll simulate SCHEDULE.json --link-bw BW --alpha TIME [--sizes LIST]\n"
+      "                         [--smpi-algos all|none|A,B,...] [--check-max SIZE]\n"
+      "                         [--timeout TIME] [--json]\n"
+      "\n"
+      "Simulates the schedule in SCHEDULE.json with SimGrid's SMPI on its own topology, built\n"
+      "as a SimGrid platform in which every arc is a link of bandwidth BW (times its capacity)\n"
+      "and latency TIME, configured as a pure alpha-beta network (docs/running.md). Prints per\n"
+      "size the simulated time and algorithmic bandwidth (size / time) beside the alpha-beta\n"
+      "model's prediction T = steps*alpha + tau*M/B, the alpha-beta lower bound, and the best of\n"
+      "SMPI's own algorithms for the collective on the same platform; then fits alpha and 1/B\n"
+      "from the simulated times (paper 000 App. A.2) and prints their relative errors.\n"
+      "Runs allgather, reduce-scatter and allreduce schedules; the schedule is verified first.\n"
+      "\n"
+      "  --link-bw BW      bandwidth of one unit-capacity link, e.g. 100Gbps, 12.5GBps\n"
+      "  --alpha TIME      per-message latency of a link, e.g. 1us\n"
+      "  --sizes LIST      buffer sizes M of the whole collective, e.g. 4KB,1MB or 1KiB..1GiB\n"
+      "                    (doubling range); default " DEFAULT_SIZES "\n"
+      "  --smpi-algos A    SMPI algorithms to compare: all (default), none, or a comma list\n"
+      "                    of SMPI's names (e.g. lr,rdb,rab for allreduce; see docs/running.md)\n"
+      "  --check-max SIZE  sizes up to SIZE run on real data and are checked; larger ones run\n"
+      "                    without computing (identical messages); default " DEFAULT_CHECK_MAX "\n"
+      "  --timeout TIME    kill a simulation (one smpirun) after TIME, e.g. 90s (a bare number\n"
+      "                    is seconds); default 600s\n"
+      "  --json            {\"results\": [{\"size_bytes\", \"sim_time_s\", \"model_time_s\",\n"
+      "                    \"smpi_best_algorithm\", \"smpi_best_time_s\", ...}], \"fit\": {\"alpha_s\",\n"
+      "                    \"inv_bw_s_per_byte\", \"max_rel_err\", ...}, ...} instead of the tables\n"
+      "\n"
+      "Programs: " EXEC_NAME " is $TOPOCOLL_SMPI_EXEC, else the one beside this topocoll, else\n"
+      "the one on PATH; smpirun is $TOPOCOLL_SMPIRUN, else the one on PATH.\n"
+      "\n"
+      "Exit status: 0 success, 1 an invalid schedule, a failed simulation of it or a wrong\n"
+      "result, 2 bad usage or input.\n");
+}
+
+/* ---- options ---- */
+
+typedef struct sim_options {
+  const char *file, *bw_text, *alpha_text, *sizes_text, *algos_text, *check_text, *timeout_text;
+  int json;
+  double link_bw, alpha_s, timeout_s;
+  int64_t check_max;
+  int64_t *sizes;
+  int nsizes;
+} sim_options;
+
+static const char **value_slot(sim_options *o, const char *a) {
+  static const struct { const char *name; size_t offset; } slots[] = {
+      {"--link-bw", offsetof(sim_options, bw_text)},       {"--alpha", offsetof(sim_options, alpha_text)},
+      {"--sizes", offsetof(sim_options, sizes_text)},      {"--smpi-algos", offsetof(sim_options, algos_text)},
+      {"--check-max", offsetof(sim_options, check_text)},  {"--timeout", offsetof(sim_options, timeout_text)},
+  };
+  for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+    if (!strcmp(a, slots[i].name)) return (const char **)((char *)o + slots[i].offset);
+  return NULL;
+}
+
+/* --timeout: a time with a unit, or a bare number of seconds. */
+static int parse_timeout(const char *text, double *out, tc_error *err) {
+  char with_unit[64];
+  if (text[0] && strspn(text, "0123456789.") == strlen(text) && strlen(text) + 2 <= sizeof with_unit) {
+    snprintf(with_unit, sizeof with_unit, "%ss", text);
+    text = with_unit;
+  }
+  if (tc_units_parse_time(text, out, err)) return TC_EINPUT;
+  if (*out <= 0) return tc_error_set(err, TC_EINPUT, "must be positive, got '%s'", text);
+  return TC_OK;
+}
+
+/* The quantities; a bad one is one line naming its option. */
+static int parse_quantities(sim_options *o) {
+  tc_error err;
+  tc_error_clear(&err);
+  const char *bad = NULL;
+  o->timeout_s = DEFAULT_TIMEOUT_S;
+  if (tc_units_parse_bandwidth(o->bw_text, &o->link_bw, &err)) bad = "--link-bw";
+  else if (tc_units_parse_time(o->alpha_text, &o->alpha_s, &err)) bad = "--alpha";
+  else if (tc_units_parse_size(o->check_text ? o->check_text : DEFAULT_CHECK_MAX, &o->check_max, &err))
+    bad = "--check-max";
+  else if (o->timeout_text && parse_timeout(o->timeout_text, &o->timeout_s, &err)) bad = "--timeout";
+  else if (tc_units_parse_size_list(o->sizes_text ? o->sizes_text : DEFAULT_SIZES, &o->sizes, &o->nsizes, &err))
+    bad = "--sizes";
+  if (!bad) return TC_EXIT_OK;
+  tc_error_prefix(&err, "%s", bad);
+  return tc_cli_fail("simulate", &err);
+}
+
+/* Returns -1 after printing the help, else an exit code. */
+static int parse_options(int argc, char **argv, sim_options *o) {
+  memset(o, 0, sizeof *o);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char **slot = value_slot(o, a);
+    if (slot) {
+      if (i + 1 >= argc) return tc_cli_usage_error("simulate", "%s needs a value", a);
+      *slot = argv[++i];
+    } else if (!strcmp(a, "--json")) o->json = 1;
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { tc_cmd_simulate_help(); return -1; }
+    else if (a[0] == '-' && a[1] == '-') return tc_cli_usage_error("simulate", "unknown option '%s'", a);
+    else if (!o->file) o->file = a;
+    else return tc_cli_usage_error("simulate", "unexpected argument '%s' (SCHEDULE.json already given)", a);
+  }
+  if (!o->file) return tc_cli_usage_error("simulate", "missing SCHEDULE.json");
+  if (!o->bw_text) return tc_cli_usage_error("simulate", "missing --link-bw");
+  if (!o->alpha_text) return tc_cli_usage_error("simulate", "missing --alpha");
+  return parse_quantities(o);
+}
+
+/* ---- the SMPI algorithms to compare ---- */
+
+/* What one program (the schedule or an SMPI algorithm) gave, per requested size. */
+typedef struct prog_result {
+  double *times;
+  int64_t *used;              /* the size the executor ran (sim_smpi.h) */
+  int *ran;                   /* 1: times[i] holds its time */
+  char lost[TC_ERRMSG_MAX];   /* SMPI algorithms: why the first size without a time failed */
+} prog_result;
+
+typedef struct algo_run {
+  const char *name;
+  int ok;                      /* its checked sizes ran and were right (else skipped) */
+  char reason[TC_ERRMSG_MAX];  /* why it was skipped */
+  prog_result r;
+} algo_run;
+
+static int prog_result_init(prog_result *r, int n) {
+  memset(r, 0, sizeof *r);
+  r->times = calloc((size_t)n, sizeof *r->times);
+  r->used = calloc((size_t)n, sizeof *r->used);
+  r->ran = calloc((size_t)n, sizeof *r->ran);
+  return r->times && r->used && r->ran ? 0 : -1;
+}
+
+static void prog_result_free(prog_result *r) {
+  free(r->times);
+  free(r->used);
+  free(r->ran);
+}
+
+/* --smpi-algos against the collective's list; a name not in it is a usage error. */
+static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run **out, int *count) {
+  const char *const *known = tc_sim_smpi_algorithms(coll);
+  const char *text = o->algos_text ? o->algos_text : "all";
+  int nknown = 0;
+  while (known[nknown]) nknown++;
+  algo_run *runs = calloc((size_t)nknown, sizeof *runs);
+  char *copy = strdup(text);
+  int n = 0, status = TC_EXIT_OK;
+  if (!runs || !copy) {
+    fprintf(stderr, "topocoll simulate: out of memory\n");
+    status = TC_EXIT_FAIL;
+  } else if (!strcmp(text, "all")) {
+    for (n = 0; n < nknown; n++) runs[n].name = known[n];
+  } else if (strcmp(text, "none")) {
+    for (char *save = NULL, *w = strtok_r(copy, ",", &save); w && !status; w = strtok_r(NULL, ",", &save)) {
+      int k = 0, dup = 0;
+      while (k < nknown && strcmp(known[k], w)) k++;
+      for (int i = 0; i < n; i++) dup |= runs[i].name == known[k];
+      if (k == nknown)
+        status = tc_cli_usage_error("simulate", "--smpi-algos: SMPI has no %s algorithm '%s'",
+                                    tc_collective_name(coll), w);
+      else if (!dup) runs[n++].name = known[k];
+    }
+  }
+  free(copy);
+  if (status) {
+    free(runs);
+    return status;
+  }
+  *out = runs;
+  *count = n;
+  return TC_EXIT_OK;
+}
+
+/* ---- the working directory ---- */
+
+/* rm -r: the directory's entries (never following symbolic links), then itself. */
+static void remove_tree(const char *dir) {
+  if (!dir[0]) return;
+  DIR *d = opendir(dir);
+  for (struct dirent *e; d && (e = readdir(d));) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    char path[PATH_MAX];
+    struct stat st;
+    if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
+    if (!lstat(path, &st) && S_ISDIR(st.st_mode)) remove_tree(path);
+    else unlink(path);
+  }
+  if (d) closedir(d);
+  rmdir(dir);
+}
+
+/* mkdtemp under $TMPDIR (or /tmp when unset or holding whitespace: smpirun splits
+   some of its arguments on blanks). */
+static int make_workdir(char *dir, size_t size, tc_error *err) {
+  const char *base = getenv("TMPDIR");
+  if (!base || !*base || strpbrk(base, " \t\n")) base = "/tmp";
+  if (snprintf(dir, size, "%s/topocoll-sim-XXXXXX", base) >= (int)size)
+    return tc_error_set(err, TC_EIO, "TMPDIR is too long a path");
+  if (!mkdtemp(dir)) {
+    int e = errno;
+    dir[0] = '\0';
+    return tc_error_set(err, TC_EIO, "cannot create a directory in %s: %s", base, strerror(e));
+  }
+  return TC_OK;
+}
+
+/* ---- the simulations ---- */
+
+typedef struct sim_plan {
+  const sim_options *o;
+  tc_sim_env env;
+  int64_t *small, *large; /* sizes <= check_max (or check_max alone) and the rest */
+  int *small_at, *large_at; /* where each stands in the options' list; -1 for the stand-in */
+  int nsmall, nlarge;
+} sim_plan;
+
+static int split_sizes(const sim_options *o, sim_plan *p) {
+  size_t n = (size_t)o->nsizes;
+  p->small = malloc(sizeof *p->small * n);
+  p->large = malloc(sizeof *p->large * n);
+  p->small_at = malloc(sizeof *p->small_at * n);
+  p->large_at = malloc(sizeof *p->large_at * n);
+  if (!p->small || !p->large || !p->small_at || !p->large_at) return -1;
+  for (int i = 0; i < o->nsizes; i++) {
+    if (o->sizes[i] <= o->check_max) {
+      p->small_at[p->nsmall] = i;
+      p->small[p->nsmall++] = o->sizes[i];
+    } else {
+      p->large_at[p->nlarge] = i;
+      p->large[p->nlarge++] = o->sizes[i];
+    }
+  }
+  if (!p->nsmall) {
+    p->small_at[0] = -1;
+    p->small[p->nsmall++] = o->check_max;
+  }
+  return 0;
+}
+
+static void sim_plan_free(sim_plan *p) {
+  free(p->small);
+  free(p->large);
+  free(p->small_at);
+  free(p->large_at);
+}
+
+/* The runs over one part of the sizes; results land at their places in r. A checked part
+   must run whole and right: a failure or a wrong result is TC_EFAIL with err saying which.
+   So must the schedule. An SMPI algorithm's unchecked part is resumed after a size that
+   fails (its temporaries may not fit in memory from some size on): the sizes before it
+   keep their times, and r->lost says why the first lost size failed. */
+static int run_part(const sim_plan *p, const char *algo, const int64_t *sizes, const int *at, int n, int verify,
+                    prog_result *r, int *interrupted, tc_error *err) {
+  double *t = malloc(sizeof *t * (size_t)n);
+  int64_t *u = malloc(sizeof *u * (size_t)n);
+  int *verified = malloc(sizeof *verified * (size_t)n);
+  int rc = !t || !u || !verified ? tc_error_set(err, TC_ENOMEM, "out of memory") : TC_OK;
+  for (int k = 0; !rc && k < n;) {
+    int done = 0;
+    tc_error run_err;
+    tc_error_clear(&run_err);
+    int failed = tc_sim_run(&p->env, algo, sizes + k, n - k, verify, t + k, u + k, verified + k, &done, interrupted,
+                            &run_err);
+    for (int i = k; !rc && i < k + done; i++) {
+      if (verify && verified[i] != 1)
+        rc = tc_error_set(err, TC_EFAIL, "wrong result at %" PRId64 " bytes (%s)", u[i],
+                          verified[i] == 0 ? "the check failed" : "not checked");
+      else if (at[i] >= 0) {
+        r->times[at[i]] = t[i];
+        r->used[at[i]] = u[i];
+        r->ran[at[i]] = 1;
+      }
+    }
+    if (rc || !failed) break;
+    if (!algo || verify || *interrupted || failed == TC_ENOMEM) {
+      rc = tc_error_set(err, failed, "%s", run_err.msg);
+      break;
+    }
+    if (k + done < n && !r->lost[0])
+      snprintf(r->lost, sizeof r->lost, "from %" PRId64 " bytes: %.400s", sizes[k + done], run_err.msg);
+    k += done + 1;
+  }
+  free(t);
+  free(u);
+  free(verified);
+  return rc;
+}
+
+/* Both parts for one program (algo NULL: the schedule); *interrupted as in tc_sim_run. */
+static int simulate_program(const sim_plan *p, const char *algo, prog_result *r, int *interrupted, tc_error *err) {
+  int rc = run_part(p, algo, p->small, p->small_at, p->nsmall, 1, r, interrupted, err);
+  if (!rc && p->nlarge) rc = run_part(p, algo, p->large, p->large_at, p->nlarge, 0, r, interrupted, err);
+  return rc;
+}
+
+/* ---- the report ---- */
+
+typedef struct sim_report {
+  const sim_options *o;
+  const tc_schedule_doc *doc;
+  const tc_cost *cost;
+  const prog_result *sched; /* the schedule's times: every size ran */
+  const int *checked;       /* per requested size: ran on real data and was checked */
+  algo_run *algos;
+  int nalgos;
+  int has_fit;
+  tc_cost_fit fit;
+  char fit_error[TC_ERRMSG_MAX];
+} sim_report;
+
+static double model_time(const sim_report *r, int64_t bytes) {
+  return tc_cost_time(r->cost, r->o->alpha_s, r->o->link_bw, (double)bytes);
+}
+
+/* The α-β lower bound steps*·α + tau*·M/B, or -1 when T_L* is undefined. */
+static double bound_time(const sim_report *r, int64_t bytes) {
+  const tc_cost *c = r->cost;
+  if (c->moore_steps < 0) return -1;
+  return c->moore_steps * r->o->alpha_s + tc_rat_to_double(c->tau_optimal) * (double)bytes /
+                                               ((double)c->degree * r->o->link_bw);
+}
+
+/* The fastest algorithm that ran at size i, or -1. */
+static int best_algorithm(const sim_report *r, int i) {
+  int best = -1;
+  for (int k = 0; k < r->nalgos; k++)
+    if (r->algos[k].ok && r->algos[k].r.ran[i] && (best < 0 || r->algos[k].r.times[i] < r->algos[best].r.times[i]))
+      best = k;
+  return best;
+}
+
+static void format_size(int64_t b, char *buf, size_t size) {
+  static const struct { const char *unit; int64_t bytes; } units[] = {
+      {"GB", 1000000000}, {"GiB", 1 << 30}, {"MB", 1000000}, {"MiB", 1 << 20}, {"KB", 1000}, {"KiB", 1024}};
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+    if (b >= units[i].bytes && b % units[i].bytes == 0) {
+      snprintf(buf, size, "%" PRId64 " %s", b / units[i].bytes, units[i].unit);
+      return;
+    }
+  snprintf(buf, size, "%" PRId64 " B", b);
+}
+
+static void format_time(double t, char *buf, size_t size) {
+  if (t < 0) snprintf(buf, size, "-");
+  else if (t < 1e-3) snprintf(buf, size, "%.3f us", t * 1e6);
+  else if (t < 1) snprintf(buf, size, "%.4f ms", t * 1e3);
+  else snprintf(buf, size, "%.5f s", t);
+}
+
+static void print_fit_text(const sim_report *r) {
+  const sim_options *o = r->o;
+  if (!r->has_fit) {
+    printf("fit: %s\n", r->fit_error);
+    return;
+  }
+  const tc_cost_fit *f = &r->fit;
+  double node_bw = (double)r->cost->degree * o->link_bw;
+  printf("fit (paper 000 App. A.2): simulated t = a + b*M by least squares over %d sizes, weights 1/t^2\n",
+         o->nsizes);
+  printf("  alpha = a / %d steps = %.6g us (configured %.6g us)", r->cost->steps, f->alpha_s * 1e6, o->alpha_s * 1e6);
+  if (isnan(f->alpha_rel_err)) printf("\n");
+  else printf(": relative error %+.3f %%\n", f->alpha_rel_err * 100);
+  printf("  1/B   = b / tau = %.6g s/byte, B = %.6g GB/s (configured %.6g GB/s = %" PRId64
+         " links): relative error of 1/B %+.3f %%\n",
+         f->inv_bw_s_per_byte, 1e-9 / f->inv_bw_s_per_byte, node_bw * 1e-9, r->cost->degree,
+         f->inv_bw_rel_err * 100);
+  printf("  max |model - simulated| / simulated over the sizes: %.3f %%\n", f->max_rel_err * 100);
+}
+
+/* "ok", "partial" (some sizes have no time) or "skipped". */
+static const char *algo_status(const algo_run *a, int nsizes) {
+  if (!a->ok) return "skipped";
+  for (int i = 0; i < nsizes; i++)
+    if (!a->r.ran[i]) return "partial";
+  return "ok";
+}
+
+static void print_algorithms_text(const sim_report *r) {
+  if (!r->nalgos) {
+    printf("SMPI algorithms: none compared (--smpi-algos none)\n");
+    return;
+  }
+  printf("SMPI %s algorithms run at every size:", tc_collective_name(r->doc->sched.coll));
+  for (int k = 0; k < r->nalgos; k++)
+    if (!strcmp(algo_status(&r->algos[k], r->o->nsizes), "ok")) printf(" %s", r->algos[k].name);
+  printf("\n");
+  for (int k = 0; k < r->nalgos; k++) {
+    const char *status = algo_status(&r->algos[k], r->o->nsizes);
+    if (!strcmp(status, "partial")) printf("  %s: some sizes only; no time %s\n", r->algos[k].name, r->algos[k].r.lost);
+    else if (!strcmp(status, "skipped")) printf("  %s: skipped: %s\n", r->algos[k].name, r->algos[k].reason);
+  }
+}
+
+static void print_text(const sim_report *r) {
+  const sim_options *o = r->o;
+  const tc_schedule *s = &r->doc->sched;
+  char a[32];
+  format_time(o->alpha_s, a, sizeof a);
+  printf("%s \"%s\"%s%s: %d ranks in SimGrid SMPI, pure alpha-beta network: alpha %s, link %.6g GB/s,\n"
+         "B = %" PRId64 " links = %.6g GB/s; model %d steps, tau %.6g\n\n",
+         tc_collective_name(s->coll), s->algorithm, r->doc->spec ? " on " : "", r->doc->spec ? r->doc->spec : "",
+         s->nodes, a, o->link_bw * 1e-9, r->cost->degree, (double)r->cost->degree * o->link_bw * 1e-9,
+         r->cost->steps, tc_rat_to_double(r->cost->tau));
+  printf("%10s  %12s  %11s  %12s  %7s  %12s  %-22s  %12s  %7s  %s\n", "size", "simulated", "algbw", "model",
+         "error", "bound", "best SMPI", "SMPI time", "SMPI/sim", "checked");
+  for (int i = 0; i < o->nsizes; i++) {
+    char sz[32], t[32], m[32], bd[32], st[32], ratio[32];
+    int64_t b = r->sched->used[i];
+    format_size(b, sz, sizeof sz);
+    format_time(r->sched->times[i], t, sizeof t);
+    format_time(model_time(r, b), m, sizeof m);
+    format_time(bound_time(r, b), bd, sizeof bd);
+    int k = best_algorithm(r, i);
+    format_time(k >= 0 ? r->algos[k].r.times[i] : -1, st, sizeof st);
+    if (k >= 0) snprintf(ratio, sizeof ratio, "%.3f", r->algos[k].r.times[i] / r->sched->times[i]);
+    else snprintf(ratio, sizeof ratio, "-");
+    printf("%10s  %12s  %6.3f GB/s  %12s  %+6.2f%%  %12s  %-22s  %12s  %7s  %s\n", sz, t,
+           (double)b / r->sched->times[i] * 1e-9, m, (model_time(r, b) - r->sched->times[i]) / r->sched->times[i] * 100, bd,
+           k >= 0 ? r->algos[k].name : "-", st, ratio, r->checked[i] ? "yes" : "no");
+  }
+  printf("\nalgbw = size / simulated time; error = (model - simulated) / simulated; bound = T_L* alpha + tau* M/B;\n"
+         "SMPI/sim = the best SMPI algorithm's time / the simulated time (above 1: the schedule is faster);\n"
+         "checked: the result was compared with MPI's (sizes up to --check-max)\n\n");
+  print_fit_text(r);
+  printf("\n");
+  print_algorithms_text(r);
+}
+
+static json_t *time_or_null(double t) { return t < 0 ? json_null() : json_real(t); }
+
+static json_t *fit_json(const sim_report *r) {
+  if (!r->has_fit) return json_null();
+  const tc_cost_fit *f = &r->fit;
+  json_t *j = json_object();
+  json_object_set_new(j, "alpha_s", json_real(f->alpha_s));
+  json_object_set_new(j, "inv_bw_s_per_byte", json_real(f->inv_bw_s_per_byte));
+  json_object_set_new(j, "max_rel_err", json_real(f->max_rel_err));
+  json_object_set_new(j, "alpha_rel_err", isnan(f->alpha_rel_err) ? json_null() : json_real(f->alpha_rel_err));
+  json_object_set_new(j, "inv_bw_rel_err", json_real(f->inv_bw_rel_err));
+  json_object_set_new(j, "intercept_s", json_real(f->line.a));
+  json_object_set_new(j, "slope_s_per_byte", json_real(f->line.b));
+  json_object_set_new(j, "configured_alpha_s", json_real(r->o->alpha_s));
+  json_object_set_new(j, "configured_inv_bw_s_per_byte",
+                      json_real(1.0 / ((double)r->cost->degree * r->o->link_bw)));
+  return j;
+}
+
+static void print_json(const sim_report *r) {
+  const sim_options *o = r->o;
+  const tc_schedule *s = &r->doc->sched;
+  const tc_cost *c = r->cost;
+  char tau[64], opt[64];
+  snprintf(tau, sizeof tau, "%" PRId64 "/%" PRId64, c->tau.num, c->tau.den);
+  snprintf(opt, sizeof opt, "%" PRId64 "/%" PRId64, c->tau_optimal.num, c->tau_optimal.den);
+  json_t *j = json_object();
+  json_object_set_new(j, "file", json_string(o->file));
+  json_object_set_new(j, "spec", r->doc->spec ? json_string(r->doc->spec) : json_null());
+  json_object_set_new(j, "collective", json_string(tc_collective_name(s->coll)));
+  json_object_set_new(j, "algorithm", json_string(s->algorithm));
+  json_object_set_new(j, "nodes", json_integer(s->nodes));
+  json_object_set_new(j, "degree", json_integer(c->degree));
+  json_object_set_new(j, "alpha_s", json_real(o->alpha_s));
+  json_object_set_new(j, "link_bw_Bps", json_real(o->link_bw));
+  json_object_set_new(j, "steps", json_integer(c->steps));
+  json_object_set_new(j, "tb_factor", json_string(tau));
+  json_object_set_new(j, "bound_steps", c->moore_steps >= 0 ? json_integer(c->moore_steps) : json_null());
+  json_object_set_new(j, "bound_tb_factor", json_string(opt));
+  json_object_set_new(j, "check_max_bytes", json_integer(o->check_max));
+  json_t *list = json_array();
+  for (int i = 0; i < o->nsizes; i++) {
+    int64_t b = r->sched->used[i];
+    int k = best_algorithm(r, i);
+    json_t *e = json_object(), *smpi = json_object();
+    json_object_set_new(e, "size_bytes", json_integer(b));
+    json_object_set_new(e, "requested_bytes", json_integer(o->sizes[i]));
+    json_object_set_new(e, "sim_time_s", json_real(r->sched->times[i]));
+    json_object_set_new(e, "algbw_GBps", json_real((double)b / r->sched->times[i] * 1e-9));
+    json_object_set_new(e, "model_time_s", json_real(model_time(r, b)));
+    json_object_set_new(e, "bound_time_s", time_or_null(bound_time(r, b)));
+    json_object_set_new(e, "checked", json_boolean(r->checked[i]));
+    json_object_set_new(e, "smpi_best_algorithm", k >= 0 ? json_string(r->algos[k].name) : json_null());
+    json_object_set_new(e, "smpi_best_time_s", k >= 0 ? json_real(r->algos[k].r.times[i]) : json_null());
+    for (int a = 0; a < r->nalgos; a++)
+      if (r->algos[a].ok && r->algos[a].r.ran[i])
+        json_object_set_new(smpi, r->algos[a].name, json_real(r->algos[a].r.times[i]));
+    json_object_set_new(e, "smpi_time_s", smpi);
+    json_array_append_new(list, e);
+  }
+  json_object_set_new(j, "results", list);
+  json_object_set_new(j, "fit", fit_json(r));
+  if (!r->has_fit) json_object_set_new(j, "fit_error", json_string(r->fit_error));
+  json_t *algos = json_array();
+  for (int k = 0; k < r->nalgos; k++) {
+    json_t *e = json_object();
+    json_object_set_new(e, "name", json_string(r->algos[k].name));
+    const char *status = algo_status(&r->algos[k], r->o->nsizes);
+    json_object_set_new(e, "status", json_string(status));
+    if (!strcmp(status, "skipped")) json_object_set_new(e, "reason", json_string(r->algos[k].reason));
+    if (!strcmp(status, "partial")) {
+      json_t *lost = json_array();
+      for (int i = 0; i < r->o->nsizes; i++)
+        if (!r->algos[k].r.ran[i]) json_array_append_new(lost, json_integer(r->sched->used[i]));
+      json_object_set_new(e, "reason", json_string(r->algos[k].r.lost));
+      json_object_set_new(e, "missing_sizes", lost);
+    }
+    json_array_append_new(algos, e);
+  }
+  json_object_set_new(j, "smpi_algorithms", algos);
+  json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+  printf("\n");
+  json_decref(j);
+}
+
+/* ---- the command ---- */
+
+static int check_schedule(const sim_options *o, tc_schedule_doc *doc, tc_cost *cost) {
+  tc_error err;
+  tc_error_clear(&err);
+  if (tc_schedule_read_json(o->file, NULL, doc, &err)) {
+    tc_cli_fail("simulate", &err);
+    return TC_EXIT_USAGE; /* unreadable or malformed: input, never "invalid schedule" */
+  }
+  const tc_schedule *s = &doc->sched;
+  int rc = tc_schedule_verify(doc->graph, s, &err);
+  if (rc == TC_EFAIL) {
+    fprintf(stderr, "topocoll simulate: %s: invalid schedule, not simulated: %s\n", o->file, err.msg);
+    return TC_EXIT_FAIL;
+  }
+  if (rc) return tc_cli_fail("simulate", &err);
+  if (!tc_sim_smpi_algorithms(s->coll)) {
+    fprintf(stderr, "topocoll simulate: %s: a %s schedule; the executor runs allgather, reduce-scatter and "
+            "allreduce\n", o->file, tc_collective_name(s->coll));
+    return TC_EXIT_USAGE;
+  }
+  if (tc_schedule_cost(doc->graph, s, cost, &err)) return tc_cli_fail("simulate", &err);
+  return TC_EXIT_OK;
+}
+
+/* Platform, hostfile and plan.json into dir. */
+static int prepare(const tc_schedule_doc *doc, const sim_options *o, const char *dir) {
+  tc_error err;
+  tc_error_clear(&err);
+  char plan[PATH_MAX];
+  snprintf(plan, sizeof plan, "%s/plan.json", dir);
+  if (tc_simgrid_write_platform(doc->graph, o->link_bw, o->alpha_s, dir, &err) ||
+      tc_schedule_write_json(doc->graph, doc->spec, &doc->sched, plan, &err))
+    return tc_cli_fail("simulate", &err);
+  return TC_EXIT_OK;
+}
+
+/* Simulate the schedule, then every chosen SMPI algorithm. */
+static int run_all(sim_plan *p, prog_result *sched, algo_run *algos, int nalgos) {
+  tc_error err;
+  tc_error_clear(&err);
+  int interrupted = 0, n = p->o->nsizes;
+  if (simulate_program(p, NULL, sched, &interrupted, &err)) {
+    if (interrupted) return 128 + interrupted;
+    fprintf(stderr, "topocoll simulate: %s: simulating the schedule failed: %s\n", p->o->file, err.msg);
+    return TC_EXIT_FAIL;
+  }
+  for (int k = 0; k < nalgos; k++) {
+    algo_run *a = &algos[k];
+    if (prog_result_init(&a->r, n)) {
+      fprintf(stderr, "topocoll simulate: out of memory\n");
+      return TC_EXIT_FAIL;
+    }
+    tc_error_clear(&err);
+    a->ok = !simulate_program(p, a->name, &a->r, &interrupted, &err);
+    if (interrupted) return 128 + interrupted;
+    for (int i = 0; a->ok && i < n; i++)
+      if (a->r.ran[i] && a->r.used[i] != sched->used[i]) { /* the executor sizes both sides alike */
+        a->ok = 0;
+        tc_error_set(&err, TC_EFAIL, "ran %" PRId64 " bytes where the schedule ran %" PRId64, a->r.used[i],
+                     sched->used[i]);
+      }
+    if (!a->ok) snprintf(a->reason, sizeof a->reason, "%s", err.msg);
+  }
+  return TC_EXIT_OK;
+}
+
+/* smpirun and the executor must be found; prlimit (the memory guard) is optional. */
+static int locate_programs(char *smpirun, char *exec, char *prlimit, size_t size) {
+  tc_error err;
+  tc_error_clear(&err);
+  if (tc_launch_locate(EXEC_NAME, "TOPOCOLL_SMPI_EXEC", 1, exec, size, &err) ||
+      tc_launch_locate("smpirun", "TOPOCOLL_SMPIRUN", 0, smpirun, size, &err)) {
+    fprintf(stderr, "topocoll simulate: %s\n", err.msg);
+    return TC_EXIT_FAIL;
+  }
+  if (tc_launch_locate("prlimit", NULL, 0, prlimit, size, &err)) prlimit[0] = '\0';
+  return TC_EXIT_OK;
+}
+
+static void fit_results(sim_report *r) {
+  double *bytes = malloc(sizeof *bytes * (size_t)r->o->nsizes);
+  tc_error err;
+  tc_error_clear(&err);
+  if (!bytes) {
+    snprintf(r->fit_error, sizeof r->fit_error, "out of memory");
+    return;
+  }
+  for (int i = 0; i < r->o->nsizes; i++) bytes[i] = (double)r->sched->used[i];
+  r->has_fit = !tc_fit_cost_model(r->cost, r->o->alpha_s, r->o->link_bw, bytes, r->sched->times, r->o->nsizes, &r->fit, &err);
+  if (!r->has_fit) snprintf(r->fit_error, sizeof r->fit_error, "%s", err.msg);
+  free(bytes);
+}
+
+int tc_cmd_simulate(int argc, char **argv) {
+  sim_options o;
+  int status = parse_options(argc, argv, &o);
+  if (status) {
+    free(o.sizes);
+    return status < 0 ? TC_EXIT_OK : status;
+  }
+  tc_schedule_doc doc;
+  tc_cost cost;
+  memset(&doc, 0, sizeof doc);
+  memset(&cost, 0, sizeof cost);
+  sim_plan p;
+  memset(&p, 0, sizeof p);
+  p.o = &o;
+  algo_run *algos = NULL;
+  int nalgos = 0;
+  prog_result sched;
+  memset(&sched, 0, sizeof sched);
+  int *checked = NULL;
+  char smpirun[PATH_MAX], exec[PATH_MAX], prlimit[PATH_MAX], dir[PATH_MAX] = "";
+  tc_error err;
+  tc_error_clear(&err);
+  if ((status = check_schedule(&o, &doc, &cost))) goto out;
+  if ((status = choose_algorithms(&o, doc.sched.coll, &algos, &nalgos))) goto out;
+  if ((status = locate_programs(smpirun, exec, prlimit, sizeof smpirun))) goto out;
+  checked = calloc((size_t)o.nsizes, sizeof *checked);
+  if (prog_result_init(&sched, o.nsizes) || !checked || split_sizes(&o, &p)) {
+    fprintf(stderr, "topocoll simulate: out of memory\n");
+    status = TC_EXIT_FAIL;
+    goto out;
+  }
+  if (make_workdir(dir, sizeof dir, &err)) {
+    status = tc_cli_fail("simulate", &err);
+    goto out;
+  }
+  if ((status = prepare(&doc, &o, dir))) goto out;
+  p.env = (tc_sim_env){smpirun, exec, prlimit[0] ? prlimit : NULL, dir, doc.sched.nodes, doc.sched.coll, o.timeout_s};
+  if ((status = run_all(&p, &sched, algos, nalgos))) goto out;
+  for (int i = 0; i < o.nsizes; i++) checked[i] = o.sizes[i] <= o.check_max;
+  sim_report r = {&o, &doc, &cost, &sched, checked, algos, nalgos, 0, {{0, 0}, 0, 0, 0, 0, 0}, ""};
+  fit_results(&r);
+  if (o.json) print_json(&r);
+  else print_text(&r);
+out:
+  remove_tree(dir);
+  for (int k = 0; k < nalgos; k++) prog_result_free(&algos[k].r);
+  free(algos);
+  prog_result_free(&sched);
+  free(checked);
+  sim_plan_free(&p);
+  free(o.sizes);
+  tc_cost_destroy(&cost);
+  tc_schedule_doc_destroy(&doc);
+  return status;
+}

@@ -1,0 +1,275 @@
+/*
+** sim_smpi.c — one smpirun of the executor and its per-size answers (contract in
+** sim_smpi.h).
+**
+** The α-β configuration, option by option (SimGrid 3.32; checked by tests/sim_simulate.sh,
+** which finds a one-hop message of M bytes taking alpha + (M + 16)/B — SMPI adds a 16-byte
+** envelope to every message, the one deviation no option removes):
+**   network/model:CM02            the flow model without SMPI's piecewise correction
+**                                 factors (which smpirun's default model, SMPI, applies);
+**   network/latency-factor:1, network/bandwidth-factor:1, network/weight-S:0
+**                                 CM02's own defaults, stated: latency and bandwidth as
+**                                 written in the platform, flows sharing a link equally;
+**   network/TCP-gamma:0           no TCP window bound gamma / (2 latency) on a flow's rate;
+**   network/crosstraffic:0        a flow loads only its own direction (no 5 % for ACKs);
+**   smpi/simulate-computation:no  the CPU time between MPI calls is not injected, so the
+**                                 reductions and copies are free, as in the α-β model;
+**   smpi/wtime:0                  reading the clock costs no simulated time;
+**   smpi/async-small-thresh:0     (SimGrid's default, stated) a transfer starts only when
+**                                 both sides have posted, never into an unexpected-message
+**                                 buffer: no message of step t+1 overlaps one of step t on
+**                                 a link.
+** smpi/send-is-detached-thresh keeps its default (65536): it only decides whether a small
+** send returns before its transfer ends, not when the transfer starts or how long it
+** takes, and some of SMPI's algorithms rely on it the way MPI codes rely on eager sends.
+*/
+#include "sim_smpi.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "launch.h"
+
+const char *const tc_sim_alpha_beta_cfg[] = {
+    "--cfg=network/model:CM02",          "--cfg=network/latency-factor:1",
+    "--cfg=network/bandwidth-factor:1",  "--cfg=network/weight-S:0",
+    "--cfg=network/TCP-gamma:0",         "--cfg=network/crosstraffic:0",
+    "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0",
+    "--cfg=smpi/async-small-thresh:0",
+    NULL};
+
+/* SimGrid 3.32's names ("Valid algorithms" of smpi_coll.cpp), "automatic" left out. */
+static const char *const allreduce_algos[] = {
+    "default", "lr", "rab1", "rab2", "rab_rdb", "rdb", "smp_binomial", "smp_binomial_pipeline", "smp_rdb", "smp_rsag",
+    "smp_rsag_lr", "smp_rsag_rab", "redbcast", "ompi", "ompi_ring_segmented", "mpich", "mvapich2", "mvapich2_rs",
+    "mvapich2_two_level", "impi", "rab", NULL};
+static const char *const allgather_algos[] = {
+    "default", "2dmesh", "3dmesh", "bruck", "GB", "loosely_lr", "NTSLR", "NTSLR_NB", "pair", "rdb", "rhv", "ring",
+    "SMP_NTS", "smp_simple", "spreading_simple", "ompi", "ompi_neighborexchange", "mvapich2", "mvapich2_smp",
+    "mpich", "impi", NULL};
+static const char *const reduce_scatter_algos[] = {
+    "default", "ompi", "ompi_basic_recursivehalving", "ompi_ring", "ompi_butterfly", "mpich", "mpich_pair",
+    "mpich_rdb", "mpich_noncomm", "mvapich2", "impi", NULL};
+
+const char *const *tc_sim_smpi_algorithms(tc_collective coll) {
+  switch (coll) {
+  case TC_COLL_ALLREDUCE: return allreduce_algos;
+  case TC_COLL_ALLGATHER: return allgather_algos;
+  case TC_COLL_REDUCE_SCATTER: return reduce_scatter_algos;
+  default: return NULL;
+  }
+}
+
+/* The smpi/<name> configuration item that picks coll's algorithm. */
+static const char *cfg_item(tc_collective coll) {
+  return coll == TC_COLL_ALLGATHER ? "allgather" : coll == TC_COLL_REDUCE_SCATTER ? "reduce_scatter" : "allreduce";
+}
+
+/* ---- the command line ---- */
+
+/* Half the memory available now (MemAvailable of /proc/meminfo), or 0 when unknown. */
+static uint64_t memory_budget(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  char line[128];
+  unsigned long long kib = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) break;
+  if (f) fclose(f);
+  return (uint64_t)kib * 1024 / 2;
+}
+
+#define MAX_ARGS 48
+
+typedef struct argv_list {
+  char *v[MAX_ARGS + 1];
+  char *owned[8];
+  int n, nowned, failed;
+} argv_list;
+
+static void push(argv_list *a, const char *s) {
+  if (a->n < MAX_ARGS) a->v[a->n++] = (char *)s; /* execvp takes char *const[]; nothing writes */
+  else a->failed = 1;
+}
+
+/* Push a formatted argument the list owns. */
+static void push_fmt(argv_list *a, const char *fmt, const char *x, const char *y) {
+  size_t size = strlen(fmt) + strlen(x) + strlen(y) + 1;
+  char *s = malloc(size);
+  if (!s || a->nowned == 8) {
+    free(s);
+    a->failed = 1;
+    return;
+  }
+  snprintf(s, size, fmt, x, y);
+  a->owned[a->nowned++] = s;
+  push(a, s);
+}
+
+static char *join_sizes(const int64_t *sizes, int n) {
+  size_t size = (size_t)n * 21 + 1;
+  char *s = malloc(size), *p = s;
+  if (!s) return NULL;
+  for (int i = 0; i < n; i++) p += snprintf(p, size - (size_t)(p - s), "%s%" PRId64, i ? "," : "", sizes[i]);
+  return s;
+}
+
+static void build_argv(argv_list *a, const tc_sim_env *env, const char *algo, const char *size_list, int verify,
+                       const char *np, const char *blocksize, const char *budget) {
+  memset(a, 0, sizeof *a);
+  /* SMPI's algorithms allocate real temporaries of up to M bytes per rank; capping the
+     private memory of the simulation (RLIMIT_DATA, which SMPI_SHARED_MALLOC's file
+     mappings do not count) makes one that needs too much fail with std::bad_alloc instead
+     of waking the OOM killer. prlimit sets it for smpirun alone. */
+  if (env->prlimit && budget) {
+    push(a, env->prlimit);
+    push(a, budget);
+  }
+  push(a, env->smpirun);
+  push(a, "-quiet");
+  push(a, "-np");
+  push(a, np);
+  push(a, "-platform");
+  push_fmt(a, "%s/%s", env->dir, "platform.xml");
+  push(a, "-hostfile");
+  push_fmt(a, "%s/%s", env->dir, "hostfile");
+  for (const char *const *c = tc_sim_alpha_beta_cfg; *c; c++) push(a, *c);
+  if (algo) push_fmt(a, "--cfg=smpi/%s:%s", cfg_item(env->coll), algo);
+  push(a, blocksize);
+  push(a, "--log=root.thres:warning");
+  push(a, env->exec);
+  push_fmt(a, "%s/%s", env->dir, "plan.json");
+  push(a, "--sizes");
+  push(a, size_list);
+  push(a, "--iters");
+  push(a, "1");
+  push(a, "--warmup"); /* the executor's first call with a new size agrees (an MPI_Allreduce) */
+  push(a, algo && !verify ? "0" : "1");
+  push(a, "--trusted");
+  push(a, "--only");
+  if (verify) {
+    push(a, "both"); /* the check compares the schedule's result with MPI's */
+  } else {
+    push(a, algo ? "mpi" : "topocoll");
+    push(a, "--no-compute");
+  }
+  a->v[a->n] = NULL;
+}
+
+static void free_argv(argv_list *a) {
+  for (int i = 0; i < a->nowned; i++) free(a->owned[i]);
+}
+
+/* ---- the answer ---- */
+
+/* One line: a size's object; the size it ran, its time under `key`, its verdict. */
+static int parse_line(const char *text, const char *key, int64_t *used, double *time, int *verified, char *why,
+                      size_t size) {
+  json_error_t jerr;
+  json_t *line = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+  json_t *sz = json_object_get(line, "size_bytes"), *t = json_object_get(line, key),
+         *ver = json_object_get(line, "verified");
+  int ok = 0;
+  if (!json_is_object(line)) snprintf(why, size, "not a JSON object");
+  else if (!json_is_integer(sz) || json_integer_value(sz) <= 0) snprintf(why, size, "size_bytes is not a size");
+  else if (!json_is_number(t) || !(json_number_value(t) >= 0)) snprintf(why, size, "%s is not a time", key);
+  else if (!json_is_boolean(ver) && !json_is_null(ver)) snprintf(why, size, "verified is neither a boolean nor null");
+  else {
+    *used = json_integer_value(sz);
+    *time = json_number_value(t);
+    *verified = json_is_null(ver) ? -1 : json_is_true(ver);
+    ok = 1;
+  }
+  json_decref(line);
+  return ok ? 0 : -1;
+}
+
+/* The lines printed, in order: *done of them are good results. An error names the first
+   bad line, or too few or too many. */
+static int parse_output(char *out, int n, const char *key, double *times, int64_t *used, int *verified, int *done,
+                        tc_error *err) {
+  *done = 0;
+  for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    char why[128];
+    if (*done == n) return tc_error_set(err, TC_EFAIL, "the executor printed more than the %d requested sizes", n);
+    if (parse_line(line, key, &used[*done], &times[*done], &verified[*done], why, sizeof why))
+      return tc_error_set(err, TC_EFAIL, "the executor's output line %d: %s: %.80s", *done + 1, why, line);
+    ++*done;
+  }
+  if (*done != n) return tc_error_set(err, TC_EFAIL, "the executor reported %d of the %d requested sizes", *done, n);
+  return TC_OK;
+}
+
+/* The stderr line worth quoting: the executor's own error line, else the message of
+   SimGrid's first CRITICAL line (an uncaught exception, a detected deadlock), else the
+   last line with text. */
+static void telling_line(const char *text, char *buf, size_t size) {
+  static const char marker[] = "/CRITICAL] ";
+  tc_launch_error_line(text, "topocoll-exec", buf, size);
+  if (*buf && !strncmp(buf, "topocoll-exec", 13)) return;
+  const char *c = strstr(text, marker);
+  if (c) {
+    c += sizeof marker - 1;
+    size_t len = strcspn(c, "\n");
+    if (len >= size) len = size - 1;
+    memcpy(buf, c, len);
+    buf[len] = '\0';
+  }
+}
+
+int tc_sim_run(const tc_sim_env *env, const char *algo, const int64_t *sizes, int n, int verify, double *times,
+               int64_t *used, int *verified, int *done, int *interrupted, tc_error *err) {
+  *interrupted = 0;
+  *done = 0;
+  char np[16], blocksize[64];
+  snprintf(np, sizeof np, "%d", env->ranks);
+  /* SMPI_SHARED_MALLOC maps one block of this size over and over; with 1 MiB blocks, 64
+     ranks' 1 GB buffers would pass the kernel's limit of memory mappings (65530). */
+  int64_t block = INT64_C(1) << 20;
+  for (int i = 0; i < n; i++)
+    while (block < sizes[i] && block < (INT64_C(1) << 40)) block *= 2;
+  snprintf(blocksize, sizeof blocksize, "--cfg=smpi/shared-malloc-blocksize:%" PRId64, block);
+  char budget[64] = "";
+  uint64_t bytes = memory_budget();
+  if (bytes) snprintf(budget, sizeof budget, "--data=%" PRIu64 ":", bytes);
+  char *size_list = join_sizes(sizes, n);
+  argv_list a;
+  if (size_list) build_argv(&a, env, algo, size_list, verify, np, blocksize, *budget ? budget : NULL);
+  if (!size_list || a.failed) {
+    if (size_list) free_argv(&a);
+    free(size_list);
+    return tc_error_set(err, TC_ENOMEM, "out of memory building the smpirun command");
+  }
+  tc_launch_options opts = {env->timeout_s, 0, 0};
+  tc_launch_result res;
+  /* smpirun's -tmpdir option is broken in 3.32 (it takes its value for the program); its
+     default, the directory of `mktemp -u`, follows TMPDIR, which the child inherits. */
+  char *saved = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+  setenv("TMPDIR", env->dir, 1);
+  int rc = tc_launch_run(a.v, &opts, &res, err);
+  if (saved) setenv("TMPDIR", saved, 1);
+  else unsetenv("TMPDIR");
+  free(saved);
+  free_argv(&a);
+  free(size_list);
+  if (rc) return rc == TC_ENOMEM ? rc : TC_EFAIL;
+  *interrupted = res.interrupted;
+  /* The executor flushes each size's line as it finishes: what came before a crash holds. */
+  tc_error parse_err;
+  int parsed = parse_output(res.out, n, algo ? "mpi_time_s" : "time_s", times, used, verified, done, &parse_err);
+  char line[256];
+  telling_line(res.err_tail, line, sizeof line);
+  if (!res.exited || res.exit_code != 0) {
+    char how[128];
+    tc_launch_describe(&res, env->timeout_s, how, sizeof how);
+    rc = tc_error_set(err, TC_EFAIL, "smpirun %s%s%s", how, *line ? ": " : "", line);
+  } else if (res.out_truncated) {
+    rc = tc_error_set(err, TC_EFAIL, "the executor printed more output than expected");
+  } else if (parsed) {
+    rc = tc_error_set(err, TC_EFAIL, "%s%s%s%s", parse_err.msg, *line ? " (stderr: " : "", line, *line ? ")" : "");
+  }
+  tc_launch_result_destroy(&res);
+  return rc;
+}

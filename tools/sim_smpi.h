@@ -1,0 +1,66 @@
+/*
+** sim_smpi.h — one SMPI simulation of the executor for `topocoll simulate`: smpirun on a
+** topology's platform with the configuration that makes SimGrid a pure α-β network, and
+** the executor's per-size answers.
+**
+** tc_sim_run(env, algo, sizes, n, verify, ...) launches (launch.h: no shell, a deadline of
+** env->timeout_s, nothing left running)
+**   [prlimit --data=BYTES:] TMPDIR=DIR smpirun -quiet -np N -platform DIR/platform.xml
+**           -hostfile DIR/hostfile <tc_sim_alpha_beta_cfg> [--cfg=smpi/<coll>:ALGO]
+**           --cfg=smpi/shared-malloc-blocksize:<the largest size, as a power of 2 >= 1 MiB>
+**           --log=root.thres:warning
+**           EXEC DIR/plan.json --sizes B1,B2,... --iters 1 --warmup W --trusted
+**           --only both                      (verify: real data, the schedule's result
+**                                             compared with MPI's, i.e. with ALGO's)
+**           --only topocoll|mpi --no-compute (!verify; algo == NULL: the schedule, else ALGO)
+** - prlimit (util-linux; only when env->prlimit is set) caps the simulation's private memory
+**   at half the memory available when it starts (RLIMIT_DATA, which leaves
+**   SMPI_SHARED_MALLOC's file mappings free): an SMPI algorithm whose real temporary
+**   buffers (up to M bytes per rank) do not fit fails with std::bad_alloc rather than
+**   calling in the OOM killer on a shared machine.
+** - One timed iteration suffices: a simulation is deterministic. W is 1 whenever the
+**   schedule runs, 0 for SMPI's algorithm alone: the executor's first call with a new size
+**   agrees on its arguments with one MPI_Allreduce (run_mpi.h), which must stay out of the
+**   timed call.
+** Rank 0 prints one JSON object per requested size, in order (docs/running.md), and
+** flushes each as it finishes that size. Per answered size i: times[i] is its "time_s"
+** (schedule) or "mpi_time_s" (SMPI's algorithm), used[i] its "size_bytes" — the size the
+** executor actually ran, a whole number of elements per rank, which may differ from
+** sizes[i] — and verified[i] its "verified" (1 true, 0 false, -1 null); *done counts the
+** sizes answered before anything went wrong, so the sizes before a crash keep their times.
+** Errors: TC_EFAIL when smpirun cannot be started, does not exit 0, times out, or prints
+** anything else; err then says how it ended and quotes the telling line of its stderr.
+** When this process got SIGINT, SIGTERM or SIGHUP meanwhile (the run is then killed, see
+** launch.h), *interrupted is that signal's number, else 0: the caller should stop.
+**
+** tc_sim_alpha_beta_cfg: the --cfg options every run gets (NULL-terminated), documented in
+** docs/running.md. tc_sim_smpi_algorithms(coll): the names SimGrid 3.32 accepts for
+** smpi/allreduce, smpi/allgather or smpi/reduce_scatter, less "automatic" (a selector that
+** tries every algorithm inside each call), NULL-terminated; NULL for other collectives.
+*/
+#ifndef TC_TOOLS_SIM_SMPI_H
+#define TC_TOOLS_SIM_SMPI_H
+
+#include <stdint.h>
+
+#include "topocoll/error.h"
+#include "topocoll/sched.h"
+
+typedef struct tc_sim_env {
+  const char *smpirun;  /* path of smpirun */
+  const char *exec;     /* path of topocoll-smpi-exec */
+  const char *prlimit;  /* path of prlimit, or NULL: no memory limit */
+  const char *dir;      /* holds platform.xml, hostfile and plan.json; smpirun's temporary files */
+  int32_t ranks;        /* N */
+  tc_collective coll;   /* the plan's collective */
+  double timeout_s;     /* per run */
+} tc_sim_env;
+
+extern const char *const tc_sim_alpha_beta_cfg[];
+
+const char *const *tc_sim_smpi_algorithms(tc_collective coll);
+
+int tc_sim_run(const tc_sim_env *env, const char *algo, const int64_t *sizes, int n, int verify, double *times,
+               int64_t *used, int *verified, int *done, int *interrupted, tc_error *err);
+
+#endif
