@@ -7,7 +7,7 @@
 **     ranges mixed with single sizes, in the order given, repeats kept;
 **   - the top of int64: 2^62..INT64_MAX is the single size 2^62 (no overflow while
 **     doubling), and exactly TC_SIZE_LIST_MAX sizes are accepted;
-**   - refusals, each TC_EINPUT with sizes NULL and count 0 and a message quoting the item
+**   - refusals, each TC_EINPUT with sizes NULL and count 0 and a message quoting the item:
 **     empty text, empty items (",4KB", "4KB,", "4KB,,1MB"), LO > HI, a missing end of a
 **     range, a range of ranges, bad sizes (0, 1.5B, 4XB, -1KB), one size too many.
 */

@@ -92,5 +92,8 @@ int tc_cli_cluster_option(const char *cmd, tc_cli_cluster *c, int argc, char **a
 int tc_cli_cluster_finish(const char *cmd, tc_cli_cluster *c, int need_nodes, int need_workload);
 /* "323.5 us", "5.369 ms", "1.234 s". */
 void tc_cli_format_time(double s, char *buf, size_t size);
+/* A size exactly and short: the largest unit that divides it, decimal first ("4 KB" =
+   4000 bytes, "1 MiB", "1500 B"). */
+void tc_cli_format_size(int64_t bytes, char *buf, size_t size);
 
 #endif

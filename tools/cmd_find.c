@@ -123,6 +123,17 @@ int tc_cli_cluster_finish(const char *cmd, tc_cli_cluster *c, int need_nodes, in
   return parse_workload(cmd, c);
 }
 
+void tc_cli_format_size(int64_t b, char *buf, size_t size) {
+  static const struct { const char *unit; int64_t bytes; } units[] = {
+      {"GB", 1000000000}, {"GiB", 1 << 30}, {"MB", 1000000}, {"MiB", 1 << 20}, {"KB", 1000}, {"KiB", 1024}};
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+    if (b >= units[i].bytes && b % units[i].bytes == 0) {
+      snprintf(buf, size, "%" PRId64 " %s", b / units[i].bytes, units[i].unit);
+      return;
+    }
+  snprintf(buf, size, "%" PRId64 " B", b);
+}
+
 void tc_cli_format_time(double s, char *buf, size_t size) {
   if (s < 1e-3) snprintf(buf, size, "%.1f us", s * 1e6);
   else if (s < 1) snprintf(buf, size, "%.3f ms", s * 1e3);

@@ -389,17 +389,6 @@ static int parse_results(const run_options *o, tc_collective coll, char *out, ru
 
 /* ---- the report ---- */
 
-/* Exact and short: the largest decimal unit that divides (1 KB = 1000 B), else binary. */
-static void format_size(int64_t b, char *buf, size_t size) {
-  static const struct { const char *unit; int64_t bytes; } units[] = {
-      {"GB", 1000000000}, {"GiB", 1 << 30}, {"MB", 1000000}, {"MiB", 1 << 20}, {"KB", 1000}, {"KiB", 1024}};
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-    if (b >= units[i].bytes && b % units[i].bytes == 0) {
-      snprintf(buf, size, "%" PRId64 " %s", b / units[i].bytes, units[i].unit);
-      return;
-    }
-  snprintf(buf, size, "%" PRId64 " B", b);
-}
 
 static double algbw_gbps(int64_t bytes, double t) { return t > 0 ? (double)bytes / t / 1e9 : -1; }
 
@@ -422,7 +411,7 @@ static void print_table(const run_options *o, const tc_schedule_doc *doc, const 
          "verified");
   for (int i = 0; i < o->nsizes; i++) {
     char sz[32], t[32], bw[32], mt[32], mbw[32], ratio[32];
-    format_size(r[i].size_bytes, sz, sizeof sz);
+    tc_cli_format_size(r[i].size_bytes, sz, sizeof sz);
     format_time_or_dash(r[i].time_s, t, sizeof t);
     format_time_or_dash(r[i].mpi_time_s, mt, sizeof mt);
     format_bw(algbw_gbps(r[i].size_bytes, r[i].time_s), bw, sizeof bw);
@@ -564,7 +553,7 @@ int tc_cmd_run(int argc, char **argv) {
   else print_table(&o, &doc, results);
   if (bad) {
     char sz[32], detail[TC_ERRMSG_MAX];
-    format_size(results[first_bad].size_bytes, sz, sizeof sz);
+    tc_cli_format_size(results[first_bad].size_bytes, sz, sizeof sz);
     /* The executor's line names the rank and element: "topocoll-exec: size M: rank r: ..." */
     tc_launch_error_line(res.err_tail, EXEC_NAME ": size ", detail, sizeof detail);
     if (strncmp(detail, EXEC_NAME ": size ", strlen(EXEC_NAME ": size "))) detail[0] = '\0';

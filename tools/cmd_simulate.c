@@ -382,16 +382,6 @@ static int best_algorithm(const sim_report *r, int i) {
   return best;
 }
 
-static void format_size(int64_t b, char *buf, size_t size) {
-  static const struct { const char *unit; int64_t bytes; } units[] = {
-      {"GB", 1000000000}, {"GiB", 1 << 30}, {"MB", 1000000}, {"MiB", 1 << 20}, {"KB", 1000}, {"KiB", 1024}};
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-    if (b >= units[i].bytes && b % units[i].bytes == 0) {
-      snprintf(buf, size, "%" PRId64 " %s", b / units[i].bytes, units[i].unit);
-      return;
-    }
-  snprintf(buf, size, "%" PRId64 " B", b);
-}
 
 static void format_time(double t, char *buf, size_t size) {
   if (t < 0) snprintf(buf, size, "-");
@@ -459,7 +449,7 @@ static void print_text(const sim_report *r) {
   for (int i = 0; i < o->nsizes; i++) {
     char sz[32], t[32], m[32], bd[32], st[32], ratio[32];
     int64_t b = r->sched->used[i];
-    format_size(b, sz, sizeof sz);
+    tc_cli_format_size(b, sz, sizeof sz);
     format_time(r->sched->times[i], t, sizeof t);
     format_time(model_time(r, b), m, sizeof m);
     format_time(bound_time(r, b), bd, sizeof bd);
