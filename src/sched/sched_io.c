@@ -290,6 +290,23 @@ static int read_owners(tc_json_reader *r, json_t *sched, int32_t nodes, int32_t 
 
 /* One transfer [shard, step, arc, lo, hi], every field in range for s on g. */
 static int read_transfer(tc_json_reader *r, const tc_graph *g, tc_schedule *s, size_t i, json_t *t) {
+  long long hi_bound[5] = {s->nshards - 1, s->steps, (long long)g->m - 1, s->units - 1, s->units};
+  long long lo_bound[5] = {0, 1, 0, 0, 1}, v[5];
+  /* Fast path for a well-formed transfer: the checks below, without building the JSON
+     paths their messages need (formatting them for every transfer dominated reading). */
+  if (json_is_array(t) && json_array_size(t) == 5) {
+    size_t k = 0;
+    for (; k < 5; k++) {
+      json_t *x = json_array_get(t, k);
+      if (!json_is_integer(x)) break;
+      v[k] = (long long)json_integer_value(x);
+      if (v[k] < lo_bound[k] || v[k] > hi_bound[k]) break;
+    }
+    if (k == 5 && v[3] < v[4]) {
+      s->xfer[s->count++] = (tc_transfer){(int32_t)v[0], (int32_t)v[1], (int64_t)v[2], (int64_t)v[3], (int64_t)v[4]};
+      return TC_OK;
+    }
+  }
   char jpath[TC_JSON_PATH_MAX];
   snprintf(jpath, sizeof jpath, "schedule.transfers[%zu]", i);
   int rc = tc_json_expect_type(r, jpath, t, JSON_ARRAY, "an array [shard, step, arc, lo, hi]");
@@ -297,8 +314,6 @@ static int read_transfer(tc_json_reader *r, const tc_graph *g, tc_schedule *s, s
   if (json_array_size(t) != 5)
     return tc_json_fail(r, jpath, "expected [shard, step, arc, lo, hi], found %zu element%s", json_array_size(t),
                    json_array_size(t) == 1 ? "" : "s");
-  long long hi_bound[5] = {s->nshards - 1, s->steps, (long long)g->m - 1, s->units - 1, s->units};
-  long long lo_bound[5] = {0, 1, 0, 0, 1}, v[5];
   for (size_t k = 0; k < 5 && !rc; k++) {
     char field[16];
     snprintf(jpath, sizeof jpath, "schedule.transfers[%zu][%zu]", i, k);
