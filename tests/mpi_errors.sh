@@ -15,15 +15,12 @@ mpirun=$2
 bin=$build/topocoll
 . "$(dirname "$0")/lib_cli.sh"
 . "$(dirname "$0")/lib_mpi.sh"
-
-
-sched() { "$bin" sched "$1" --coll "$2" --algo "$3" --out "$tmp/$4.json" >/dev/null 2>"$tmp/err" || fail "sched $*: $(cat "$tmp/err")"; }
-sched 'torus(2,2)' allreduce bfb ar4
-sched 'torus(2,2)' allgather bfb ag4
-sched 'circulant(3,1)' allreduce bfb ar3
-sched 'circulant(3,1)' allgather bfb ag3
-sched 'torus(3,3)' allreduce bfb ar9
-sched 'complete(4)' broadcast dbt bc4
+plan ar4 'torus(2,2)' allreduce bfb
+plan ag4 'torus(2,2)' allgather bfb
+plan ar3 'circulant(3,1)' allreduce bfb
+plan ag3 'circulant(3,1)' allgather bfb
+plan ar9 'torus(3,3)' allreduce bfb
+plan bc4 'complete(4)' broadcast dbt
 head -c 300 "$tmp/ag4.json" >"$tmp/truncated.json"
 # Drop one transfer of the allgather: a node then forwards units it never received.
 for n in 4 3; do
