@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "topocoll/graph.h"
+#include "topocoll/collective.h"
 #include "topocoll/spec.h"
 
 static inline tc_graph *tc_test_from_arcs(int n, const int (*arcs)[2], int m) {
@@ -33,6 +34,18 @@ static inline tc_graph *tc_test_spec(const char *spec) {
   int rc = tc_spec_build(spec, &g, &err);
   if (rc) fail_msg("spec %s: %s", spec, err.msg);
   return g;
+}
+
+/* The collective `coll` by registry algorithm `algo` on g, built from `spec` (which the
+   algorithm may read, as torus-dor does), unverified: tc_algorithm_generate's result. */
+static inline int tc_test_generate(const char *algo, const char *spec, const tc_graph *g, tc_collective coll,
+                                   int32_t root, int64_t chunks, tc_schedule *s, tc_error *err) {
+  tc_spec *parsed = NULL;
+  if (spec && tc_spec_parse(spec, &parsed, err)) fail_msg("spec %s: %s", spec, err->msg);
+  tc_collective_opts opts = {root, chunks, parsed};
+  int rc = tc_algorithm_generate(g, algo, coll, &opts, s, err);
+  tc_spec_destroy(parsed);
+  return rc;
 }
 
 /* dist[u*n+v] = hops u -> v, -1 if unreachable; caller frees. O(n^3): small graphs only. */

@@ -417,16 +417,14 @@ static void wrong_topologies(void **state) {
       {"rhd", "biring(2,8)", "rhd:"},
       {"rhd", "twistedhypercube(3)", "rhd:"},
       {"dbt", "biring(2,8)", "dbt:"},
-      {"torus-dor", "hypercube(4)", "torus-dor:"},
+      {"torus-dor", "hypercube(4)", "torus-dor needs SPEC written as torus("},
   };
-  static const int64_t d44[] = {4, 4};
-  tc_baseline_opts opts = {-1, 0, d44, 2};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     tc_graph *g = tc_test_spec(cases[i].spec);
     tc_schedule s;
     tc_error err;
     tc_collective coll = strcmp(cases[i].algo, "dbt") ? TC_COLL_ALLGATHER : TC_COLL_ALLREDUCE;
-    expect_einput(tc_baseline_build(cases[i].algo, g, coll, &opts, &s, &err), &err, cases[i].prefix);
+    expect_einput(tc_test_generate(cases[i].algo, cases[i].spec, g, coll, -1, 0, &s, &err), &err, cases[i].prefix);
     assert_int_equal(s.count, 0);
     tc_schedule_destroy(&s);
     tc_graph_destroy(g);
@@ -450,7 +448,11 @@ static void wrong_topologies(void **state) {
   expect_einput(tc_baseline_dbt(g, TC_COLL_BROADCAST, 5, 1, &s, &err), &err, "dbt:");
   expect_einput(tc_baseline_dbt(g, TC_COLL_ALLREDUCE, 2, 1, &s, &err), &err, "dbt:");
   expect_einput(tc_baseline_dbt(g, TC_COLL_ALLREDUCE, -1, 0, &s, &err), &err, "dbt:");
-  expect_einput(tc_baseline_build("bogus", g, TC_COLL_ALLGATHER, NULL, &s, &err), &err, "baseline:");
+  expect_einput(tc_test_generate("bogus", NULL, g, TC_COLL_ALLGATHER, -1, 0, &s, &err), &err,
+                "unknown algorithm 'bogus' (bfb, expand, ring, biring, bfbring, shiftedring, shiftedbfbring, dbt, "
+                "rhd, torus-dor)");
+  expect_einput(tc_test_generate("ring", NULL, g, TC_COLL_BROADCAST, 0, 0, &s, &err), &err,
+                "ring builds allgather, reduce-scatter and allreduce, not broadcast");
   tc_graph_destroy(g);
   g = tc_test_spec("uniring(1,4)");
   expect_einput(tc_baseline_ring(g, TC_COLL_REDUCE, &s, &err), &err, "ring:");
@@ -460,28 +462,27 @@ static void wrong_topologies(void **state) {
 /* For one schedule of every algorithm, removing any single transfer breaks it. */
 static void dropping_a_transfer_fails(void **state) {
   (void)state;
-  static const int64_t d23[] = {2, 3};
   struct {
     const char *algo, *spec;
     tc_collective coll;
-    tc_baseline_opts opts;
+    int32_t root, chunks;
   } cases[] = {
-      {"ring", "uniring(2,5)", TC_COLL_ALLREDUCE, {-1, 0, NULL, 0}},
-      {"biring", "biring(2,5)", TC_COLL_ALLREDUCE, {-1, 0, NULL, 0}},
-      {"bfbring", "biring(2,6)", TC_COLL_ALLREDUCE, {-1, 0, NULL, 0}},
-      {"shiftedring", "circulant(7,1,3)", TC_COLL_ALLREDUCE, {-1, 0, NULL, 0}},
-      {"shiftedbfbring", "circulant(8,1,3)", TC_COLL_ALLREDUCE, {-1, 0, NULL, 0}},
-      {"rhd", "hypercube(3)", TC_COLL_ALLREDUCE, {-1, 0, NULL, 0}},
-      {"torus-dor", "torus(2,3)", TC_COLL_ALLREDUCE, {-1, 0, d23, 2}},
-      {"dbt", "complete(7)", TC_COLL_ALLREDUCE, {-1, 2, NULL, 0}},
-      {"dbt", "complete(7)", TC_COLL_BROADCAST, {4, 2, NULL, 0}},
-      {"dbt", "complete(7)", TC_COLL_REDUCE, {4, 2, NULL, 0}},
+      {"ring", "uniring(2,5)", TC_COLL_ALLREDUCE, -1, 0},
+      {"biring", "biring(2,5)", TC_COLL_ALLREDUCE, -1, 0},
+      {"bfbring", "biring(2,6)", TC_COLL_ALLREDUCE, -1, 0},
+      {"shiftedring", "circulant(7,1,3)", TC_COLL_ALLREDUCE, -1, 0},
+      {"shiftedbfbring", "circulant(8,1,3)", TC_COLL_ALLREDUCE, -1, 0},
+      {"rhd", "hypercube(3)", TC_COLL_ALLREDUCE, -1, 0},
+      {"torus-dor", "torus(2,3)", TC_COLL_ALLREDUCE, -1, 0},
+      {"dbt", "complete(7)", TC_COLL_ALLREDUCE, -1, 2},
+      {"dbt", "complete(7)", TC_COLL_BROADCAST, 4, 2},
+      {"dbt", "complete(7)", TC_COLL_REDUCE, 4, 2},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     tc_graph *g = tc_test_spec(cases[i].spec);
     tc_schedule s;
     tc_error err;
-    if (tc_baseline_build(cases[i].algo, g, cases[i].coll, &cases[i].opts, &s, &err))
+    if (tc_test_generate(cases[i].algo, cases[i].spec, g, cases[i].coll, cases[i].root, cases[i].chunks, &s, &err))
       fail_msg("%s on %s: %s", cases[i].algo, cases[i].spec, err.msg);
     assert_string_equal(s.algorithm, cases[i].algo);
     assert_every_drop_fails(g, &s);
@@ -508,17 +509,23 @@ static void size_limits(void **state) {
   tc_graph_destroy(g);
 }
 
-/* The advertised names are exactly the eight the dispatcher runs (each exercised above). */
+/* The registry lists exactly these algorithms, in this order, each with the collectives its
+   generator builds (every one exercised above or in test_collective.c). */
 static void names(void **state) {
   (void)state;
-  static const char *const want[] = {"ring", "biring", "bfbring", "shiftedring", "shiftedbfbring",
-                                     "dbt",  "rhd",    "torus-dor"};
-  const char *const *list = tc_baseline_names();
-  for (int i = 0; i < 8; i++) {
-    assert_non_null(list[i]);
-    assert_string_equal(list[i], want[i]);
+  static const char *const want[] = {"bfb", "expand", "ring", "biring", "bfbring", "shiftedring",
+                                     "shiftedbfbring", "dbt", "rhd", "torus-dor"};
+  assert_int_equal(tc_algorithm_count(), 10);
+  for (int i = 0; i < 10; i++) {
+    assert_string_equal(tc_algorithm_at(i)->name, want[i]);
+    assert_ptr_equal(tc_algorithm_find(want[i]), tc_algorithm_at(i));
+    uint32_t rs_ag_ar = TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) |
+                        TC_COLL_BIT(TC_COLL_ALLREDUCE);
+    uint32_t dbt = TC_COLL_BIT(TC_COLL_ALLREDUCE) | TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE);
+    assert_int_equal(tc_algorithm_at(i)->collectives, strcmp(want[i], "dbt") ? rs_ag_ar : dbt);
   }
-  assert_null(list[8]);
+  assert_null(tc_algorithm_at(10));
+  assert_null(tc_algorithm_find("bogus"));
 }
 
 int main(void) {

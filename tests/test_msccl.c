@@ -66,8 +66,7 @@ static void bfb_schedule(const tc_graph *g, tc_collective coll, tc_schedule *s) 
 
 static void baseline(const char *algo, const tc_graph *g, tc_collective coll, int32_t chunks, tc_schedule *s) {
   tc_error err;
-  tc_baseline_opts opts = {-1, chunks, NULL, 0};
-  if (tc_baseline_build(algo, g, coll, &opts, s, &err)) fail_msg("%s %s: %s", algo, tc_collective_name(coll), err.msg);
+  if (tc_test_generate(algo, NULL, g, coll, -1, chunks, s, &err)) fail_msg("%s %s: %s", algo, tc_collective_name(coll), err.msg);
 }
 
 /* ---- export + check --------------------------------------------------------------------- */

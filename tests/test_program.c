@@ -369,15 +369,14 @@ static void line_graph_programs(void **state) {
 
 static void baseline_programs(void **state) {
   (void)state;
-  static const int64_t d23[] = {2, 3};
   struct {
     const char *algo, *spec;
-    tc_baseline_opts opts;
+    int32_t chunks;
   } cases[] = {
-      {"ring", "uniring(1,5)", {0}},       {"biring", "biring(2,5)", {0}},
-      {"bfbring", "biring(2,6)", {0}},     {"shiftedring", "circulant(7,1,3)", {0}},
-      {"rhd", "hypercube(3)", {0}},        {"torus-dor", "torus(2,3)", {-1, 0, d23, 2}},
-      {"dbt", "complete(7)", {-1, 2, NULL, 0}},
+      {"ring", "uniring(1,5)", 0},       {"biring", "biring(2,5)", 0},
+      {"bfbring", "biring(2,6)", 0},     {"shiftedring", "circulant(7,1,3)", 0},
+      {"rhd", "hypercube(3)", 0},        {"torus-dor", "torus(2,3)", 0},
+      {"dbt", "complete(7)", 2},
   };
   const tc_collective colls[] = {TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER, TC_COLL_ALLREDUCE};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -386,7 +385,7 @@ static void baseline_programs(void **state) {
       if (!strcmp(cases[i].algo, "dbt") && colls[k] != TC_COLL_ALLREDUCE) continue;
       tc_schedule s;
       tc_error err;
-      if (tc_baseline_build(cases[i].algo, g, colls[k], &cases[i].opts, &s, &err))
+      if (tc_test_generate(cases[i].algo, cases[i].spec, g, colls[k], -1, cases[i].chunks, &s, &err))
         fail_msg("%s on %s: %s", cases[i].algo, cases[i].spec, err.msg);
       assert_int_equal(tc_schedule_verify(g, &s, &err), TC_OK);
       run_all(g, &s, cases[i].algo);
@@ -419,7 +418,7 @@ static void ring_program_by_hand(void **state) {
   tc_graph *g = tc_test_spec("uniring(1,3)");
   tc_schedule s;
   tc_error err;
-  assert_int_equal(tc_baseline_build("ring", g, TC_COLL_ALLGATHER, NULL, &s, &err), TC_OK);
+  assert_int_equal(tc_test_generate("ring", NULL, g, TC_COLL_ALLGATHER, -1, 0, &s, &err), TC_OK);
   assert_int_equal(s.units, 1);
   tc_program p;
   assert_int_equal(tc_program_lower(g, &s, 0, TC_LOWER_DEPS, &p, &err), TC_OK);
@@ -533,8 +532,7 @@ static void errors(void **state) {
   tc_schedule s;
   tc_program p;
   tc_error err;
-  tc_baseline_opts o = {.root = 2, .chunks = 1};
-  assert_int_equal(tc_baseline_build("dbt", g, TC_COLL_BROADCAST, &o, &s, &err), TC_OK);
+  assert_int_equal(tc_test_generate("dbt", NULL, g, TC_COLL_BROADCAST, 2, 1, &s, &err), TC_OK);
   assert_int_equal(tc_program_lower(g, &s, 0, 0, &p, &err), TC_EINPUT);
   assert_string_equal(err.msg, "cannot lower a broadcast schedule: only allgather, reduce-scatter and allreduce");
   tc_schedule_destroy(&s);

@@ -1,7 +1,7 @@
 /*
 ** cli.h — what the `topocoll` subcommands share: exit codes, the error reporter, and the
 ** subcommand entry points (one file each: cmd_<name>.c), plus what `sched` and `verify`
-** share: the algorithm dispatch (sched_algos.c) and the schedule report (cmd_sched.c), and
+** share: the schedule report (cmd_sched.c), and
 ** what `find` and `plan` share: the cluster options (cmd_find.c).
 **
 ** Exit codes: 0 success, 1 failure, 2 bad usage or input (TC_EINPUT, TC_ERANGE).
@@ -51,13 +51,6 @@ int tc_cmd_export(int argc, char **argv);
 void tc_cmd_export_help(void);
 int tc_cmd_simulate(int argc, char **argv);
 void tc_cmd_simulate_help(void);
-
-/* sched_algos.c: the --algo names (NULL-terminated), and the schedule that `algo` builds
-   for `coll` on g (spec: the text g was built from; root: broadcast / reduce root, -1
-   otherwise; chunks: --chunks P, 0 when not given). Not verified: the caller does that. */
-const char *const *tc_cli_algorithm_names(void);
-int tc_cli_build_schedule(const tc_graph *g, const char *spec, const char *algo, tc_collective coll, int32_t root,
-                          int64_t chunks, tc_schedule *out, tc_error *err);
 
 /* cmd_sched.c: the report `sched` and `verify` print for a verified schedule s on g with
    cost c. `spec` may be NULL; `time_s` < 0 means not computed. */

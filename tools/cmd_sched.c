@@ -18,15 +18,27 @@
 #include <string.h>
 
 #include "cli.h"
+#include "topocoll/collective.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/spec.h"
 #include "topocoll/units.h"
 #include "topocoll/verify.h"
 
+/* One line per algorithm of the registry: name, collectives, where it runs, summary. */
+static void print_algorithms(const char *indent) {
+  char colls[128];
+  for (int i = 0; i < tc_algorithm_count(); i++) {
+    const tc_algorithm_info *a = tc_algorithm_at(i);
+    tc_algorithm_collectives_text(a->collectives, colls, sizeof colls);
+    printf("%s%-15s %s; on %s. Builds %s.\n", indent, a->name, a->summary, a->topology, colls);
+  }
+}
+
 void tc_cmd_sched_help(void) {
   printf(
       "usage: topocoll sched SPEC --coll COLL --algo ALGO [--root R] [--chunks P]\n"
       "                      [--alpha TIME] [--link-bw BW] [--size SIZE] [--out FILE.json] [--json]\n"
+      "       topocoll sched --list\n"
       "\n"
       "Builds the schedule of collective COLL by algorithm ALGO on the topology SPEC (see\n"
       "docs/spec.md), verifies it (tc_schedule_verify; a schedule that fails is neither printed\n"
@@ -35,27 +47,36 @@ void tc_cmd_sched_help(void) {
       "optimum (N-1)/N, BW- and Moore-optimality.\n"
       "\n"
       "  --coll COLL     allgather, reduce-scatter, allreduce, broadcast or reduce\n"
-      "  --algo ALGO     bfb          optimal Breadth-First-Broadcast (any strongly connected graph;\n"
-      "                               reduce-scatter by paper 000 Thm 2 / Cor 1.1)\n"
-      "                  ring         unidirectional ring, on uniring(d,m)\n"
-      "                  biring       bidirectional ring (half each way), on biring(d,m)\n"
-      "                  bfbring      BFB ring of App. F.1, on biring(d,m)\n"
-      "                  shiftedring  two bidirectional rings (TopoOpt), on circulant(n,a,b)\n"
-      "                  shiftedbfbring  the same with the BFB ring on each\n"
-      "                  dbt          NCCL double binary tree (allreduce, broadcast, reduce)\n"
-      "                  rhd          recursive halving / doubling, on hypercube(n)\n"
-      "                  torus-dor    dimension-by-dimension torus schedule, on torus(...)\n"
+      "  --algo ALGO     one of (--list prints them one a line):\n");
+  print_algorithms("                    ");
+  printf(
       "  --root R        root of broadcast / reduce (default 0)\n"
-      "  --chunks P      P chunks per shard: bfb rounds its allgather to P chunks (App. E.2),\n"
-      "                  dbt pipelines P chunks, other baselines are refined to P equal chunks\n"
+      "  --chunks P      P chunks per shard: bfb and expand round their allgather to P chunks\n"
+      "                  (App. E.2), dbt pipelines P chunks, other baselines are refined to P\n"
+      "                  equal chunks\n"
       "  --alpha TIME    per-step latency, e.g. 10us, 1.5ms, 0s\n"
       "  --link-bw BW    bandwidth of one unit-capacity link, e.g. 25Gbps, 100GBps, 800Mbps\n"
       "  --size SIZE     buffer size M, e.g. 1MB, 4MiB, 1048576 (bytes)\n"
       "                  with all three, the predicted time T = steps*alpha + tau*M/B is reported\n"
       "  --out FILE      write the verified schedule as a schedule JSON file (docs/formats.md)\n"
       "  --json          one JSON object instead of the text report\n"
+      "  --list          the algorithms, one a line: name, collectives, topology, summary\n"
       "\n"
       "Exit status: 0 success, 1 verification or write failure, 2 bad usage or input.\n");
+}
+
+/* `--list`: one algorithm a line, tab-separated: name, collectives, topology, summary. */
+static void list_algorithms(void) {
+  char colls[128];
+  for (int i = 0; i < tc_algorithm_count(); i++) {
+    const tc_algorithm_info *a = tc_algorithm_at(i);
+    colls[0] = '\0';
+    for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_REDUCE; c++)
+      if (a->collectives & TC_COLL_BIT(c))
+        snprintf(colls + strlen(colls), sizeof colls - strlen(colls), "%s%s", colls[0] ? "," : "",
+                 tc_collective_name((tc_collective)c));
+    printf("%s\t%s\t%s\t%s\n", a->name, colls, a->topology, a->summary);
+  }
 }
 
 /* ---- the report (shared with `topocoll verify`) ---- */
@@ -170,12 +191,6 @@ static int parse_int(const char *opt, const char *text, long long lo, long long 
   return TC_EXIT_OK;
 }
 
-static int known_algorithm(const char *algo) {
-  for (const char *const *n = tc_cli_algorithm_names(); *n; n++)
-    if (!strcmp(*n, algo)) return 1;
-  return 0;
-}
-
 /* The quantities; a bad one is one line naming the option. */
 static int parse_quantities(sched_options *o) {
   tc_error err;
@@ -198,9 +213,11 @@ static int check_options(sched_options *o) {
     return tc_cli_usage_error("sched", "unknown collective '%s' (allgather, reduce-scatter, allreduce, broadcast, "
                               "reduce)", o->coll_text);
   o->coll = (tc_collective)c;
-  if (!known_algorithm(o->algo))
-    return tc_cli_usage_error("sched", "unknown algorithm '%s' (bfb, ring, biring, bfbring, shiftedring, "
-                              "shiftedbfbring, dbt, rhd, torus-dor)", o->algo);
+  if (!tc_algorithm_find(o->algo)) {
+    tc_error err;
+    tc_algorithm_check(o->algo, o->coll, &err);
+    return tc_cli_usage_error("sched", "%s", err.msg);
+  }
   int rooted = o->coll == TC_COLL_BROADCAST || o->coll == TC_COLL_REDUCE;
   if (o->root_text && !rooted) return tc_cli_usage_error("sched", "--root applies to broadcast and reduce only");
   long long v = 0;
@@ -222,6 +239,7 @@ static int parse_options(int argc, char **argv, sched_options *o) {
       if (i + 1 >= argc) return tc_cli_usage_error("sched", "%s needs a value", a);
       *slot = argv[++i];
     } else if (!strcmp(a, "--json")) o->json = 1;
+    else if (!strcmp(a, "--list")) { list_algorithms(); return -1; }
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { tc_cmd_sched_help(); return -1; }
     else if (a[0] == '-' && a[1] == '-') return tc_cli_usage_error("sched", "unknown option '%s'", a);
     else if (o->spec) return tc_cli_usage_error("sched", "more than one SPEC given ('%s' and '%s'); quote specs with spaces", o->spec, a);
@@ -232,20 +250,16 @@ static int parse_options(int argc, char **argv, sched_options *o) {
 
 /* ---- the command ---- */
 
-/* Build, verify, cost, write; fills s and c (the caller destroys them). */
-static int produce(const tc_graph *g, const sched_options *o, tc_schedule *s, tc_cost *c, tc_error *err) {
+/* Build, verify, cost (tc_collective_build: a verification failure is TC_EFAIL, exit 1,
+   our failure, not the user's), write; fills s and c (the caller destroys them). */
+static int produce(const tc_graph *g, const tc_spec *spec, const sched_options *o, tc_schedule *s, tc_cost *c,
+                   tc_error *err) {
   if (o->root >= g->n)
     return tc_error_set(err, TC_EINPUT, "--root %d is not a node of %s (0..%d)", o->root, o->spec, g->n - 1);
-  int rc = tc_cli_build_schedule(g, o->spec, o->algo, o->coll, o->root, o->chunks, s, err);
-  if (rc) return rc;
-  tc_schedule_sort(s); /* canonical order for the file: by step, shard, arc, chunk */
-  if ((rc = tc_schedule_verify(g, s, err))) { /* TC_EFAIL: exit 1, our failure, not the user's */
-    tc_error_prefix(err, "%s %s schedule failed verification", o->algo, tc_collective_name(o->coll));
-    return rc;
-  }
-  if ((rc = tc_schedule_cost(g, s, c, err))) return rc;
-  if (o->out && (rc = tc_schedule_write_json(g, o->spec, s, o->out, err))) return rc;
-  return TC_OK;
+  tc_collective_opts opts = {o->root, o->chunks, spec};
+  int rc = tc_collective_build(g, o->algo, o->coll, &opts, s, c, err);
+  if (!rc && o->out) rc = tc_schedule_write_json(g, o->spec, s, o->out, err);
+  return rc;
 }
 
 int tc_cmd_sched(int argc, char **argv) {
@@ -255,12 +269,16 @@ int tc_cmd_sched(int argc, char **argv) {
   tc_error err;
   tc_error_clear(&err);
   tc_graph *g = NULL;
-  if (tc_spec_build(o.spec, &g, &err)) return tc_cli_fail("sched", &err);
+  tc_spec *spec = NULL;
+  if (tc_spec_parse(o.spec, &spec, &err) || tc_spec_eval(spec, NULL, &g, &err)) {
+    tc_spec_destroy(spec);
+    return tc_cli_fail("sched", &err);
+  }
   tc_schedule s;
   tc_cost c;
   memset(&s, 0, sizeof s);
   memset(&c, 0, sizeof c);
-  int rc = produce(g, &o, &s, &c, &err);
+  int rc = produce(g, spec, &o, &s, &c, &err);
   if (rc) status = tc_cli_fail("sched", &err);
   else {
     int all = o.alpha_s >= 0 && o.link_bw > 0 && o.size_bytes >= 0;
@@ -272,5 +290,6 @@ int tc_cmd_sched(int argc, char **argv) {
   tc_cost_destroy(&c);
   tc_schedule_destroy(&s);
   tc_graph_destroy(g);
+  tc_spec_destroy(spec);
   return status;
 }

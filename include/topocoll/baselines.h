@@ -2,7 +2,8 @@
 ** baselines.h — the classical collective schedules the papers compare against (issue #3
 ** §6), each as a step schedule (sched.h) on the topology it was designed for.
 **
-** Every generator first checks that g really is its topology and fails with TC_EINPUT and
+** These are the generators; reach them by name, verified and costed, through the
+** algorithm registry (collective.h: tc_collective_build). Every generator first checks that g really is its topology and fails with TC_EINPUT and
 ** one line naming the first node or arc that does not fit; it never "makes do" on another
 ** graph. The schedules are built constructively (no search) and are NOT verified here: a
 ** caller that publishes one runs tc_schedule_verify (verify.h) first, as for every
@@ -92,20 +93,5 @@ int tc_baseline_dbt(const tc_graph *g, tc_collective coll, int32_t root, int32_t
 int tc_baseline_dbt_trees(int32_t n, int32_t root, int32_t *parent, tc_error *err);
 /* The DBT's own topology: one bidirectional unit link per tree link of both trees. */
 int tc_baseline_dbt_topology(int32_t n, int32_t root, tc_graph **out, tc_error *err);
-
-/* Options for the name-based entry point; zero-initialise and set what applies. */
-typedef struct tc_baseline_opts {
-  int32_t root;         /* dbt broadcast / reduce root; ignored otherwise */
-  int32_t chunks;       /* dbt chunks per shard; 0 means 1 */
-  const int64_t *dims;  /* torus-dor dimension lengths */
-  int ndims;
-} tc_baseline_opts;
-
-/* Run the baseline named `algo`: "ring", "biring", "bfbring", "shiftedring",
-   "shiftedbfbring", "dbt", "rhd" or "torus-dor" (opts may be NULL when it needs none). */
-int tc_baseline_build(const char *algo, const tc_graph *g, tc_collective coll, const tc_baseline_opts *opts,
-                      tc_schedule *out, tc_error *err);
-/* NULL-terminated list of the names tc_baseline_build accepts. */
-const char *const *tc_baseline_names(void);
 
 #endif

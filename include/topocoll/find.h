@@ -99,6 +99,12 @@ typedef struct tc_workload {
   double alpha_s, link_bw;
 } tc_workload;
 
+/* Parse an allreduce size list into w->count, w->bytes, w->weight: "1MB" (one size),
+   "1MB,64MB" (equal weights) or "1MB:3,64MB:1" (size:weight, weights > 0, decimals
+   allowed). Sizes as tc_units_parse_size; at most 64 entries. alpha_s and link_bw are
+   left untouched. A bad list is TC_EINPUT naming the item. */
+int tc_workload_parse_sizes(const char *text, tc_workload *w, tc_error *err);
+
 /* Σ_i w_i · 2(T_L + tau·M_i/B) / Σ w_i: expected allreduce time of a member (s). */
 double tc_candidate_allreduce_time(const tc_candidate *c, const tc_workload *w);
 /* Index of the member with the least expected allreduce time (ties: fewer steps). */

@@ -39,12 +39,6 @@
 #include "topocoll/graph.h"
 #include "topocoll/sched.h"
 
-/* Parse an allreduce size list into w->count, w->bytes, w->weight: "1MB" (one size),
-   "1MB,64MB" (equal weights) or "1MB:3,64MB:1" (size:weight, weights > 0, decimals
-   allowed). Sizes as tc_units_parse_size; at most 64 entries. alpha_s and link_bw are
-   left untouched. A bad list is TC_EINPUT naming the item. */
-int tc_workload_parse_sizes(const char *text, tc_workload *w, tc_error *err);
-
 /* One baseline measured on the same N and d: its allreduce schedule was built by
    baselines.h, verified and costed (tc_schedule_cost). */
 #define TC_PLAN_MAX_BASELINES 16

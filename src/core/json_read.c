@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "graph/io_text.h"
+#include "core/io_text.h"
 
 /* "a string", "an array", ... as a message names the type it found. */
 static const char *type_name(const json_t *j) {

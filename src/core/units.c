@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph/io_text.h"
+#include "core/io_text.h"
 
 #define TEXT_MAX 64
 

@@ -9,7 +9,14 @@
 ** member with the least weighted mean time wins; on equal times the one with fewer steps
 ** (the frontier is sorted that way, so the first minimum is kept).
 */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "find_internal.h"
+#include "topocoll/units.h"
+
+#define MAX_SIZES ((int)(sizeof(((tc_workload *)0)->bytes) / sizeof(double)))
 
 double tc_candidate_allreduce_time(const tc_candidate *c, const tc_workload *w) {
   double latency = 2.0 * c->steps * w->alpha_s;
@@ -34,4 +41,60 @@ int32_t tc_frontier_choose(const tc_frontier *f, const tc_workload *w) {
     }
   }
   return best;
+}
+
+/* ---- the size list (tc_workload_parse_sizes) ---- */
+
+/* A weight: a positive decimal number (digits, optionally '.' and digits). */
+static int parse_weight(const char *text, double *out) {
+  const char *p = text;
+  int digits = 0;
+  while (*p >= '0' && *p <= '9') p++, digits++;
+  if (*p == '.')
+    for (p++; *p >= '0' && *p <= '9'; p++) digits++;
+  if (!digits || *p) return 0;
+  *out = strtod(text, NULL);
+  return *out > 0 && isfinite(*out);
+}
+
+/* One item "SIZE" or "SIZE:WEIGHT" (item is a writable copy). */
+static int parse_size_item(char *item, int index, tc_workload *w, tc_error *err) {
+  char *colon = strchr(item, ':');
+  double weight = 1;
+  if (colon) {
+    *colon = '\0';
+    if (!parse_weight(colon + 1, &weight))
+      return tc_error_set(err, TC_EINPUT, "item %d ('%s:%s'): the weight after ':' must be a positive number",
+                          index + 1, item, colon + 1);
+  }
+  int64_t bytes = 0;
+  int rc = tc_units_parse_size(item, &bytes, err);
+  if (rc) {
+    tc_error_prefix(err, "item %d", index + 1);
+    return rc;
+  }
+  w->bytes[index] = (double)bytes;
+  w->weight[index] = weight;
+  return TC_OK;
+}
+
+int tc_workload_parse_sizes(const char *text, tc_workload *w, tc_error *err) {
+  char item[128];
+  w->count = 0;
+  if (!text || !*text) return tc_error_set(err, TC_EINPUT, "empty size list (e.g. 1MB or 1MB:3,64MB:1)");
+  for (const char *p = text;; p++) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len == 0) return tc_error_set(err, TC_EINPUT, "item %d of '%s' is empty", w->count + 1, text);
+    if (w->count == MAX_SIZES) return tc_error_set(err, TC_EINPUT, "more than %d sizes in '%s'", MAX_SIZES, text);
+    if (len >= sizeof item)
+      return tc_error_set(err, TC_EINPUT, "item %d of '%s' is too long", w->count + 1, text);
+    memcpy(item, p, len);
+    item[len] = '\0';
+    int rc = parse_size_item(item, w->count, w, err);
+    if (rc) return rc;
+    w->count++;
+    if (!end) return TC_OK;
+    p = end;
+  }
 }

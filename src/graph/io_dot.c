@@ -10,7 +10,7 @@
 ** a quoted DOT string with '"' and '\' escaped and control characters neutralised, so no
 ** label can break the syntax. The file is replaced atomically.
 */
-#include "graph/io_atomic.h"
+#include "core/io_atomic.h"
 #include "topocoll/graph_io.h"
 
 #define MAX_PENWIDTH 8

@@ -25,8 +25,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "graph/io_atomic.h"
-#include "graph/io_text.h"
+#include "core/io_atomic.h"
+#include "core/io_text.h"
 #include "topocoll/graph_io.h"
 
 #define MAX_FIELDS 4 /* one more than any valid line has, to report "found 4 fields" */

@@ -24,8 +24,8 @@
 #include <string.h>
 
 #include "core/json_read.h"
-#include "graph/io_atomic.h"
-#include "graph/io_text.h"
+#include "core/io_atomic.h"
+#include "core/io_text.h"
 #include "topocoll/graph_io.h"
 
 static const char *const known_keys[] = {"format", "version", "spec", "nodes", "bidirectional",

@@ -21,7 +21,7 @@
 */
 #include <string.h>
 
-#include "graph/io_atomic.h"
+#include "core/io_atomic.h"
 #include "topocoll/graph_io.h"
 
 /* A CSV field: bare unless it holds a comma, quote, CR or LF; then quoted, "" for ". */

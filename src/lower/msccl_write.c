@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "graph/io_atomic.h"
+#include "core/io_atomic.h"
 #include "lower/msccl_internal.h"
 
 static const char *type_name(uint8_t t) {

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "graph/io_atomic.h"
+#include "core/io_atomic.h"
 
 /* Routes past this many are refused (the file would run to gigabytes). */
 #define TC_SIMGRID_MAX_ROUTES (INT64_C(1) << 26)

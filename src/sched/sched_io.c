@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "core/json_read.h"
-#include "graph/io_atomic.h"
-#include "graph/io_text.h"
+#include "core/io_atomic.h"
+#include "core/io_text.h"
 
 #define FORMAT_NAME "topocoll-schedule"
 #define FORMAT_VERSION 1

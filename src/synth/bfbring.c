@@ -12,7 +12,7 @@
 ** Guarantees: T_L = floor(N/2); every arc carries one shard per step (half a shard in the
 ** even last step), and no byte arrives twice, so tau = (N-1)/N (BW-optimal, Thm 5).
 */
-#include "synth/baselines_internal.h"
+#include "synth/baseline_common.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 ** Guarantees: every arc carries half a shard per step (split over its parallel arcs), so
 ** T_L = N-1 and tau = (N-1)/N: BW-optimal but with linear latency.
 */
-#include "synth/baselines_internal.h"
+#include "synth/baseline_common.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -24,7 +24,7 @@
 ** Guarantees: see baselines.h for T_L and tau; both follow from every arc carrying at most
 ** one chunk per step and every step being used.
 */
-#include "synth/baselines_internal.h"
+#include "synth/baseline_common.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,7 @@
 ** tau = (n / N) Σ_t 2^(t-1) = n (N-1)/N, n times the bound (paper 000 A.1: RH&D uses at most
 ** 1/3 of the bandwidth of the 3-port testbed). Allreduce: 2n steps, tau 2n (N-1)/N.
 */
-#include "synth/baselines_internal.h"
+#include "synth/baseline_common.h"
 
 #include <string.h>
 

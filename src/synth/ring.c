@@ -11,7 +11,7 @@
 ** Guarantees: every arc carries one shard (1/d of it per unit-capacity port) per step, so
 ** T_L = m-1 and tau = (m-1)/m (BW-optimal), 2(m-1) and 2(m-1)/m for allreduce.
 */
-#include "synth/baselines_internal.h"
+#include "synth/baseline_common.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -18,7 +18,7 @@
 ** tau = (N-1)/N (BW-optimal); T_L = N-1 (2(N-1) for allreduce, the linear growth of Fig.
 ** 14a), or floor(N/2) (2 floor(N/2)) for ShiftedBFBRing.
 */
-#include "synth/baselines_internal.h"
+#include "synth/baseline_common.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -20,7 +20,7 @@
 ** sub-schedules can be on the same dimension in one step while another dimension idles,
 ** and tau exceeds (N-1)/N — "only works (or is efficient) when dimensions are equal".
 */
-#include "synth/baselines_internal.h"
+#include "synth/baseline_common.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,13 +1,14 @@
 /*
-** spec.c — parser and evaluator of the topology spec language (grammar in spec.h and
-** docs/spec.md).
+** spec.c — parser of the topology spec language (grammar in spec.h and docs/spec.md): text
+** to a parse tree whose calls are bound to their families' signatures. Evaluation (building
+** the graphs) is spec_eval.c.
 **
-** The parser is recursive descent and evaluates as it goes: each call's arguments are
-** parsed (nested specs built into graphs), bound to the family's signature, the family is
-** built, and the argument graphs are released. Every error names the column (1-based) of
-** the offending token and what was expected, and is prefixed with the whole spec, so the
-** CLI can print it as one line. Nesting is limited to 32 levels and specs to 4096 bytes,
-** so no input can exhaust the stack.
+** The parser is recursive descent. It reads the whole spec before anything is built, so a
+** syntax or binding error costs nothing however large the topologies named before it are.
+** Every error names the column (1-based) of the offending token and what was expected, and
+** tc_spec_parse prefixes it with the whole spec, so the CLI can print it as one line.
+** Nesting is limited to 32 levels and specs to 4096 bytes, so no input can exhaust the
+** stack.
 */
 #include "spec_internal.h"
 
@@ -21,32 +22,12 @@
 #define MAX_SPEC_LEN 4096
 #define MAX_ARGS (TC_SPEC_MAX_PARAMS + TC_SPEC_MAX_LIST)
 
-typedef enum { V_INT, V_WORD, V_GRAPH } value_kind;
-
-typedef struct value {
-  value_kind kind;
-  int64_t i;
-  char *text;        /* the token as written (words, integers); owned */
-  tc_graph *g;       /* owned */
-  size_t col;        /* 1-based column where the value starts */
-  char name[32];     /* parameter name when given as name=value */
-} value;
-
 typedef struct parser {
   const char *s;
   size_t pos, len;
   int depth;
   tc_error *err;
 } parser;
-
-/* A parsed signature parameter. */
-typedef struct param {
-  char name[32];
-  char type;       /* 'i', 'g', 'w' */
-  char mod;        /* 0, '=', '*', '+' */
-  const char *def; /* default text after '=' */
-  size_t def_len;
-} param;
 
 static int at_end(const parser *p) { return p->pos >= p->len; }
 static char peek(const parser *p) { return at_end(p) ? '\0' : p->s[p->pos]; }
@@ -79,15 +60,16 @@ static size_t ident_len(const parser *p, size_t at) {
   return k - at;
 }
 
-static void value_free(value *v) {
+static void node_clear(tc_spec_node *v) {
   free(v->text);
-  tc_graph_destroy(v->g);
+  for (int i = 0; i < v->nargs; i++) node_clear(&v->args[i]);
+  free(v->args);
   memset(v, 0, sizeof *v);
 }
 
-static int parse_spec(parser *p, tc_graph **out);
+static int parse_call(parser *p, tc_spec_node *v);
 
-static int parse_integer(parser *p, value *v) {
+static int parse_integer(parser *p, tc_spec_node *v) {
   size_t start = p->pos;
   if (peek(p) == '-') p->pos++;
   while (!at_end(p) && isdigit((unsigned char)peek(p))) p->pos++;
@@ -107,30 +89,28 @@ static int parse_integer(parser *p, value *v) {
   long long x = strtoll(buf, NULL, 10);
   if (errno == ERANGE)
     return tc_error_set(p->err, TC_EINPUT, "column %zu: integer %s out of range", start + 1, buf);
-  v->kind = V_INT;
-  v->i = x;
+  v->kind = TC_SPEC_INT;
+  v->value = x;
   v->text = strdup(buf);
   if (!v->text) return tc_error_set(p->err, TC_ENOMEM, "out of memory");
   return TC_OK;
 }
 
-static int parse_quoted(parser *p, value *v) {
+static int parse_quoted(parser *p, tc_spec_node *v) {
   size_t start = ++p->pos;
   while (!at_end(p) && peek(p) != '"') p->pos++;
   if (at_end(p)) {
     p->pos = start - 1;
     return tc_error_set(p->err, TC_EINPUT, "column %zu: unterminated string", start);
   }
-  v->kind = V_WORD;
+  v->kind = TC_SPEC_WORD;
   v->text = strndup(p->s + start, p->pos - start);
   p->pos++;
   if (!v->text) return tc_error_set(p->err, TC_ENOMEM, "out of memory");
   return TC_OK;
 }
 
-static int parse_value(parser *p, value *v) {
-  skip_space(p);
-  v->col = p->pos + 1;
+static int parse_value_body(parser *p, tc_spec_node *v) {
   char c = peek(p);
   if (isdigit((unsigned char)c) || (c == '-' && p->pos + 1 < p->len && isdigit((unsigned char)p->s[p->pos + 1])))
     return parse_integer(p, v);
@@ -139,22 +119,28 @@ static int parse_value(parser *p, value *v) {
   if (id) {
     size_t after = p->pos + id;
     while (after < p->len && isspace((unsigned char)p->s[after])) after++;
-    if (after < p->len && p->s[after] == '(') {
-      v->kind = V_GRAPH;
-      return parse_spec(p, &v->g);
-    }
+    if (after < p->len && p->s[after] == '(') return parse_call(p, v);
   }
   size_t start = p->pos;
   while (is_word_char(peek(p))) p->pos++;
   if (p->pos == start) return syntax_error(p, "an argument (integer, word or nested spec)");
-  v->kind = V_WORD;
+  v->kind = TC_SPEC_WORD;
   v->text = strndup(p->s + start, p->pos - start);
   if (!v->text) return tc_error_set(p->err, TC_ENOMEM, "out of memory");
   return TC_OK;
 }
 
+static int parse_value(parser *p, tc_spec_node *v) {
+  skip_space(p);
+  v->col = p->pos + 1;
+  v->start = p->pos;
+  int rc = parse_value_body(p, v);
+  v->len = p->pos - v->start;
+  return rc;
+}
+
 /* arg := [ident '='] value */
-static int parse_arg(parser *p, value *v) {
+static int parse_arg(parser *p, tc_spec_node *v) {
   skip_space(p);
   size_t id = ident_len(p, p->pos), after = p->pos + id;
   while (id && after < p->len && isspace((unsigned char)p->s[after])) after++;
@@ -168,13 +154,13 @@ static int parse_arg(parser *p, value *v) {
   return parse_value(p, v);
 }
 
-static int parse_signature(const char *sig, param *params, int *count) {
+int tc_spec_signature(const char *sig, tc_spec_param *params) {
   int k = 0;
   const char *s = sig;
-  while (*s) {
+  while (*s && k < TC_SPEC_MAX_PARAMS) {
     while (*s == ' ') s++;
     if (!*s) break;
-    param *q = &params[k++];
+    tc_spec_param *q = &params[k++];
     memset(q, 0, sizeof *q);
     size_t n = strcspn(s, ":");
     memcpy(q->name, s, n < sizeof q->name - 1 ? n : sizeof q->name - 1);
@@ -188,101 +174,84 @@ static int parse_signature(const char *sig, param *params, int *count) {
       s += q->def_len;
     }
   }
-  *count = k;
-  return TC_OK;
+  return k;
 }
+
+static int is_list(const tc_spec_param *q) { return q->mod == '*' || q->mod == '+'; }
 
 static void format_usage(const tc_family *f, char *buf, size_t size) {
   snprintf(buf, size, "%s(%s)", f->info.name, f->info.params);
 }
 
-static int type_error(parser *p, const tc_family *f, const param *q, const value *v) {
+static int type_error(parser *p, const tc_family *f, const tc_spec_param *q, const tc_spec_node *v) {
   static const char *const what[] = {"an integer", "a word", "a nested spec"};
   const char *want = q->type == 'i' ? what[0] : q->type == 'w' ? what[1] : what[2];
-  const char *got = v->kind == V_INT ? what[0] : v->kind == V_WORD ? what[1] : what[2];
+  const char *got = v->kind == TC_SPEC_INT ? what[0] : v->kind == TC_SPEC_WORD ? what[1] : what[2];
   char usage[128];
   format_usage(f, usage, sizeof usage);
   return tc_error_set(p->err, TC_EINPUT, "column %zu: %s: argument '%s' must be %s, found %s (usage: %s)",
                       v->col, f->info.name, q->name, want, got, usage);
 }
 
-/* Store one value into parameter slot `slot` (or the variadic list) of `args`. */
-static int bind_value(parser *p, const tc_family *f, const param *q, int slot, value *v, tc_spec_args *args) {
-  if (q->type == 'i' && v->kind != V_INT) return type_error(p, f, q, v);
-  if (q->type == 'g' && v->kind != V_GRAPH) return type_error(p, f, q, v);
-  if (q->type == 'w' && v->kind == V_GRAPH) return type_error(p, f, q, v);
-  if (q->mod == '*' || q->mod == '+') {
-    if (args->list_len == TC_SPEC_MAX_LIST)
-      return tc_error_set(p->err, TC_EINPUT, "column %zu: %s: more than %d values for '%s'", v->col,
-                          f->info.name, TC_SPEC_MAX_LIST, q->name);
-    if (q->type == 'i') args->list_ints[args->list_len] = v->i;
-    else args->list_graphs[args->list_len] = v->g;
-    args->list_len++;
-    return TC_OK;
-  }
-  if (q->type == 'i') args->ints[slot] = v->i;
-  else if (q->type == 'w') args->words[slot] = v->text;
-  else args->graphs[slot] = v->g;
+static int check_type(parser *p, const tc_family *f, const tc_spec_param *q, const tc_spec_node *v) {
+  if (q->type == 'i' && v->kind != TC_SPEC_INT) return type_error(p, f, q, v);
+  if (q->type == 'g' && v->kind != TC_SPEC_CALL) return type_error(p, f, q, v);
+  if (q->type == 'w' && v->kind == TC_SPEC_CALL) return type_error(p, f, q, v);
   return TC_OK;
 }
 
-/* Bind parsed values to the family's parameters and build the graph. */
-static int bind_and_build(parser *p, const tc_family *f, size_t call_col, value *vals, int nvals, tc_graph **out) {
-  param params[TC_SPEC_MAX_PARAMS];
-  int np = 0, filled[TC_SPEC_MAX_PARAMS] = {0};
+/* The parameter slot value v binds to (positional or named), or -1 after an error. */
+static int slot_of(parser *p, const tc_family *f, const tc_spec_param *params, int np, const int *filled,
+                   int *positional, const tc_spec_node *v, const char *usage) {
+  if (v->name[0]) {
+    for (int k = 0; k < np; k++)
+      if (!strcmp(params[k].name, v->name)) {
+        if (filled[k] && !is_list(&params[k])) {
+          tc_error_set(p->err, TC_EINPUT, "column %zu: %s: parameter '%s' given twice", v->col, f->info.name,
+                       v->name);
+          return -1;
+        }
+        return k;
+      }
+    tc_error_set(p->err, TC_EINPUT, "column %zu: %s has no parameter '%s' (usage: %s)", v->col, f->info.name,
+                 v->name, usage);
+    return -1;
+  }
+  int slot = *positional < np ? *positional : np - 1;
+  if (*positional >= np && (np == 0 || !is_list(&params[np - 1]))) {
+    tc_error_set(p->err, TC_EINPUT, "column %zu: %s takes at most %d argument%s (usage: %s)", v->col, f->info.name,
+                 np, np == 1 ? "" : "s", usage);
+    return -1;
+  }
+  if (!is_list(&params[slot])) (*positional)++;
+  return slot;
+}
+
+/* Bind the call's arguments to its family's parameters (each arg's `param`), checking
+   names, types, arity, list length and that every parameter without a default is given. */
+static int bind_call(parser *p, tc_spec_node *call) {
+  const tc_family *f = call->family;
+  tc_spec_param params[TC_SPEC_MAX_PARAMS];
+  int np = tc_spec_signature(f->signature, params), filled[TC_SPEC_MAX_PARAMS] = {0}, positional = 0, listed = 0;
   char usage[128];
-  value defaults[TC_SPEC_MAX_PARAMS];
-  memset(defaults, 0, sizeof defaults);
-  tc_spec_args args;
-  memset(&args, 0, sizeof args);
-  parse_signature(f->signature, params, &np);
   format_usage(f, usage, sizeof usage);
-  int positional = 0, rc = TC_OK;
-  for (int i = 0; i < nvals && !rc; i++) {
-    value *v = &vals[i];
-    int slot = -1;
-    if (v->name[0]) {
-      for (int k = 0; k < np; k++)
-        if (!strcmp(params[k].name, v->name)) slot = k;
-      if (slot < 0)
-        rc = tc_error_set(p->err, TC_EINPUT, "column %zu: %s has no parameter '%s' (usage: %s)", v->col,
-                          f->info.name, v->name, usage);
-      else if (filled[slot] && params[slot].mod != '*' && params[slot].mod != '+')
-        rc = tc_error_set(p->err, TC_EINPUT, "column %zu: %s: parameter '%s' given twice", v->col,
-                          f->info.name, v->name);
-    } else {
-      slot = positional < np ? positional : np - 1;
-      if (positional >= np && (np == 0 || (params[np - 1].mod != '*' && params[np - 1].mod != '+')))
-        rc = tc_error_set(p->err, TC_EINPUT, "column %zu: %s takes at most %d argument%s (usage: %s)", v->col,
-                          f->info.name, np, np == 1 ? "" : "s", usage);
-      else if (params[slot].mod != '*' && params[slot].mod != '+') positional++;
-    }
-    if (!rc) {
-      filled[slot] = 1;
-      rc = bind_value(p, f, &params[slot], slot, v, &args);
-    }
+  for (int i = 0; i < call->nargs; i++) {
+    tc_spec_node *v = &call->args[i];
+    int slot = slot_of(p, f, params, np, filled, &positional, v, usage);
+    if (slot < 0) return p->err->code;
+    int rc = check_type(p, f, &params[slot], v);
+    if (rc) return rc;
+    if (is_list(&params[slot]) && ++listed > TC_SPEC_MAX_LIST)
+      return tc_error_set(p->err, TC_EINPUT, "column %zu: %s: more than %d values for '%s'", v->col, f->info.name,
+                          TC_SPEC_MAX_LIST, params[slot].name);
+    filled[slot] = 1;
+    v->param = slot;
   }
-  for (int k = 0; k < np && !rc; k++) {
-    if (filled[k] || params[k].mod == '*') continue;
-    if (params[k].mod != '=')
-      rc = tc_error_set(p->err, TC_EINPUT, "column %zu: %s: missing argument '%s' (usage: %s)", call_col,
-                        f->info.name, params[k].name, usage);
-    else {
-      defaults[k].text = strndup(params[k].def, params[k].def_len);
-      if (!defaults[k].text) rc = tc_error_set(p->err, TC_ENOMEM, "out of memory");
-      else if (params[k].type == 'i') args.ints[k] = strtoll(defaults[k].text, NULL, 10);
-      else args.words[k] = defaults[k].text;
-    }
-  }
-  if (!rc) {
-    rc = f->build(&args, out, p->err);
-    size_t nl = strlen(f->info.name);
-    int named = !strncmp(p->err->msg, f->info.name, nl) && p->err->msg[nl] == ':';
-    if (rc && named) tc_error_prefix(p->err, "column %zu", call_col);
-    else if (rc) tc_error_prefix(p->err, "column %zu: %s", call_col, f->info.name);
-  }
-  for (int k = 0; k < np; k++) value_free(&defaults[k]);
-  return rc;
+  for (int k = 0; k < np; k++)
+    if (!filled[k] && params[k].mod != '*' && params[k].mod != '=')
+      return tc_error_set(p->err, TC_EINPUT, "column %zu: %s: missing argument '%s' (usage: %s)", call->col,
+                          f->info.name, params[k].name, usage);
+  return TC_OK;
 }
 
 /* Closest family name by edit distance, for "did you mean" hints. */
@@ -311,9 +280,37 @@ static const char *closest_family(const char *name, size_t len) {
   return best;
 }
 
+/* The arguments between '(' and ')' into call->args. */
+static int parse_args(parser *p, tc_spec_node *call) {
+  tc_spec_node vals[MAX_ARGS];
+  int n = 0, rc = TC_OK;
+  memset(vals, 0, sizeof vals);
+  skip_space(p);
+  if (peek(p) == ')') p->pos++;
+  else
+    for (;;) {
+      if (n == MAX_ARGS) { rc = tc_error_set(p->err, TC_EINPUT, "column %zu: too many arguments", p->pos + 1); break; }
+      rc = parse_arg(p, &vals[n++]);
+      if (rc) break;
+      skip_space(p);
+      if (peek(p) == ',') { p->pos++; continue; }
+      if (peek(p) == ')') { p->pos++; break; }
+      rc = syntax_error(p, "',' or ')'");
+      break;
+    }
+  if (!rc && n > 0 && !(call->args = malloc((size_t)n * sizeof *call->args)))
+    rc = tc_error_set(p->err, TC_ENOMEM, "out of memory");
+  if (rc) {
+    for (int i = 0; i < n; i++) node_clear(&vals[i]);
+    return rc;
+  }
+  if (n > 0) memcpy(call->args, vals, (size_t)n * sizeof *vals);
+  call->nargs = n;
+  return TC_OK;
+}
+
 /* spec := name '(' [arg (',' arg)*] ')' */
-static int parse_spec(parser *p, tc_graph **out) {
-  *out = NULL;
+static int parse_call(parser *p, tc_spec_node *v) {
   skip_space(p);
   size_t col = p->pos + 1, id = ident_len(p, p->pos);
   if (!id) return syntax_error(p, "a topology name such as kautz(4,2)");
@@ -322,55 +319,106 @@ static int parse_spec(parser *p, tc_graph **out) {
   const tc_family *f = tc_family_find(p->s + p->pos, id);
   if (!f) {
     const char *hint = closest_family(p->s + p->pos, id);
-    return tc_error_set(p->err, TC_EINPUT, "column %zu: unknown topology '%.*s'%s%s%s (see 'topocoll topo --list')", col,
-                        (int)id, p->s + p->pos, hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+    return tc_error_set(p->err, TC_EINPUT, "column %zu: unknown topology '%.*s'%s%s%s (see 'topocoll topo --list')",
+                        col, (int)id, p->s + p->pos, hint ? "; did you mean '" : "", hint ? hint : "",
+                        hint ? "'?" : "");
   }
+  v->kind = TC_SPEC_CALL;
+  v->family = f;
+  v->col = col;
+  if (!(v->text = strdup(f->info.name))) return tc_error_set(p->err, TC_ENOMEM, "out of memory");
   p->pos += id;
   skip_space(p);
   if (peek(p) != '(') return syntax_error(p, "'(' after the topology name");
   p->pos++;
-  value vals[MAX_ARGS];
-  int nvals = 0, rc = TC_OK;
-  memset(vals, 0, sizeof vals);
-  skip_space(p);
-  if (peek(p) == ')') p->pos++;
-  else
-    for (;;) {
-      if (nvals == MAX_ARGS) { rc = tc_error_set(p->err, TC_EINPUT, "column %zu: too many arguments", p->pos + 1); break; }
-      rc = parse_arg(p, &vals[nvals++]);
-      if (rc) break;
-      skip_space(p);
-      if (peek(p) == ',') { p->pos++; continue; }
-      if (peek(p) == ')') { p->pos++; break; }
-      rc = syntax_error(p, "',' or ')'");
-      break;
-    }
-  if (!rc) rc = bind_and_build(p, f, col, vals, nvals, out);
-  for (int i = 0; i < nvals; i++) value_free(&vals[i]);
+  int rc = parse_args(p, v);
+  if (!rc) rc = bind_call(p, v);
   p->depth--;
   return rc;
 }
 
-int tc_spec_build(const char *spec, tc_graph **out, tc_error *err) {
+int tc_spec_parse(const char *text, tc_spec **out, tc_error *err) {
   *out = NULL;
-  tc_error local;
-  if (!err) err = &local; /* the parser reads messages back to add context */
-  size_t len = strlen(spec);
+  size_t len = strlen(text);
   if (len > MAX_SPEC_LEN)
     return tc_error_set(err, TC_EINPUT, "spec is %zu bytes long (at most %d)", len, MAX_SPEC_LEN);
-  parser p = {spec, 0, len, 0, err};
-  int rc = parse_spec(&p, out);
+  tc_spec *s = calloc(1, sizeof *s);
+  if (s) s->root = calloc(1, sizeof *s->root);
+  if (s && s->root) s->text = strdup(text);
+  if (!s || !s->root || !s->text) {
+    tc_spec_destroy(s);
+    return tc_error_set(err, TC_ENOMEM, "out of memory");
+  }
+  parser p = {s->text, 0, len, 0, err};
+  skip_space(&p);
+  s->root->col = p.pos + 1;
+  s->root->start = p.pos;
+  int rc = parse_call(&p, s->root);
+  s->root->len = p.pos - s->root->start;
   if (!rc) {
     skip_space(&p);
-    if (!at_end(&p)) {
-      tc_graph_destroy(*out);
-      *out = NULL;
-      rc = syntax_error(&p, "end of spec");
-    }
+    if (!at_end(&p)) rc = syntax_error(&p, "end of spec");
   }
-  if (rc && len <= 80) tc_error_prefix(err, "bad spec \"%s\"", spec);
-  else if (rc) tc_error_prefix(err, "bad spec \"%.77s...\"", spec);
-  return rc;
+  if (rc) {
+    if (len <= 80) tc_error_prefix(err, "bad spec \"%s\"", text);
+    else tc_error_prefix(err, "bad spec \"%.77s...\"", text);
+    tc_spec_destroy(s);
+    return rc;
+  }
+  *out = s;
+  return TC_OK;
+}
+
+void tc_spec_destroy(tc_spec *s) {
+  if (!s) return;
+  if (s->root) node_clear(s->root);
+  free(s->root);
+  free(s->text);
+  free(s);
+}
+
+/* ---- walking the tree ---- */
+
+/* Index of parameter `param` in call's signature, or -1; its description in *q. */
+static int param_index(const tc_spec_node *call, const char *param, tc_spec_param *q) {
+  if (!call || call->kind != TC_SPEC_CALL) return -1;
+  tc_spec_param params[TC_SPEC_MAX_PARAMS];
+  int np = tc_spec_signature(((const tc_family *)call->family)->signature, params);
+  for (int k = 0; k < np; k++)
+    if (!strcmp(params[k].name, param)) {
+      if (q) *q = params[k];
+      return k;
+    }
+  return -1;
+}
+
+const tc_spec_node *tc_spec_arg(const tc_spec_node *call, const char *param) {
+  int k = param_index(call, param, NULL);
+  for (int i = 0; k >= 0 && i < call->nargs; i++)
+    if (call->args[i].param == k) return &call->args[i];
+  return NULL;
+}
+
+int tc_spec_arg_int(const tc_spec_node *call, const char *param, int64_t *out, tc_error *err) {
+  tc_spec_param q;
+  if (param_index(call, param, &q) < 0 || q.type != 'i')
+    return tc_error_set(err, TC_EINPUT, "%s has no integer parameter '%s'", call ? call->text : "(null)", param);
+  const tc_spec_node *v = tc_spec_arg(call, param);
+  if (v) *out = v->value;
+  else if (q.mod == '=') *out = strtoll(q.def, NULL, 10);
+  else return tc_error_set(err, TC_EINPUT, "%s: parameter '%s' was not given", call->text, param);
+  return TC_OK;
+}
+
+int tc_spec_arg_list(const tc_spec_node *call, const char *param, const tc_spec_node **items, int max) {
+  int k = param_index(call, param, NULL), n = 0;
+  for (int i = 0; k >= 0 && i < call->nargs; i++)
+    if (call->args[i].param == k && n < max) items[n++] = &call->args[i];
+  return n;
+}
+
+char *tc_spec_node_text(const tc_spec *s, const tc_spec_node *node) {
+  return strndup(s->text + node->start, node->len);
 }
 
 int tc_spec_family_count(void) { return tc_family_table_size(); }

@@ -1,6 +1,7 @@
 /*
 ** spec_internal.h — what the spec parser (spec.c) and the family registry (registry.c)
-** share: bound argument values and the registry table. Internal header.
+** share: the parsed signature, bound argument values and the registry table. Internal
+** header.
 **
 ** A family's signature is a string of space-separated parameters "name:T[mod]" where T is
 ** i (integer), g (nested spec, i.e. a graph) or w (word: a bare token or quoted string),
@@ -33,6 +34,18 @@ typedef struct tc_family {
   const char *signature;
   int (*build)(const tc_spec_args *a, tc_graph **out, tc_error *err);
 } tc_family;
+
+/* One parameter of a signature, parsed (tc_spec_signature). */
+typedef struct tc_spec_param {
+  char name[32];
+  char type;       /* 'i', 'g', 'w' */
+  char mod;        /* 0, '=', '*', '+' */
+  const char *def; /* default text after '=' (not terminated; def_len bytes) */
+  size_t def_len;
+} tc_spec_param;
+
+/* Parse a family's signature into params (at most TC_SPEC_MAX_PARAMS); returns the count. */
+int tc_spec_signature(const char *sig, tc_spec_param *params);
 
 /* The registry (registry.c): NULL if no family has this name. */
 const tc_family *tc_family_find(const char *name, size_t len);

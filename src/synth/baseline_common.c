@@ -1,13 +1,13 @@
 /*
-** baselines.c — what the baseline generators share (contract in baselines_internal.h) and
-** the name-based entry point tc_baseline_build (baselines.h).
+** baseline_common.c — what the baseline generators share (contract in baseline_common.h).
+** The generators are reached by name through the algorithm registry (collective.h).
 **
 ** Parallel arcs are ports: a chunk sent from u to v is cut into one piece per arc u -> v,
 ** proportional to capacity, so that every port carries the same load per unit of
 ** capacity. The schedule's unit is the algorithm's own unit times the lcm of all bundle
 ** weights, which makes every piece an integer number of units (exact, no rounding).
 */
-#include "synth/baselines_internal.h"
+#include "synth/baseline_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,30 +205,4 @@ int32_t *tc_bl_identity(int32_t n, tc_error *err) {
   }
   for (int32_t i = 0; i < n; i++) order[i] = i;
   return order;
-}
-
-static const char *const baseline_names[] = {"ring", "biring", "bfbring", "shiftedring", "shiftedbfbring",
-                                             "dbt",  "rhd",    "torus-dor", NULL};
-
-const char *const *tc_baseline_names(void) { return baseline_names; }
-
-int tc_baseline_build(const char *algo, const tc_graph *g, tc_collective coll, const tc_baseline_opts *opts,
-                      tc_schedule *out, tc_error *err) {
-  static const tc_baseline_opts none = {-1, 0, NULL, 0};
-  if (out) memset(out, 0, sizeof *out);
-  if (!algo || !g || !out)
-    return tc_error_set(err, TC_EINPUT, "baseline: algorithm, graph and output are required");
-  if (!opts) opts = &none;
-  if (!strcmp(algo, "ring")) return tc_baseline_ring(g, coll, out, err);
-  if (!strcmp(algo, "biring")) return tc_baseline_biring(g, coll, out, err);
-  if (!strcmp(algo, "bfbring")) return tc_baseline_bfbring(g, coll, out, err);
-  if (!strcmp(algo, "shiftedring")) return tc_baseline_shiftedring(g, coll, 0, out, err);
-  if (!strcmp(algo, "shiftedbfbring")) return tc_baseline_shiftedring(g, coll, 1, out, err);
-  if (!strcmp(algo, "rhd")) return tc_baseline_rhd(g, coll, out, err);
-  if (!strcmp(algo, "torus-dor")) return tc_baseline_torus_dor(g, opts->dims, opts->ndims, coll, out, err);
-  if (!strcmp(algo, "dbt"))
-    return tc_baseline_dbt(g, coll, coll == TC_COLL_ALLREDUCE ? -1 : opts->root, opts->chunks ? opts->chunks : 1,
-                           out, err);
-  return tc_error_set(err, TC_EINPUT, "baseline: unknown algorithm '%s' (ring, biring, bfbring, shiftedring, "
-                      "shiftedbfbring, dbt, rhd, torus-dor)", algo);
 }

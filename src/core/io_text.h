@@ -5,8 +5,8 @@
 ** from an arbitrary file, so it is shortened and stripped of anything that could break
 ** the one-line message contract (control bytes, non-ASCII bytes become '?').
 */
-#ifndef TOPOCOLL_GRAPH_IO_TEXT_H
-#define TOPOCOLL_GRAPH_IO_TEXT_H
+#ifndef TC_CORE_IO_TEXT_H
+#define TC_CORE_IO_TEXT_H
 
 #include <stddef.h>
 

@@ -1,5 +1,6 @@
 /*
-** io_atomic.h — internal: replace a file atomically (used by every graph writer).
+** io_atomic.h — internal: replace a file atomically (used by every writer: graphs,
+** schedules, plans, exports).
 **
 ** tc_atomic_open() creates a fresh temporary file in the target's directory (mkstemp) and
 ** hands back a stdio stream on it. The writer writes, then calls exactly one of:
@@ -12,8 +13,8 @@
 ** effort: file systems without modes do not fail the write).
 ** The struct lives on the caller's stack; there is no shared state.
 */
-#ifndef TOPOCOLL_GRAPH_IO_ATOMIC_H
-#define TOPOCOLL_GRAPH_IO_ATOMIC_H
+#ifndef TC_CORE_IO_ATOMIC_H
+#define TC_CORE_IO_ATOMIC_H
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /*
 ** io_text.c — quoting untrusted text for error messages (contract in io_text.h).
 */
-#include "graph/io_text.h"
+#include "core/io_text.h"
 
 tc_io_quoted tc_io_quote(const char *s, size_t len) {
   tc_io_quoted q;

@@ -6,7 +6,7 @@
 ** one, never a mixture. Everything that can fail (create, write, flush, fsync, close,
 ** rename) is checked, and every failure path removes the temporary.
 */
-#include "graph/io_atomic.h"
+#include "core/io_atomic.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /*
-** baselines_internal.h — pieces the baseline generators share (baselines.c): finding the
+** baseline_common.h — pieces the baseline generators share (baseline_common.c): finding the
 ** arcs between two nodes, sending a chunk split over parallel arcs by capacity, the three
 ** ring broadcasts (one way, halves both ways, BFB), and turning an allgather into the
 ** requested collective. Internal header.
 */
-#ifndef TC_SYNTH_BASELINES_INTERNAL_H
-#define TC_SYNTH_BASELINES_INTERNAL_H
+#ifndef TC_SYNTH_BASELINE_COMMON_H
+#define TC_SYNTH_BASELINE_COMMON_H
 
 #include <stdint.h>
 

@@ -1,0 +1,100 @@
+/*
+** collective.h — every schedule algorithm by name, and the one call that builds a whole
+** collective with it: generator -> P-chunk rounding (App. E.2) -> reduce-scatter by
+** Theorem 2 or Corollary 1.1 -> allreduce = reduce-scatter + allgather (paper 000 §1.2)
+** -> canonical order -> verify -> cost.
+**
+** The registry (src/coll/algorithms.c) is the only list of algorithms: `topocoll sched
+** --algo` and `--list`, the plan's baselines and every "unknown algorithm" message read it.
+** An algorithm is one of two kinds:
+**   - an allgather generator (bfb, expand): the pipeline derives reduce-scatter (Theorem 2
+**     on the same allgather when G ≅ G^T, else Corollary 1.1: the reverse of the
+**     algorithm's allgather on G^T) and allreduce; --chunks P rounds the allgather to P
+**     chunks per shard before any transform, so all three come from one rounded allgather;
+**   - a direct builder (the baselines of baselines.h), which builds each collective its own
+**     way; --chunks P is its pipelining depth where it has one (dbt), else its schedule is
+**     re-expressed in exactly P equal chunks, which is exact only when P is a multiple of
+**     the least number of chunks it needs (TC_EINPUT otherwise).
+**
+** Guarantees: what tc_collective_build and tc_collective_build_set return has passed
+** tc_schedule_verify and is in canonical order (tc_schedule_sort); its cost is
+** tc_schedule_cost of that schedule. tc_algorithm_generate returns the unverified schedule
+** (for tests and tools that verify it themselves). On failure outputs are left empty.
+*/
+#ifndef TOPOCOLL_COLLECTIVE_H
+#define TOPOCOLL_COLLECTIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topocoll/cost.h"
+#include "topocoll/sched.h"
+#include "topocoll/spec.h"
+
+/* Bit of collective c in tc_algorithm_info.collectives. */
+#define TC_COLL_BIT(c) (1u << (unsigned)(c))
+
+/* One algorithm, as `topocoll sched --list` shows it. */
+typedef struct tc_algorithm_info {
+  const char *name;      /* --algo NAME */
+  const char *title;     /* its name in tables: "double binary tree" */
+  uint32_t collectives;  /* TC_COLL_BIT of every collective it builds */
+  const char *topology;  /* where it runs: "any strongly connected graph", "uniring(d,m)" */
+  const char *chunks;    /* what --chunks P means for it */
+  const char *summary;   /* one line, with the paper's section */
+} tc_algorithm_info;
+
+int tc_algorithm_count(void);
+const tc_algorithm_info *tc_algorithm_at(int i);
+/* NULL if no algorithm has this name. */
+const tc_algorithm_info *tc_algorithm_find(const char *name);
+/* "bfb, expand, ring, ..." (every name, in listing order) into buf. */
+void tc_algorithm_names(char *buf, size_t size);
+/* "allgather, reduce-scatter and allreduce" for a collectives mask, into buf. */
+void tc_algorithm_collectives_text(uint32_t collectives, char *buf, size_t size);
+/* TC_EINPUT with one line unless `algo` exists and builds `coll`:
+   "unknown algorithm 'x' (bfb, expand, ...)" or "bfb builds allgather, ... , not broadcast". */
+int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *err);
+
+/* What an algorithm may need besides the graph; zero-initialise and set what applies. */
+typedef struct tc_collective_opts {
+  int32_t root;         /* broadcast / reduce root (0..N-1); ignored by other collectives */
+  int64_t chunks;       /* --chunks P; 0: the algorithm's own chunking */
+  const tc_spec *spec;  /* how g was written, if known: torus-dor reads the dimensions off
+                           torus(l1,...,lk), expand follows the construction */
+} tc_collective_opts;
+
+/* The collective `coll` by `algo` on g, NOT verified, in the generator's order. */
+int tc_algorithm_generate(const tc_graph *g, const char *algo, tc_collective coll, const tc_collective_opts *opts,
+                          tc_schedule *out, tc_error *err);
+
+/* The same, then sorted, verified (TC_EFAIL "ALGO COLL schedule failed verification: ...")
+   and costed; cost may be NULL. */
+int tc_collective_build(const tc_graph *g, const char *algo, tc_collective coll, const tc_collective_opts *opts,
+                        tc_schedule *out, tc_cost *cost, tc_error *err);
+
+/* Allgather, reduce-scatter and allreduce of one algorithm on g, each verified and costed;
+   for an allgather generator all three come from one allgather. */
+typedef struct tc_collective_set {
+  tc_schedule allgather, reduce_scatter, allreduce;
+  tc_cost allgather_cost, reduce_scatter_cost, allreduce_cost;
+  int reverse_symmetric; /* allgather generators: 1 when the reduce-scatter is by Theorem 2
+                            (G ≅ G^T), 0 when by Corollary 1.1; -1 for direct builders */
+} tc_collective_set;
+
+int tc_collective_build_set(const tc_graph *g, const char *algo, const tc_collective_opts *opts,
+                            tc_collective_set *out, tc_error *err);
+void tc_collective_set_destroy(tc_collective_set *s);
+
+/* The plan's baselines: an algorithm that has a topology of its own for a cluster of n
+   nodes with d ports each (`bidirectional`: only bidirectional links). Returns TC_OK with
+   the graph (caller destroys) and a description ("uniring(4,64)"), TC_EINPUT / TC_ERANGE
+   with the reason it cannot exist here (the plan lists it with that reason), or
+   TC_ALGO_NO_HOME when it is not a baseline for such a cluster at all. */
+#define TC_ALGO_NO_HOME (-1)
+int tc_algorithm_home(const tc_algorithm_info *a, int32_t n, int32_t d, int bidirectional, tc_graph **g,
+                      char *desc, size_t desc_size, tc_error *err);
+/* 1 if the plan should try pipelining depths P = 1, 2, 4, ... for this algorithm. */
+int tc_algorithm_pipelined(const tc_algorithm_info *a);
+
+#endif

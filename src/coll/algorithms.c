@@ -1,0 +1,175 @@
+/*
+** algorithms.c — the table of schedule algorithms: name, collectives, where it runs, what
+** --chunks means, a summary for `topocoll sched --list`, and an adapter to its generator
+** (contract in collective.h; row shape in coll_internal.h).
+**
+** Adding an algorithm = one generator in src/synth + one row here. Rows are listed in the
+** order `--list` prints them and the plan measures its baselines: the optimal generators
+** first, then the baselines.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "coll/coll_internal.h"
+#include "topocoll/baselines.h"
+#include "topocoll/bfb.h"
+#include "topocoll/construct.h"
+#include "topocoll/spec.h"
+
+#define AG_RS_AR (TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) | TC_COLL_BIT(TC_COLL_ALLREDUCE))
+#define DBT_COLLS (TC_COLL_BIT(TC_COLL_ALLREDUCE) | TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE))
+#define MAX_DIMS 64
+
+/* ---- allgather generators ---- */
+
+static int ag_bfb(const tc_graph *g, const tc_collective_opts *o, tc_schedule *out, tc_error *err) {
+  (void)o;
+  return tc_bfb_allgather(g, out, NULL, err);
+}
+
+/* The construction of the spec g was built from; g must be exactly that graph. */
+static int ag_expand(const tc_graph *g, const tc_collective_opts *o, tc_schedule *out, tc_error *err) {
+  if (!o->spec) return tc_error_set(err, TC_EINPUT, "expand needs the topology's spec to follow its construction");
+  tc_graph *built = NULL;
+  int rc = tc_schedule_construct(o->spec, NULL, &built, out, err);
+  if (!rc && !tc_graph_same_arcs(built, g)) {
+    rc = tc_error_set(err, TC_EINPUT, "expand: the graph is not the one %s builds", o->spec->text);
+    tc_schedule_destroy(out);
+  }
+  tc_graph_destroy(built);
+  return rc;
+}
+
+/* ---- direct builders (baselines.h) ---- */
+
+#define DIRECT(fn, call) \
+  static int fn(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out, tc_error *err) { \
+    (void)o;                                                                                                       \
+    return call;                                                                                                   \
+  }
+DIRECT(d_ring, tc_baseline_ring(g, coll, out, err))
+DIRECT(d_biring, tc_baseline_biring(g, coll, out, err))
+DIRECT(d_bfbring, tc_baseline_bfbring(g, coll, out, err))
+DIRECT(d_shiftedring, tc_baseline_shiftedring(g, coll, 0, out, err))
+DIRECT(d_shiftedbfbring, tc_baseline_shiftedring(g, coll, 1, out, err))
+DIRECT(d_rhd, tc_baseline_rhd(g, coll, out, err))
+
+static int d_dbt(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                 tc_error *err) {
+  if (o->chunks > INT32_MAX)
+    return tc_error_set(err, TC_EINPUT, "--chunks %lld is too large for dbt", (long long)o->chunks);
+  int32_t root = coll == TC_COLL_ALLREDUCE ? -1 : o->root;
+  return tc_baseline_dbt(g, coll, root, o->chunks ? (int32_t)o->chunks : 1, out, err);
+}
+
+/* torus-dor reads the dimension lengths off the spec, which must be torus(l1,...,lk). */
+static int d_torus_dor(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                       tc_error *err) {
+  const tc_spec_node *root = o->spec ? o->spec->root : NULL;
+  if (!root || strcmp(root->text, "torus"))
+    return tc_error_set(err, TC_EINPUT, "torus-dor needs SPEC written as torus(l1,...,lk) to know the dimensions");
+  const tc_spec_node *items[MAX_DIMS];
+  int64_t dims[MAX_DIMS];
+  int k = tc_spec_arg_list(root, "dims", items, MAX_DIMS);
+  for (int i = 0; i < k; i++) dims[i] = items[i]->value;
+  return tc_baseline_torus_dor(g, dims, k, coll, out, err);
+}
+
+/* ---- the plan's baseline topologies ---- */
+
+static int home_spec(const char *spec, tc_graph **g, char *desc, size_t size, tc_error *err) {
+  snprintf(desc, size, "%s", spec);
+  return tc_spec_build(spec, g, err);
+}
+
+/* A bidirectional ring of N nodes needs d/2 links to each neighbour: even d. */
+static int home_biring(int32_t n, int32_t d, tc_graph **g, char *desc, size_t size, tc_error *err) {
+  char spec[64];
+  snprintf(spec, sizeof spec, "biring(%d,%d)", d, n);
+  if (d % 2 == 0) return home_spec(spec, g, desc, size, err);
+  snprintf(desc, size, "%s", spec);
+  return tc_error_set(err, TC_EINPUT, "a bidirectional ring takes an even number of ports, d/2 links to each "
+                      "neighbour; d = %d", d);
+}
+
+static int h_ring(int32_t n, int32_t d, int bidir, tc_graph **g, char *desc, size_t size, tc_error *err) {
+  char spec[64];
+  if (bidir) return TC_ALGO_NO_HOME; /* the bidirectional ring stands in for it */
+  snprintf(spec, sizeof spec, "uniring(%d,%d)", d, n);
+  return home_spec(spec, g, desc, size, err);
+}
+static int h_biring(int32_t n, int32_t d, int bidir, tc_graph **g, char *desc, size_t size, tc_error *err) {
+  return bidir ? home_biring(n, d, g, desc, size, err) : TC_ALGO_NO_HOME;
+}
+static int h_bfbring(int32_t n, int32_t d, int bidir, tc_graph **g, char *desc, size_t size, tc_error *err) {
+  (void)bidir;
+  return home_biring(n, d, g, desc, size, err);
+}
+static int h_dbt(int32_t n, int32_t d, int bidir, tc_graph **g, char *desc, size_t size, tc_error *err) {
+  (void)d, (void)bidir;
+  snprintf(desc, size, "its own topology (two trees)");
+  return tc_baseline_dbt_topology(n, -1, g, err);
+}
+
+/* ---- the table ---- */
+
+static const tc_algorithm algorithms[] = {
+    {{"bfb", "BFB", AG_RS_AR, "any strongly connected graph", "rounds the allgather to P chunks (App. E.2)",
+      "optimal Breadth-First-Broadcast (paper 000 §4); reduce-scatter by Thm 2 / Cor 1.1"},
+     ag_bfb, NULL, NULL, TC_CHUNKS_REFINE, NULL, 0},
+    {{"expand", "expansion", AG_RS_AR, "the topology its spec constructs",
+      "rounds the allgather to P chunks (App. E.2)",
+      "the spec's construction (paper 000 §5): line graph, degree, power, A.6 over stored or BFB bases"},
+     ag_expand, ag_bfb, NULL, TC_CHUNKS_REFINE, NULL, 0},
+    {{"ring", "ring", AG_RS_AR, "uniring(d,m)", "refines to P equal chunks",
+      "unidirectional ring (paper 000 §4.2)"},
+     NULL, NULL, d_ring, TC_CHUNKS_REFINE, h_ring, 0},
+    {{"biring", "bidirectional ring", AG_RS_AR, "biring(d,m)", "refines to P equal chunks",
+      "bidirectional ring, half of every shard each way (paper 000 App. F.1)"},
+     NULL, NULL, d_biring, TC_CHUNKS_REFINE, h_biring, 0},
+    {{"bfbring", "BFB ring", AG_RS_AR, "biring(d,m)", "refines to P equal chunks",
+      "BFB ring: whole shard both ways, half a circle (paper 000 App. F.1, Fig. 17)"},
+     NULL, NULL, d_bfbring, TC_CHUNKS_REFINE, h_bfbring, 0},
+    {{"shiftedring", "ShiftedRing", AG_RS_AR, "circulant(n,a,b) or biring(4,n)", "refines to P equal chunks",
+      "two bidirectional rings (TopoOpt's ShiftedRing, paper 000 §8.2)"},
+     NULL, NULL, d_shiftedring, TC_CHUNKS_REFINE, NULL, 0},
+    {{"shiftedbfbring", "ShiftedBFBRing", AG_RS_AR, "circulant(n,a,b) or biring(4,n)", "refines to P equal chunks",
+      "ShiftedRing with the BFB ring on each ring (paper 000 App. A.2)"},
+     NULL, NULL, d_shiftedbfbring, TC_CHUNKS_REFINE, NULL, 0},
+    {{"dbt", "double binary tree", DBT_COLLS, "complete(n) or its own two-tree topology",
+      "pipelining depth: P chunks per shard", "NCCL's double binary tree (Sanders, Speck, Träff two-tree; paper 000 ref. [71])"},
+     NULL, NULL, d_dbt, TC_CHUNKS_OWN, h_dbt, 1},
+    {{"rhd", "recursive halving/doubling", AG_RS_AR, "hypercube(n)", "refines to P equal chunks",
+      "recursive doubling allgather / recursive halving reduce-scatter (paper 000 App. A.1)"},
+     NULL, NULL, d_rhd, TC_CHUNKS_REFINE, NULL, 0},
+    {{"torus-dor", "torus dimension order", AG_RS_AR, "torus(l1,...,lk), written so", "refines to P equal chunks",
+      "dimension-by-dimension torus schedule (paper 000 §5.3, §6.2)"},
+     NULL, NULL, d_torus_dor, TC_CHUNKS_REFINE, NULL, 0},
+};
+
+#define COUNT ((int)(sizeof algorithms / sizeof algorithms[0]))
+
+int tc_algorithm_count(void) { return COUNT; }
+const tc_algorithm_info *tc_algorithm_at(int i) { return i >= 0 && i < COUNT ? &algorithms[i].info : NULL; }
+
+const tc_algorithm_info *tc_algorithm_find(const char *name) {
+  for (int i = 0; name && i < COUNT; i++)
+    if (!strcmp(algorithms[i].info.name, name)) return &algorithms[i].info;
+  return NULL;
+}
+
+const tc_algorithm *tc_algorithm_row(const tc_algorithm_info *info) {
+  /* info is the first member of its row */
+  return (const tc_algorithm *)(const void *)info;
+}
+
+int tc_algorithm_pipelined(const tc_algorithm_info *a) { return tc_algorithm_row(a)->pipelined; }
+
+int tc_algorithm_home(const tc_algorithm_info *a, int32_t n, int32_t d, int bidirectional, tc_graph **g,
+                      char *desc, size_t desc_size, tc_error *err) {
+  const tc_algorithm *row = tc_algorithm_row(a);
+  *g = NULL;
+  if (desc_size) desc[0] = '\0';
+  if (!row->home) return TC_ALGO_NO_HOME;
+  return row->home(n, d, bidirectional, g, desc, desc_size, err);
+}

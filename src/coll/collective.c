@@ -1,0 +1,243 @@
+/*
+** collective.c — the pipeline that builds a whole collective from a registry row (contract
+** in collective.h): generator -> P-chunk rounding -> Theorem 2 / Corollary 1.1
+** reduce-scatter -> allreduce composition -> canonical order -> verify -> cost.
+**
+** Why the rounding comes first: every collective of an allgather generator is then derived
+** from the same rounded allgather, so --chunks P means the same thing for all three and the
+** reduce-scatter's chunks are the allgather's. Why reverse symmetry is decided here and not
+** left to tc_schedule_reduce_scatter_by: the plan reports which theorem was used.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll_internal.h"
+#include "topocoll/iso.h"
+#include "topocoll/transform.h"
+#include "topocoll/verify.h"
+
+/* ---- names and messages ---- */
+
+void tc_algorithm_names(char *buf, size_t size) {
+  size_t used = 0;
+  if (size) buf[0] = '\0';
+  for (int i = 0; i < tc_algorithm_count() && used < size; i++) {
+    int n = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", tc_algorithm_at(i)->name);
+    if (n < 0) break;
+    used += (size_t)n;
+  }
+}
+
+void tc_algorithm_collectives_text(uint32_t collectives, char *buf, size_t size) {
+  const char *names[8];
+  int k = 0;
+  for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_REDUCE; c++)
+    if (collectives & TC_COLL_BIT(c)) names[k++] = tc_collective_name((tc_collective)c);
+  size_t used = 0;
+  if (size) buf[0] = '\0';
+  for (int i = 0; i < k && used < size; i++) {
+    const char *sep = i == 0 ? "" : i == k - 1 ? " and " : ", ";
+    int n = snprintf(buf + used, size - used, "%s%s", sep, names[i]);
+    if (n < 0) break;
+    used += (size_t)n;
+  }
+}
+
+int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *err) {
+  const tc_algorithm_info *a = tc_algorithm_find(algo);
+  char list[256];
+  if (!a) {
+    tc_algorithm_names(list, sizeof list);
+    return tc_error_set(err, TC_EINPUT, "unknown algorithm '%s' (%s)", algo ? algo : "(null)", list);
+  }
+  if (a->collectives & TC_COLL_BIT(coll)) return TC_OK;
+  tc_algorithm_collectives_text(a->collectives, list, sizeof list);
+  return tc_error_set(err, TC_EINPUT, "%s builds %s, not %s", a->name, list, tc_collective_name(coll));
+}
+
+/* ---- allgather generators ---- */
+
+/* The tc_schedule_generator context: the row and the options (chunks included). */
+typedef struct gen_ctx {
+  const tc_algorithm *row;
+  const tc_collective_opts *opts;
+} gen_ctx;
+
+/* The row's allgather of g, rounded to opts->chunks chunks per shard when that is > 0;
+   the shape of a tc_schedule_generator so Corollary 1.1 can call it on g^T. */
+static int generate_allgather(const tc_graph *g, void *vctx, tc_schedule *out, tc_error *err) {
+  const gen_ctx *ctx = vctx;
+  int rc = ctx->row->allgather(g, ctx->opts, out, err);
+  if (rc || ctx->opts->chunks <= 0) return rc;
+  tc_schedule rounded;
+  rc = tc_schedule_round_chunks(g, out, ctx->opts->chunks, &rounded, err);
+  tc_schedule_destroy(out);
+  *out = rounded; /* empty on failure, as the transforms promise */
+  return rc;
+}
+
+/* Reduce-scatter on g: Theorem 2 on the allgather (*ag, generated here when NULL) when
+   g ≅ g^T, else Corollary 1.1: the reverse of the row's transposed generator on g^T. */
+static int derive_reduce_scatter(const tc_graph *g, const gen_ctx *ctx, const tc_schedule *ag, tc_schedule *rs,
+                                 int *symmetric, tc_error *err) {
+  int32_t *iso = malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof *iso);
+  if (!iso) return tc_error_set(err, TC_ENOMEM, "out of memory");
+  tc_schedule own;
+  memset(&own, 0, sizeof own);
+  int found = 0;
+  int rc = tc_graph_reverse_symmetry(g, &found, iso, err);
+  if (!rc && found) {
+    if (!ag && !(rc = generate_allgather(g, (void *)ctx, &own, err))) ag = &own;
+    if (!rc) rc = tc_schedule_reverse_symmetric(g, ag, iso, rs, err);
+  } else if (!rc) {
+    tc_algorithm transposed = *ctx->row;
+    if (transposed.allgather_transposed) transposed.allgather = transposed.allgather_transposed;
+    gen_ctx tctx = {&transposed, ctx->opts};
+    rc = tc_schedule_reduce_scatter_from(g, generate_allgather, &tctx, rs, err);
+  }
+  *symmetric = found;
+  tc_schedule_destroy(&own);
+  free(iso);
+  return rc;
+}
+
+/* ---- direct builders ---- */
+
+/* Re-express s in exactly `chunks` equal chunks per shard (exact refinement). */
+static int refine_to(const char *algo, tc_schedule *s, int64_t chunks, tc_error *err) {
+  int64_t least = tc_schedule_chunk_count(s);
+  if (chunks % least != 0)
+    return tc_error_set(err, TC_EINPUT, "--chunks %lld: the %s schedule on this graph cuts shards into %lld "
+                        "equal chunks, so P must be a multiple of %lld", (long long)chunks, algo,
+                        (long long)least, (long long)least);
+  tc_schedule_normalize(s);
+  return tc_schedule_refine(s, chunks / least, err);
+}
+
+static int generate_direct(const tc_graph *g, const tc_algorithm *row, tc_collective coll,
+                           const tc_collective_opts *opts, tc_schedule *out, tc_error *err) {
+  int rc = row->direct(g, coll, opts, out, err);
+  if (!rc && opts->chunks > 0 && row->chunks_kind == TC_CHUNKS_REFINE &&
+      (rc = refine_to(row->info.name, out, opts->chunks, err)))
+    tc_schedule_destroy(out);
+  return rc;
+}
+
+/* ---- the pipeline ---- */
+
+static int check_request(const tc_graph *g, const char *algo, tc_collective coll, const tc_collective_opts *opts,
+                         tc_error *err) {
+  if (!g) return tc_error_set(err, TC_EINPUT, "%s: no graph", algo ? algo : "collective");
+  int rc = tc_algorithm_check(algo, coll, err);
+  if (rc) return rc;
+  if ((coll == TC_COLL_BROADCAST || coll == TC_COLL_REDUCE) && (opts->root < 0 || opts->root >= g->n))
+    return tc_error_set(err, TC_EINPUT, "root %d is not a node (0..%d)", opts->root, g->n - 1);
+  if (opts->chunks < 0) return tc_error_set(err, TC_EINPUT, "chunks must be >= 1 (got %lld)", (long long)opts->chunks);
+  return TC_OK;
+}
+
+int tc_algorithm_generate(const tc_graph *g, const char *algo, tc_collective coll, const tc_collective_opts *opts,
+                          tc_schedule *out, tc_error *err) {
+  static const tc_collective_opts none = {0, 0, NULL};
+  memset(out, 0, sizeof *out);
+  if (!opts) opts = &none;
+  int rc = check_request(g, algo, coll, opts, err);
+  if (rc) return rc;
+  const tc_algorithm *row = tc_algorithm_row(tc_algorithm_find(algo));
+  if (row->direct) return generate_direct(g, row, coll, opts, out, err);
+  gen_ctx ctx = {row, opts};
+  tc_schedule ag, rs;
+  memset(&ag, 0, sizeof ag);
+  memset(&rs, 0, sizeof rs);
+  int symmetric = 0;
+  if (coll != TC_COLL_REDUCE_SCATTER) rc = generate_allgather(g, &ctx, &ag, err);
+  if (!rc && coll == TC_COLL_ALLGATHER) {
+    *out = ag;
+    return TC_OK;
+  }
+  if (!rc) rc = derive_reduce_scatter(g, &ctx, coll == TC_COLL_REDUCE_SCATTER ? NULL : &ag, &rs, &symmetric, err);
+  if (!rc && coll == TC_COLL_REDUCE_SCATTER) {
+    *out = rs;
+    memset(&rs, 0, sizeof rs);
+  } else if (!rc) {
+    rc = tc_schedule_allreduce_compose(g, &rs, &ag, out, err);
+  }
+  tc_schedule_destroy(&ag);
+  tc_schedule_destroy(&rs);
+  return rc;
+}
+
+/* Sort into canonical order, verify, cost; `what` names the schedule in an error. */
+static int verify_and_cost(const tc_graph *g, tc_schedule *s, const char *algo, tc_collective coll, tc_cost *cost,
+                           tc_error *err) {
+  tc_schedule_sort(s);
+  int rc = tc_schedule_verify(g, s, err);
+  if (rc) {
+    tc_error_prefix(err, "%s %s schedule failed verification", algo, tc_collective_name(coll));
+    return rc;
+  }
+  return cost ? tc_schedule_cost(g, s, cost, err) : TC_OK;
+}
+
+int tc_collective_build(const tc_graph *g, const char *algo, tc_collective coll, const tc_collective_opts *opts,
+                        tc_schedule *out, tc_cost *cost, tc_error *err) {
+  if (cost) memset(cost, 0, sizeof *cost);
+  int rc = tc_algorithm_generate(g, algo, coll, opts, out, err);
+  if (!rc) rc = verify_and_cost(g, out, algo, coll, cost, err);
+  if (rc) {
+    tc_schedule_destroy(out);
+    memset(out, 0, sizeof *out);
+  }
+  return rc;
+}
+
+void tc_collective_set_destroy(tc_collective_set *s) {
+  tc_schedule_destroy(&s->allgather);
+  tc_schedule_destroy(&s->reduce_scatter);
+  tc_schedule_destroy(&s->allreduce);
+  tc_cost_destroy(&s->allgather_cost);
+  tc_cost_destroy(&s->reduce_scatter_cost);
+  tc_cost_destroy(&s->allreduce_cost);
+  memset(s, 0, sizeof *s);
+}
+
+/* An allgather generator's three collectives from one allgather. */
+static int derive_set(const tc_graph *g, const tc_algorithm *row, const tc_collective_opts *opts,
+                      tc_collective_set *out, tc_error *err) {
+  const char *algo = row->info.name;
+  gen_ctx ctx = {row, opts};
+  int rc = generate_allgather(g, &ctx, &out->allgather, err);
+  if (!rc) rc = verify_and_cost(g, &out->allgather, algo, TC_COLL_ALLGATHER, &out->allgather_cost, err);
+  if (!rc) rc = derive_reduce_scatter(g, &ctx, &out->allgather, &out->reduce_scatter, &out->reverse_symmetric, err);
+  if (!rc)
+    rc = verify_and_cost(g, &out->reduce_scatter, algo, TC_COLL_REDUCE_SCATTER, &out->reduce_scatter_cost, err);
+  if (!rc) rc = tc_schedule_allreduce_compose(g, &out->reduce_scatter, &out->allgather, &out->allreduce, err);
+  if (!rc) rc = verify_and_cost(g, &out->allreduce, algo, TC_COLL_ALLREDUCE, &out->allreduce_cost, err);
+  return rc;
+}
+
+int tc_collective_build_set(const tc_graph *g, const char *algo, const tc_collective_opts *opts,
+                            tc_collective_set *out, tc_error *err) {
+  static const tc_collective_opts none = {0, 0, NULL};
+  memset(out, 0, sizeof *out);
+  if (!opts) opts = &none;
+  int rc = check_request(g, algo, TC_COLL_ALLGATHER, opts, err);
+  if (!rc) rc = tc_algorithm_check(algo, TC_COLL_REDUCE_SCATTER, err);
+  if (!rc) rc = tc_algorithm_check(algo, TC_COLL_ALLREDUCE, err);
+  if (rc) return rc;
+  const tc_algorithm *row = tc_algorithm_row(tc_algorithm_find(algo));
+  if (row->allgather) {
+    rc = derive_set(g, row, opts, out, err);
+  } else {
+    out->reverse_symmetric = -1;
+    rc = tc_collective_build(g, algo, TC_COLL_ALLGATHER, opts, &out->allgather, &out->allgather_cost, err);
+    if (!rc)
+      rc = tc_collective_build(g, algo, TC_COLL_REDUCE_SCATTER, opts, &out->reduce_scatter,
+                               &out->reduce_scatter_cost, err);
+    if (!rc)
+      rc = tc_collective_build(g, algo, TC_COLL_ALLREDUCE, opts, &out->allreduce, &out->allreduce_cost, err);
+  }
+  if (rc) tc_collective_set_destroy(out);
+  return rc;
+}

@@ -1,0 +1,208 @@
+/*
+** plan_make.c — the plan (contract in plan.h): the finder's choice for a workload, built
+** into a topology and three verified schedules, and measured against the baselines.
+**
+** Order of work, and why:
+**   1. tc_find predicts the Pareto frontier without building anything; tc_frontier_choose
+**      picks the member with the least expected allreduce time.
+**   2. Only the chosen member is built: its graph from its spec, its three collectives by
+**      the registry's `expand` algorithm (the construction its prediction rests on;
+**      reduce-scatter by Theorem 2 when G ≅ G^T, else Corollary 1.1; allreduce their
+**      composition), each verified and costed by tc_collective_build_set. The allgather is
+**      then held to the finder's prediction (tc_candidate_measure).
+**   3. Baselines on the same N and d: every registry algorithm with a topology of its own
+**      for this cluster (tc_algorithm_home), its allreduce built, verified and costed the
+**      same way; one that cannot exist here (odd d for a bidirectional ring, too few ports
+**      for the double binary tree, too many transfers) is listed with the reason instead.
+**      Pipelined algorithms are measured at P = 1, 2, 4, ..., 64.
+*/
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/plan_internal.h"
+#include "topocoll/collective.h"
+#include "topocoll/spec.h"
+
+#define MAX_SIZES ((int)(sizeof(((tc_workload *)0)->bytes) / sizeof(double)))
+#define MAX_PIPELINE 64 /* pipelining depths tried: 1, 2, 4, ..., 64 */
+
+void tc_plan_progress_line(tc_plan_progress progress, void *ctx, const char *fmt, ...) {
+  if (!progress) return;
+  char line[384];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  progress(ctx, line);
+}
+
+static double time_of(int32_t steps, tc_rat tau, int64_t degree, const tc_workload *w, double bytes) {
+  return steps * w->alpha_s + tc_rat_to_double(tau) * bytes / ((double)degree * w->link_bw);
+}
+
+double tc_plan_time(const tc_plan *p, double bytes) {
+  const tc_cost *c = &p->allreduce_cost;
+  return time_of(c->steps, c->tau, c->degree, &p->workload, bytes);
+}
+
+double tc_plan_baseline_time(const tc_plan *p, const tc_plan_baseline *b, double bytes) {
+  return time_of(b->steps, b->tau, b->degree, &p->workload, bytes);
+}
+
+/* ---- the chosen member ---- */
+
+/* Move the set's schedules and costs into the plan. */
+static void take_set(tc_plan *p, tc_collective_set *set) {
+  p->allgather = set->allgather;
+  p->reduce_scatter = set->reduce_scatter;
+  p->allreduce = set->allreduce;
+  p->allgather_cost = set->allgather_cost;
+  p->reduce_scatter_cost = set->reduce_scatter_cost;
+  p->allreduce_cost = set->allreduce_cost;
+  p->reverse_symmetric = set->reverse_symmetric;
+  memset(set, 0, sizeof *set);
+}
+
+static int build_chosen(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
+  tc_candidate *c = &p->frontier.member[p->chosen];
+  tc_plan_progress_line(progress, ctx, "building %s and its allgather, reduce-scatter and allreduce", c->spec);
+  tc_spec *spec = NULL;
+  tc_collective_set set;
+  memset(&set, 0, sizeof set);
+  int rc = tc_spec_parse(c->spec, &spec, err);
+  if (!rc) rc = tc_spec_eval(spec, NULL, &p->graph, err);
+  tc_collective_opts opts = {0, 0, spec};
+  if (!rc) rc = tc_collective_build_set(p->graph, "expand", &opts, &set, err);
+  tc_spec_destroy(spec);
+  if (rc) {
+    tc_error_prefix(err, "building %s", c->spec);
+    return rc;
+  }
+  take_set(p, &set);
+  tc_plan_progress_line(progress, ctx, "holding the allgather to the prediction");
+  return tc_candidate_measure(c, p->graph, &p->allgather, err);
+}
+
+/* ---- baselines ---- */
+
+static tc_plan_baseline *next_baseline(tc_plan *p, const char *name, const char *topology, int32_t chunks) {
+  tc_plan_baseline *b = &p->baseline[p->nbaselines++];
+  memset(b, 0, sizeof *b);
+  snprintf(b->name, sizeof b->name, "%s", name);
+  snprintf(b->topology, sizeof b->topology, "%s", topology);
+  b->chunks = chunks;
+  return b;
+}
+
+/* A baseline that cannot exist here is recorded with the reason; other errors stop. */
+static int unavailable(tc_plan_baseline *b, int rc, const tc_error *why, tc_error *err) {
+  if (rc != TC_EINPUT && rc != TC_ERANGE) {
+    *err = *why;
+    return rc;
+  }
+  b->available = 0;
+  snprintf(b->note, sizeof b->note, "%s", why->msg);
+  return TC_OK;
+}
+
+/* The allreduce of algorithm a on its topology g (NULL: g could not be built, `built` and
+   `why` say why), pipelined P chunks; appends one baseline entry. */
+static int measure_baseline(tc_plan *p, const tc_algorithm_info *a, const tc_graph *g, const char *desc, int32_t P,
+                            int built, tc_error *why, tc_error *err) {
+  tc_plan_baseline *b = next_baseline(p, a->name, desc, P);
+  if (built) return unavailable(b, built, why, err);
+  tc_schedule s;
+  tc_cost c;
+  tc_collective_opts opts = {0, tc_algorithm_pipelined(a) ? P : 0, NULL};
+  int rc = tc_collective_build(g, a->name, TC_COLL_ALLREDUCE, &opts, &s, &c, why);
+  if (rc == TC_EFAIL) *err = *why; /* a schedule that failed verification is our bug: stop */
+  if (rc) return rc == TC_EFAIL ? rc : unavailable(b, rc, why, err);
+  if (c.degree > p->find.degree) {
+    snprintf(b->note, sizeof b->note, "needs %" PRId64 " ports per node, the cluster has %d", c.degree,
+             p->find.degree);
+  } else {
+    b->available = 1;
+    b->steps = c.steps;
+    b->tau = c.tau;
+    b->degree = c.degree;
+  }
+  tc_cost_destroy(&c);
+  tc_schedule_destroy(&s);
+  return TC_OK;
+}
+
+/* Every registry algorithm with a topology of its own for this cluster; pipelined ones at
+   P = 1, 2, 4, ... until a depth is not available (deeper ones need the same ports). */
+static int build_baselines(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
+  tc_plan_progress_line(progress, ctx, "building and verifying the ring and double binary tree baselines");
+  int rc = TC_OK;
+  for (int i = 0; !rc && i < tc_algorithm_count(); i++) {
+    const tc_algorithm_info *a = tc_algorithm_at(i);
+    tc_graph *g = NULL;
+    char desc[64];
+    tc_error why;
+    tc_error_clear(&why);
+    int built = tc_algorithm_home(a, p->find.nodes, p->find.degree, p->find.bidirectional, &g, desc, sizeof desc, &why);
+    if (built == TC_ALGO_NO_HOME) continue;
+    int32_t top = tc_algorithm_pipelined(a) ? MAX_PIPELINE : 1;
+    for (int32_t P = 1; !rc && P <= top && p->nbaselines < TC_PLAN_MAX_BASELINES; P *= 2) {
+      rc = measure_baseline(p, a, g, desc, P, built, &why, err);
+      if (!p->baseline[p->nbaselines - 1].available) break;
+    }
+    tc_graph_destroy(g);
+  }
+  return rc;
+}
+
+/* ---- tc_plan_make ---- */
+
+static int check_workload(const tc_workload *w, tc_error *err) {
+  if (w->count < 1 || w->count > MAX_SIZES)
+    return tc_error_set(err, TC_EINPUT, "the workload needs 1..%d sizes (got %d)", MAX_SIZES, w->count);
+  if (!(w->alpha_s >= 0) || !isfinite(w->alpha_s))
+    return tc_error_set(err, TC_EINPUT, "alpha must be a finite time >= 0");
+  if (!(w->link_bw > 0) || !isfinite(w->link_bw))
+    return tc_error_set(err, TC_EINPUT, "the link bandwidth must be positive");
+  for (int32_t i = 0; i < w->count; i++)
+    if (!(w->bytes[i] > 0) || !(w->weight[i] > 0) || !isfinite(w->weight[i]))
+      return tc_error_set(err, TC_EINPUT, "size %d needs a positive size and weight", i + 1);
+  return TC_OK;
+}
+
+int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_progress progress, void *ctx,
+                 tc_plan *out, tc_error *err) {
+  memset(out, 0, sizeof *out);
+  int rc = check_workload(w, err);
+  if (rc) return rc;
+  out->find = *find;
+  out->find.build = 0;
+  out->workload = *w;
+  tc_plan_progress_line(progress, ctx, "finding the Pareto frontier for N = %d, d = %d", find->nodes, find->degree);
+  rc = tc_find(&out->find, &out->frontier, err);
+  if (!rc && out->frontier.count < 1)
+    rc = tc_error_set(err, TC_EFAIL, "the finder found no topology for N = %d, d = %d", find->nodes,
+                      find->degree);
+  if (!rc) {
+    out->chosen = tc_frontier_choose(&out->frontier, w);
+    rc = build_chosen(out, progress, ctx, err);
+  }
+  if (!rc) rc = build_baselines(out, progress, ctx, err);
+  if (rc) tc_plan_destroy(out);
+  return rc;
+}
+
+void tc_plan_destroy(tc_plan *p) {
+  tc_frontier_destroy(&p->frontier);
+  tc_graph_destroy(p->graph);
+  tc_schedule_destroy(&p->allgather);
+  tc_schedule_destroy(&p->reduce_scatter);
+  tc_schedule_destroy(&p->allreduce);
+  tc_cost_destroy(&p->allgather_cost);
+  tc_cost_destroy(&p->reduce_scatter_cost);
+  tc_cost_destroy(&p->allreduce_cost);
+  memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,290 @@
+/*
+** plan_summary.c — summary.md of a plan (contract in plan.h): the cluster, the choice and
+** why, the finder's frontier, and the chosen schedules against the baselines. Every time
+** in it is steps*α + tau*M/B with steps and tau measured by tc_schedule_cost on a verified
+** schedule, except the frontier's prediction tables, which are the finder's and say so.
+*/
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/io_atomic.h"
+#include "topocoll/collective.h"
+#include "topocoll/plan.h"
+
+/* "323.5 µs", "5.369 ms", "1.234 s". */
+static void format_time(double s, char *buf, size_t size) {
+  if (s < 1e-3) snprintf(buf, size, "%.1f µs", s * 1e6);
+  else if (s < 1) snprintf(buf, size, "%.3f ms", s * 1e3);
+  else snprintf(buf, size, "%.3f s", s);
+}
+
+/* Bytes in the largest unit that divides them exactly: "64 MB", "1 MiB", "1500 B". */
+static void format_size(double bytes, char *buf, size_t size) {
+  static const struct { const char *name; double scale; } units[] = {
+      {"GiB", 1073741824.0}, {"GB", 1e9}, {"MiB", 1048576.0}, {"MB", 1e6}, {"KiB", 1024.0}, {"KB", 1e3}};
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    double q = bytes / units[i].scale;
+    if (q >= 1 && q == floor(q)) {
+      snprintf(buf, size, "%.0f %s", q, units[i].name);
+      return;
+    }
+  }
+  snprintf(buf, size, "%.0f B", bytes);
+}
+
+/* "21/16", or "24" for a whole number. */
+static void format_rat(tc_rat r, char *buf, size_t size) { tc_rat_format(r, buf, (int)size); }
+
+static double weight_sum(const tc_workload *w) {
+  double s = 0;
+  for (int32_t i = 0; i < w->count; i++) s += w->weight[i];
+  return s;
+}
+
+/* Predicted allreduce time of member c at one size (the finder's model, one-size workload). */
+static double member_time(const tc_plan *p, const tc_candidate *c, double bytes) {
+  tc_workload one = p->workload;
+  one.count = 1;
+  one.bytes[0] = bytes;
+  one.weight[0] = 1;
+  return tc_candidate_allreduce_time(c, &one);
+}
+
+static void write_cluster(FILE *f, const tc_plan *p) {
+  const tc_workload *w = &p->workload;
+  char t[64], sz[64];
+  format_time(w->alpha_s, t, sizeof t);
+  fprintf(f, "# topocoll plan: %d nodes, %d ports each\n\n", p->find.nodes, p->find.degree);
+  fprintf(f, "| cluster | |\n| --- | --- |\n");
+  fprintf(f, "| nodes N | %d |\n", p->find.nodes);
+  fprintf(f, "| ports per node d | %d (%s) |\n", p->find.degree,
+          p->find.bidirectional ? "bidirectional links only" : "unidirectional links allowed");
+  fprintf(f, "| per-step latency α | %s |\n", t);
+  fprintf(f, "| link bandwidth b | %.6g Gbit/s (node bandwidth B = d·b = %.6g Gbit/s) |\n", w->link_bw * 8e-9,
+          w->link_bw * 8e-9 * p->find.degree);
+  fprintf(f, "| allreduce sizes M (weight) |");
+  for (int32_t i = 0; i < w->count; i++) {
+    format_size(w->bytes[i], sz, sizeof sz);
+    fprintf(f, "%s %s (%g)", i ? "," : "", sz, w->weight[i]);
+  }
+  fprintf(f, " |\n\n");
+}
+
+static void write_choice(FILE *f, const tc_plan *p) {
+  const tc_candidate *c = &p->frontier.member[p->chosen];
+  const tc_workload *w = &p->workload;
+  char t[64], ag[64], rs[64], ar[64], sz[64];
+  format_time(tc_candidate_allreduce_time(c, w), t, sizeof t);
+  format_rat(p->allgather_cost.tau, ag, sizeof ag);
+  format_rat(p->reduce_scatter_cost.tau, rs, sizeof rs);
+  format_rat(p->allreduce_cost.tau, ar, sizeof ar);
+  fprintf(f, "## Choice\n\n**`%s`** (%s): the least expected allreduce time of the Pareto frontier, %s "
+          "(predicted; weighted mean over the sizes).\n\n", c->spec, c->label, t);
+  fprintf(f, "Built and verified (every schedule passed the independent verifier; costs measured on "
+          "the schedules):\n\n");
+  fprintf(f, "- topology: %d nodes, degree %d, diameter %d, average distance %.4f; how the costs are known: "
+          "%s\n", p->graph->n, c->degree, c->diameter, c->avg_distance, c->source);
+  fprintf(f, "- allgather: T_L = %dα, T_B = %s M/B (predicted %dα, %s%.3f M/B)\n", p->allgather_cost.steps, ag,
+          c->steps, c->tau_is_bound ? "≤ " : "", tc_rat_to_double(c->tau));
+  fprintf(f, "- reduce-scatter: T_L = %dα, T_B = %s M/B, by %s\n", p->reduce_scatter_cost.steps, rs,
+          p->reverse_symmetric ? "Theorem 2 (G ≅ G^T: the reverse of the allgather, relabelled)"
+                               : "Corollary 1.1 (G is not reverse-symmetric: the reverse of the BFB "
+                                 "allgather on G^T)");
+  fprintf(f, "- allreduce = reduce-scatter + allgather: T_L = %dα, T_B = %s M/B\n\n", p->allreduce_cost.steps, ar);
+  fprintf(f, "Why: the predicted allreduce time 2(T_L + T_B) of every frontier member at each size "
+          "(paper 000 §5.4: small sizes favour few steps, large ones a small T_B):\n\n| topology |");
+  for (int32_t i = 0; i < w->count; i++) {
+    format_size(w->bytes[i], sz, sizeof sz);
+    fprintf(f, " %s |", sz);
+  }
+  fprintf(f, " expected |\n| --- |");
+  for (int32_t i = 0; i <= w->count; i++) fprintf(f, " ---: |");
+  fprintf(f, "\n");
+  for (int32_t k = 0; k < p->frontier.count; k++) {
+    const tc_candidate *m = &p->frontier.member[k];
+    fprintf(f, k == p->chosen ? "| **`%s`** (chosen) |" : "| `%s` |", m->spec);
+    for (int32_t i = 0; i < w->count; i++) {
+      format_time(member_time(p, m, w->bytes[i]), t, sizeof t);
+      fprintf(f, " %s |", t);
+    }
+    format_time(tc_candidate_allreduce_time(m, w), t, sizeof t);
+    fprintf(f, " %s |\n", t);
+  }
+  fprintf(f, "\n");
+}
+
+static void write_frontier(FILE *f, const tc_plan *p) {
+  const tc_frontier *fr = &p->frontier;
+  char exact[64];
+  fprintf(f, "## Pareto frontier (paper 000 §5.4, as Tables 4 and 7)\n\n"
+          "Predicted by the finder from the expansion theorems and the base database; "
+          "\"≤\" marks an upper bound (Theorem 7 without Theorem 10).\n\n"
+          "| topology | class | T_L | T_B | exact T_B factor | D(G) | how known |\n"
+          "| --- | --- | ---: | ---: | ---: | ---: | --- |\n");
+  for (int32_t k = 0; k < fr->count; k++) {
+    const tc_candidate *m = &fr->member[k];
+    format_rat(m->tau, exact, sizeof exact);
+    fprintf(f, k == p->chosen ? "| **`%s`** |" : "| `%s` |", m->spec);
+    fprintf(f, " %s | %dα | %s%.3f M/B | %s | ", m->label, m->steps, m->tau_is_bound ? "≤ " : "",
+            tc_rat_to_double(m->tau), exact);
+    if (m->diameter >= 0) fprintf(f, "%d |", m->diameter);
+    else fprintf(f, "– |");
+    fprintf(f, " %s |\n", m->source);
+  }
+  format_rat(fr->bound_tau, exact, sizeof exact);
+  fprintf(f, "| theoretical bound | | %dα | %.3f M/B | %s | %d | %s |\n\n", fr->bound_steps,
+          tc_rat_to_double(fr->bound_tau), exact, fr->bound_steps,
+          p->find.bidirectional ? "undirected Moore bound T_L** (Table 8), Thm 4"
+                                : "Moore bound T_L* (Def. 10), Thm 4");
+}
+
+/* The index of the fastest available entry named `name` at `bytes`, or -1. */
+static int32_t best_variant(const tc_plan *p, const char *name, double bytes) {
+  int32_t best = -1;
+  for (int32_t i = 0; i < p->nbaselines; i++) {
+    const tc_plan_baseline *b = &p->baseline[i];
+    if (!b->available || strcmp(b->name, name)) continue;
+    if (best < 0 || tc_plan_baseline_time(p, b, bytes) < tc_plan_baseline_time(p, &p->baseline[best], bytes))
+      best = i;
+  }
+  return best;
+}
+
+/* The distinct baseline names, in first-appearance order. */
+static int32_t baseline_names(const tc_plan *p, const char **names) {
+  int32_t k = 0;
+  for (int32_t i = 0; i < p->nbaselines; i++) {
+    int seen = 0;
+    for (int32_t j = 0; j < k; j++) seen |= !strcmp(names[j], p->baseline[i].name);
+    if (!seen) names[k++] = p->baseline[i].name;
+  }
+  return k;
+}
+
+/* The algorithm's name in tables, from the registry. */
+static const char *baseline_title(const char *name) {
+  const tc_algorithm_info *a = tc_algorithm_find(name);
+  return a ? a->title : name;
+}
+
+/* One cell: the best variant's time at `bytes` and its ratio to ours. */
+static void write_baseline_cell(FILE *f, const tc_plan *p, const char *name, double bytes, double ours) {
+  char t[64];
+  int32_t v = best_variant(p, name, bytes);
+  if (v < 0) {
+    fprintf(f, " n/a |");
+    return;
+  }
+  double bt = tc_plan_baseline_time(p, &p->baseline[v], bytes);
+  format_time(bt, t, sizeof t);
+  fprintf(f, " %s (%.2f×", t, bt / ours);
+  if (!strcmp(name, "dbt")) fprintf(f, ", P = %d", p->baseline[v].chunks);
+  fprintf(f, ") |");
+}
+
+/* Expected time of a baseline, its best variant per size; < 0 if unavailable. */
+static double baseline_expected(const tc_plan *p, const char *name) {
+  double sum = 0;
+  for (int32_t i = 0; i < p->workload.count; i++) {
+    int32_t v = best_variant(p, name, p->workload.bytes[i]);
+    if (v < 0) return -1;
+    sum += p->workload.weight[i] * tc_plan_baseline_time(p, &p->baseline[v], p->workload.bytes[i]);
+  }
+  return sum / weight_sum(&p->workload);
+}
+
+static int same_baseline(const tc_plan *p, int32_t i, int32_t j) {
+  return j >= 0 && j < p->nbaselines && !strcmp(p->baseline[i].name, p->baseline[j].name);
+}
+
+/* One bullet per baseline; its pipelining depths share the bullet. */
+static void write_baseline_details(FILE *f, const tc_plan *p) {
+  char tau[64];
+  int64_t degree = 0;
+  fprintf(f, "Baseline schedules (allreduce, built by baselines.h and verified):\n\n");
+  for (int32_t i = 0; i < p->nbaselines; i++) {
+    const tc_plan_baseline *b = &p->baseline[i];
+    if (!same_baseline(p, i, i - 1)) {
+      fprintf(f, "- %s on %s:", baseline_title(b->name), b->topology);
+      degree = 0;
+    }
+    if (same_baseline(p, i, i - 1)) fputc(';', f);
+    if (!strcmp(b->name, "dbt")) fprintf(f, " P = %d:", b->chunks);
+    if (b->available) {
+      format_rat(b->tau, tau, sizeof tau);
+      fprintf(f, " T_L = %dα, T_B = %s M/B", b->steps, tau);
+      degree = b->degree;
+    } else {
+      fprintf(f, " not applicable (%s)", b->note);
+    }
+    if (!same_baseline(p, i, i + 1)) {
+      if (degree) fprintf(f, " (B = %" PRId64 "·b)", degree);
+      fprintf(f, "\n");
+    }
+  }
+  fprintf(f, "\n");
+}
+
+static void write_baselines(FILE *f, const tc_plan *p) {
+  const char *names[TC_PLAN_MAX_BASELINES];
+  int32_t k = baseline_names(p, names);
+  const tc_workload *w = &p->workload;
+  char t[64], sz[64];
+  fprintf(f, "## Against the baselines\n\nPredicted allreduce time T_L + T_B per size, each from a verified "
+          "schedule's measured T_L and T_B (tc_schedule_cost); in parentheses the ratio to the chosen "
+          "topology's time. The double binary tree takes its best pipelining depth P per size.\n\n"
+          "| size | `%s` |", p->frontier.member[p->chosen].spec);
+  for (int32_t j = 0; j < k; j++) fprintf(f, " %s |", baseline_title(names[j]));
+  fprintf(f, "\n| --- | ---: |");
+  for (int32_t j = 0; j < k; j++) fprintf(f, " ---: |");
+  fprintf(f, "\n");
+  double expected = 0;
+  for (int32_t i = 0; i < w->count; i++) {
+    double ours = tc_plan_time(p, w->bytes[i]);
+    expected += w->weight[i] * ours;
+    format_size(w->bytes[i], sz, sizeof sz);
+    format_time(ours, t, sizeof t);
+    fprintf(f, "| %s | %s |", sz, t);
+    for (int32_t j = 0; j < k; j++) write_baseline_cell(f, p, names[j], w->bytes[i], ours);
+    fprintf(f, "\n");
+  }
+  expected /= weight_sum(w);
+  format_time(expected, t, sizeof t);
+  fprintf(f, "| expected | %s |", t);
+  for (int32_t j = 0; j < k; j++) {
+    double bt = baseline_expected(p, names[j]);
+    if (bt < 0) { fprintf(f, " n/a |"); continue; }
+    format_time(bt, t, sizeof t);
+    fprintf(f, " %s (%.2f×) |", t, bt / expected);
+  }
+  fprintf(f, "\n\n");
+  write_baseline_details(f, p);
+}
+
+static void write_files(FILE *f) {
+  fprintf(f, "## Files\n\n"
+          "- `topology.json`: the graph (topocoll graph JSON; `topocoll topo 'file(topology.json)'` reads it)\n"
+          "- `topology.dot`: Graphviz drawing\n"
+          "- `wiring.csv`: cabling plan, one cable per row (node, port -> node, port)\n"
+          "- `allgather.json`, `reduce-scatter.json`, `allreduce.json`: the schedules "
+          "(`topocoll verify FILE` re-verifies each)\n");
+}
+
+static int summary_stream(const tc_plan *p, FILE *f) {
+  write_cluster(f, p);
+  write_choice(f, p);
+  write_frontier(f, p);
+  write_baselines(f, p);
+  write_files(f);
+  return TC_OK;
+}
+
+int tc_plan_write_summary(const tc_plan *p, const char *path, tc_error *err) {
+  tc_atomic_file af;
+  int rc = tc_atomic_open(&af, path, err);
+  if (rc) return rc;
+  summary_stream(p, af.fp);
+  return tc_atomic_commit(&af, err);
+}
