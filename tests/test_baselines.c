@@ -452,7 +452,7 @@ static void wrong_topologies(void **state) {
                 "unknown algorithm 'bogus' (bfb, expand, ring, biring, bfbring, shiftedring, shiftedbfbring, dbt, "
                 "rhd, torus-dor)");
   expect_einput(tc_test_generate("ring", NULL, g, TC_COLL_BROADCAST, 0, 0, &s, &err), &err,
-                "ring builds allgather, reduce-scatter and allreduce, not broadcast");
+                "ring builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)");
   tc_graph_destroy(g);
   g = tc_test_spec("uniring(1,4)");
   expect_einput(tc_baseline_ring(g, TC_COLL_REDUCE, &s, &err), &err, "ring:");

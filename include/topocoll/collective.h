@@ -53,7 +53,8 @@ void tc_algorithm_names(char *buf, size_t size);
 /* "allgather, reduce-scatter and allreduce" for a collectives mask, into buf. */
 void tc_algorithm_collectives_text(uint32_t collectives, char *buf, size_t size);
 /* TC_EINPUT with one line unless `algo` exists and builds `coll`:
-   "unknown algorithm 'x' (bfb, expand, ...)" or "bfb builds allgather, ... , not broadcast". */
+   "unknown algorithm 'x' (bfb, expand, ...)" or "bfb builds allgather, ... , not broadcast
+   (use --algo dbt)", naming the algorithms that do build it. */
 int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *err);
 
 /* What an algorithm may need besides the graph; zero-initialise and set what applies. */
