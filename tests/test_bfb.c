@@ -20,7 +20,7 @@
 
 #include "tc_test.h"
 #include "core/rng.h"
-#include "synth/maxflow.h"
+#include "graph/maxflow.h"
 #include "topocoll/bfb.h"
 #include "topocoll/cost.h"
 #include "topocoll/metrics.h"

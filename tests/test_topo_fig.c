@@ -1,7 +1,7 @@
 /*
 ** test_topo_fig.c — the two topologies paper 000 gives only as figures: Diamond (Fig. 19)
 ** and the modified de Bruijn graphs DBJMod(d,n) (Fig. 20), as reconstructed by
-** bench/search_fig_topologies.py.
+** generators/search_fig_topologies.py.
 **
 ** What is checked, and against what:
 **   - structure: N, d, in/out regularity, no loops, no parallel arcs (Table 9 rows 10-15);

@@ -28,6 +28,7 @@
 #include "topocoll/expand.h"
 #include "topocoll/iso.h"
 #include "topocoll/transform.h"
+#include "sched/transform_internal.h"
 #include "topocoll/verify.h"
 
 /* ---- building inputs ---------------------------------------------------------------- */

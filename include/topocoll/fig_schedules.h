@@ -2,9 +2,9 @@
 ** fig_schedules.h — the stored allgather schedules of the two topologies paper 000 gives
 ** only as figures, Diamond (Fig. 19) and the modified de Bruijn graphs DBJMod(d,n)
 ** (Fig. 20). BFB is not BW-optimal on them (Table 9 marks their schedules "not BFB"); the
-** BW-optimal schedules were found by the exact search of bench/search_fig_topologies.py,
+** BW-optimal schedules were found by the exact search of generators/search_fig_topologies.py,
 ** stored as JSON in tests/data/fig_schedules and embedded in the library by
-** bench/gen_fig_schedules.py. They are the non-BFB bases of the expansion schedules
+** generators/gen_fig_schedules.py. They are the non-BFB bases of the expansion schedules
 ** (expand_sched.h; paper 000 Table 7: L(DBJMod(4,2)), Diamond^□2, DBJMod(2,4)^□2, ...).
 **
 ** Each schedule runs on exactly the graph tc_topo_diamond / tc_topo_dbjmod builds and,

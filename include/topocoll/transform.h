@@ -38,19 +38,6 @@
 /* A schedule generator (e.g. BFB allgather): builds a schedule for g into *out. */
 typedef int (*tc_schedule_generator)(const tc_graph *g, void *ctx, tc_schedule *out, tc_error *err);
 
-/* Structure check every transform starts with: s has g's node count and every transfer
-   names an arc of g. `what` prefixes the message ("reverse: ..."). */
-int tc_schedule_check_graph(const tc_graph *g, const tc_schedule *s, const char *what, tc_error *err);
-
-/* Arc correspondence. For every arc a = x -> y of `from`, arcmap[a] becomes an arc of `to`
-   from f(x) to f(y) (from f(y) to f(x) when `reversed`) with the same capacity; f == NULL
-   is the identity. Parallel arcs get distinct images. `used` (to->m flags, or NULL) marks
-   arcs of `to` already taken: they are skipped and the new images marked, so successive
-   calls embed disjoint arc sets (A.6 puts G and G^T side by side in G ∪ G^T this way).
-   Fails with TC_EINPUT when some arc has no free image. */
-int tc_graph_map_arcs(const tc_graph *from, const tc_graph *to, const int32_t *f, int reversed, uint8_t *used,
-                      int64_t *arcmap, tc_error *err);
-
 /* Reverse schedule A^T (Def. 5) of s on g, onto gt, which must be the transpose of g (any
    arc numbering: checked arc by arc). Transfer (k, t, a = w -> u) becomes
    (k, steps - t + 1, the arc u -> w of gt); chunks and owners are kept. Allgather <->

@@ -5,7 +5,7 @@
 **
 **   genkautz(d,n)   Π_{d,n} (Def. 16), any n >= d+2 (n = d+1 is K_{d+1}, listed as
 **                   complete): scored by its optimal BFB schedule — from the stored table
-**                   (genkautz_table.c: d in {2,4,8,16}, n <= 2000) or by tc_bfb_optima on
+**                   (genkautz_table_data.c: d in {2,4,8,16}, n <= 2000) or by tc_bfb_optima on
 **                   the graph when n <= TC_FIND_BFB_MAX_NODES.
 **   debruijn(d,k)   B(d,k), n = d^k: the same way (stored for d <= 16, d^k <= 4096).
 **   circulants      even d >= 4 (Def. 18): C(n,{m,m+1}) of Thm 22 for d = 4 (diameter m,

@@ -15,6 +15,7 @@
 ** isomorphism G -> G^T and gbi really is G ∪ G^T, so both are checked by the construction.
 */
 #include "topocoll/transform.h"
+#include "sched/transform_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,6 +9,7 @@
 ** (overflow-checked) so that the result keeps one exact denominator.
 */
 #include "topocoll/transform.h"
+#include "sched/transform_internal.h"
 
 #include <stdio.h>
 #include <string.h>

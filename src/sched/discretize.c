@@ -22,6 +22,7 @@
 ** step, exactly one whole shard's worth, and senders hold what they forward.
 */
 #include "topocoll/transform.h"
+#include "sched/transform_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,6 +12,7 @@
 ** assuming how tc_graph_transpose numbers its arcs; parallel arcs map one to one.
 */
 #include "topocoll/transform.h"
+#include "sched/transform_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "core/intmath.h"
-#include "synth/maxflow.h"
+#include "graph/maxflow.h"
 
 /* ------------------------------------------------------------------------------------ */
 /* The per-(u,t) problem and its exact solver                                           */

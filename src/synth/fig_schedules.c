@@ -3,7 +3,7 @@
 ** fig_schedules.h).
 **
 ** The data (fig_schedules_data.inc) is generated from the JSON files in
-** tests/data/fig_schedules by bench/gen_fig_schedules.py and lists transfers as (step,
+** tests/data/fig_schedules by generators/gen_fig_schedules.py and lists transfers as (step,
 ** sender, receiver, source shard, chunk in units). Here each one is turned into a transfer on the caller's graph: the
 ** arc is the caller's arc sender -> receiver (the graphs are simple, so it is unique),
 ** after checking that the caller's graph has exactly the stored arcs, so that arc ids

@@ -18,7 +18,7 @@
 **   and 5->10, so under either reading these graphs are the same.
 **
 ** WHICH CYCLE (found by search; the figure is not in the extracted text)
-**   bench/search_fig_topologies.py enumerates the cycles in lexicographic order of the
+**   generators/search_fig_topologies.py enumerates the cycles in lexicographic order of the
 **   successor vector (sigma(s_1), sigma(s_2), ...) over S in increasing node order and
 **   keeps the first one whose graph has Table 9's properties: reverse symmetry as listed,
 **   a BW-optimal allgather with exactly the listed T_L steps (decided exactly by an LP over
@@ -31,7 +31,7 @@
 **     DBJMod(2,4): 4 of 6 pass (2 classes; the others have diameter 5 or are
 **     reverse-symmetric); DBJMod(3,2): 3760 of 3784 cycles pass (632 of 634 classes);
 **     DBJMod(4,2): 16-node Hamiltonian cycles, too many to enumerate.
-**   Re-run: `python3 bench/search_fig_topologies.py dbjmod D N` (seconds to a few minutes;
+**   Re-run: `python3 generators/search_fig_topologies.py dbjmod D N` (seconds to a few minutes;
 **   --no-census skips the full enumeration).
 **
 ** GUARANTEES

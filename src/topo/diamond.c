@@ -10,7 +10,7 @@
 **   extracted paper text keeps no residue of it.
 **
 ** HOW THESE ARCS WERE FOUND
-**   bench/search_fig_topologies.py (re-run: `python3 bench/search_fig_topologies.py diamond`,
+**   generators/search_fig_topologies.py (re-run: `python3 generators/search_fig_topologies.py diamond`,
 **   a few seconds) enumerates every simple loop-free 2-in/2-out digraph on 8 nodes (union
 **   of two arc-disjoint derangements, one of them fixed per cycle type), keeps the 256
 **   isomorphism classes of diameter 3, and filters them:

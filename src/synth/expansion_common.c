@@ -1,11 +1,11 @@
 /*
-** expand_sched_common.c — checks and arithmetic shared by the expansion schedules
-** (contract in expand_sched_internal.h). Nothing here knows about a particular expansion:
+** expansion_common.c — checks and arithmetic shared by the expansion schedules
+** (contract in expansion_internal.h). Nothing here knows about a particular expansion:
 ** it only guarantees that a base schedule can be indexed safely and that every size an
 ** expansion computes is either exact or reported as TC_ERANGE before anything is
 ** allocated.
 */
-#include "synth/expand_sched_internal.h"
+#include "synth/expansion_internal.h"
 
 #include <inttypes.h>
 #include <string.h>

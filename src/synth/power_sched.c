@@ -1,5 +1,5 @@
 /*
-** expand_power.c — the allgather schedule of the Cartesian power G^□k built from an
+** power_sched.c — the allgather schedule of the Cartesian power G^□k built from an
 ** allgather A_G on G (paper 000 Definition 14, §5.3, App. D.3; digest-000 §2.3).
 **
 ** Numbering (expand.h): node (c_0, ..., c_{k-1}) of G^□k is Σ c_i N^(k-1-i), coordinate 0
@@ -26,7 +26,7 @@
 ** (Cor. 12.1); k == 1 returns A_G. The result should go through tc_schedule_verify like any
 ** generator's.
 */
-#include "synth/expand_sched_internal.h"
+#include "synth/expansion_internal.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

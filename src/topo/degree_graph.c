@@ -1,5 +1,5 @@
 /*
-** expand_degree.c — degree expansion G*n (paper 000 Def. 13, §5.2).
+** degree_graph.c — degree expansion G*n (paper 000 Def. 13, §5.2).
 **
 ** Copy i of node v is node i*N + v. For every arc (u,v) of G and all copies i, j
 ** (including i == j) there is an arc (u_i, v_j) with the arc's capacity, so a d-regular

@@ -1,11 +1,11 @@
 /*
-** expand_sched_internal.h — pieces the three expansion schedules share (expand_line.c,
-** expand_degree.c, expand_power.c): checking the base allgather they expand, overflow-
+** expansion_internal.h — pieces the three expansion schedules share (line_sched.c,
+** degree_sched.c, power_sched.c): checking the base allgather they expand, overflow-
 ** checked integer arithmetic for sizes, and a step-ordered working copy of the base.
 ** Internal header.
 */
-#ifndef TC_SYNTH_EXPAND_SCHED_INTERNAL_H
-#define TC_SYNTH_EXPAND_SCHED_INTERNAL_H
+#ifndef TC_SYNTH_EXPANSION_INTERNAL_H
+#define TC_SYNTH_EXPANSION_INTERNAL_H
 
 #include <stdint.h>
 

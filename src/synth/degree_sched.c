@@ -1,5 +1,5 @@
 /*
-** expand_degree.c — the allgather schedule of the degree expansion G*n built from an
+** degree_sched.c — the allgather schedule of the degree expansion G*n built from an
 ** allgather A_G on G (paper 000 Definition 2, §5.2, App. D.2; digest-000 §2.2).
 **
 ** Numbering (expand.h): copy i of node v is node i*N + v (i = 0..n-1), and every arc
@@ -25,7 +25,7 @@
 ** BW-optimal (Cor. 11.1). n == 1 returns A_G itself (G*1 is G, there are no twins).
 ** The result should go through tc_schedule_verify like any generator's.
 */
-#include "synth/expand_sched_internal.h"
+#include "synth/expansion_internal.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -17,8 +17,8 @@
 **
 ** Memory is reused across reset/run calls; one tc_maxflow per thread (no shared state).
 */
-#ifndef TC_SYNTH_MAXFLOW_H
-#define TC_SYNTH_MAXFLOW_H
+#ifndef TC_GRAPH_MAXFLOW_H
+#define TC_GRAPH_MAXFLOW_H
 
 #include <stdint.h>
 

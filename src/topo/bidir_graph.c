@@ -1,5 +1,5 @@
 /*
-** expand_bidir.c — bidirectional closure G ∪ G^T (paper 000 App. A.6).
+** bidir_graph.c — bidirectional closure G ∪ G^T (paper 000 App. A.6).
 **
 ** Every arc u -> v of G is kept and its reverse v -> u added with the same capacity, so a
 ** d-regular G becomes a 2d-regular bidirectional graph (arcs pair with their reverses).

@@ -1,5 +1,5 @@
 /*
-** expand_line.c — the allgather schedule of the line graph L(G) built from an allgather
+** line_sched.c — the allgather schedule of the line graph L(G) built from an allgather
 ** A_G on G (paper 000 Definition 1, §5.1, App. D.1; digest-000 §2.1).
 **
 ** Numbering (expand.h): node a of L(G) is arc a of G, and L(G) has one arc a -> c for every
@@ -23,7 +23,7 @@
 ** schedule of L(G) and tau = tau(A_G) + 1/N exactly (Thm 10). The units per shard stay
 ** those of A_G. The result should go through tc_schedule_verify like any generator's.
 */
-#include "synth/expand_sched_internal.h"
+#include "synth/expansion_internal.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
-** expand_product.c — Cartesian product G1 □ G2 and power G^□k (paper 000 Def. 3, §5.3).
+** product_graph.c — Cartesian product G1 □ G2 and power G^□k (paper 000 Def. 3, §5.3).
 **
 ** Node (u1, u2) is u1*N2 + u2. (u1,u2) -> (v1,v2) is an arc iff u1 -> v1 in G1 and
 ** u2 == v2, or u1 == v1 and u2 -> v2 in G2; multiplicities and capacities carry over, so

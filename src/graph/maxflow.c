@@ -8,7 +8,7 @@
 ** integers, so the result is exact. The residual arc list is laid out per tail (CSR) once
 ** per arc set, so repeated runs after tc_maxflow_set_cap cost no rebuilding.
 */
-#include "synth/maxflow.h"
+#include "graph/maxflow.h"
 
 #include <stdlib.h>
 #include <string.h>

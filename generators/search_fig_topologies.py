@@ -77,10 +77,10 @@ CANDIDATE SPACES AND THE CHOICE RULE
             first hit. In all four cases the first valid cycle already passes.
 
 USAGE
-  python3 bench/search_fig_topologies.py selfcheck
-  python3 bench/search_fig_topologies.py diamond
-  python3 bench/search_fig_topologies.py dbjmod 2 3        (also: 2 4, 3 2, 4 2)
-  python3 bench/search_fig_topologies.py all --schedules tests/data/fig_schedules
+  python3 generators/search_fig_topologies.py selfcheck
+  python3 generators/search_fig_topologies.py diamond
+  python3 generators/search_fig_topologies.py dbjmod 2 3        (also: 2 4, 3 2, 4 2)
+  python3 generators/search_fig_topologies.py all --schedules tests/data/fig_schedules
   Options: --schedules DIR  write the verified schedule of every chosen graph as JSON.
            --no-census      DBJMod: skip the full census (lexicographic search only).
   Python 3.8+, standard library only; needs libglpk (GLPK 5.0's glp_iocp layout).
@@ -1091,7 +1091,7 @@ def run_diamond(args):
     if args.schedules:
         path = os.path.join(args.schedules, "diamond.json")
         write_schedule(path, DIAMOND, "tc_topo_diamond()", g, transfers, loads,
-                       "bench/search_fig_topologies.py diamond --schedules DIR")
+                       "generators/search_fig_topologies.py diamond --schedules DIR")
         print("  wrote", path)
     print("  (%.1f s)" % (time.time() - t0))
     return list(form)
@@ -1163,7 +1163,7 @@ def run_dbjmod(d, n, args):
         if args.schedules:
             path = os.path.join(args.schedules, "dbjmod_%d_%d.json" % (d, n))
             write_schedule(path, spec, "tc_topo_dbjmod(%d, %d)" % (d, n), g, transfers, loads,
-                           "bench/search_fig_topologies.py dbjmod %d %d --schedules DIR" % (d, n))
+                           "generators/search_fig_topologies.py dbjmod %d %d --schedules DIR" % (d, n))
             print("    wrote", path)
         print("  (%.1f s)" % (time.time() - t0))
         return _sigma_vector(sigma)

@@ -1,5 +1,5 @@
 /*
-** expand_line.c — line digraph L(G) and its iterates L^k(G) (paper 000 Def. 12, §5.1).
+** line_graph.c — line digraph L(G) and its iterates L^k(G) (paper 000 Def. 12, §5.1).
 **
 ** Node a of L(G) is arc a of G (so ids follow G's sorted arc order); there is an arc
 ** a -> b for every arc b leaving the head of a, including the reverse of a and, for a
