@@ -170,6 +170,19 @@ expect_err 2 'missing FILE' "$bin" verify
 expect_err 2 "unexpected argument 'x'" "$bin" verify "$tmp/t.json" 'torus(3,3,2)' x
 expect_err 2 "unknown option '--frob'" "$bin" verify "$tmp/t.json" --frob
 
+# ---- sched --list: the registry, one algorithm a line (name, collectives, topology, summary) ----
+"$bin" sched --list >"$tmp/list" || fail "sched --list failed"
+[ "$(cut -f1 "$tmp/list" | tr '\n' ' ')" = "bfb expand ring biring bfbring shiftedring shiftedbfbring dbt rhd torus-dor " ] ||
+  fail "sched --list names: $(cut -f1 "$tmp/list" | tr '\n' ' ')"
+grep -q $'^dbt\tallreduce,broadcast,reduce\t' "$tmp/list" || fail "sched --list: dbt's collectives: $(grep ^dbt "$tmp/list")"
+[ "$(awk -F'\t' 'NF != 4' "$tmp/list" | wc -l)" = 0 ] || fail "sched --list: a line without 4 fields"
+# --algo expand follows the spec's construction: Diamond's stored schedule is BW-optimal
+# (7/8, paper 000 Table 9) where BFB is not; L(K_3) by Definition 1 and Theorem 10: 2 steps, tau 1
+"$bin" sched 'diamond()' --coll allgather --algo expand >"$tmp/out" || fail "expand on diamond()"
+grep -q '^T_B factor  *7/8 = 0.875000 M/B; optimum 7/8: BW-optimal$' "$tmp/out" || fail "expand diamond: $(cat "$tmp/out")"
+"$bin" sched 'line(complete(3))' --coll allgather --algo expand >"$tmp/out" || fail "expand on line(complete(3))"
+grep -q '^steps  *2 ' "$tmp/out" && grep -q '^T_B factor  *1/1 ' "$tmp/out" || fail "expand L(K3): $(cat "$tmp/out")"
+
 # ---- sched: bad usage and input exit 2 with one line ----
 expect_err 2 'unknown unit "xs"' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --alpha 10xs
 expect_err 2 '--link-bw: bandwidth "25gbps": unknown unit' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --link-bw 25gbps
@@ -190,7 +203,8 @@ expect_err 2 '--root 9 is not a node' "$bin" sched 'complete(4)' --coll broadcas
 expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 0
 expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 99999999999999999999
 expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 4x
-expect_err 2 'bfb builds allgather, reduce-scatter and allreduce, not broadcast' "$bin" sched 'bipartite(2)' --coll broadcast --algo bfb
+expect_err 2 'bfb builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)' "$bin" sched 'bipartite(2)' --coll broadcast --algo bfb
+expect_err 2 "unknown algorithm 'bfs' (bfb, expand, ring, biring, bfbring, shiftedring, shiftedbfbring, dbt, rhd, torus-dor)" "$bin" sched 'bipartite(2)' --coll allgather --algo bfs
 expect_err 2 'ring: needs a unidirectional ring' "$bin" sched 'kautz(2,2)' --coll allgather --algo ring
 expect_err 2 'torus-dor needs SPEC written as torus(' "$bin" sched 'hypercube(3)' --coll allgather --algo torus-dor
 expect_err 2 'P must be a multiple of 2' "$bin" sched 'biring(2,8)' --coll allgather --algo biring --chunks 3

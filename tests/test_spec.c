@@ -181,6 +181,78 @@ static void family_listing(void **state) {
   assert_null(tc_spec_family(tc_spec_family_count()));
 }
 
+/* The parse tree: calls, bound parameters, defaults, lists, source text and columns. */
+static void parse_tree(void **state) {
+  (void)state;
+  tc_spec *s = NULL;
+  tc_error err;
+  const char *text = " line(circulant(16, 3,4), k=3)";
+  assert_int_equal(tc_spec_parse(text, &s, &err), TC_OK);
+  const tc_spec_node *root = s->root;
+  assert_int_equal(root->kind, TC_SPEC_CALL);
+  assert_string_equal(root->text, "line");
+  assert_int_equal(root->col, 2);
+  assert_int_equal(root->nargs, 2);
+  const tc_spec_node *g = tc_spec_arg(root, "g");
+  assert_non_null(g);
+  assert_int_equal(g->kind, TC_SPEC_CALL);
+  assert_string_equal(g->text, "circulant");
+  assert_int_equal(g->col, 7);
+  char *gtext = tc_spec_node_text(s, g);
+  assert_string_equal(gtext, "circulant(16, 3,4)");
+  free(gtext);
+  int64_t v = 0;
+  assert_int_equal(tc_spec_arg_int(root, "k", &v, &err), TC_OK);
+  assert_int_equal(v, 3);
+  assert_string_equal(tc_spec_arg(root, "k")->name, "k");
+  assert_int_equal(tc_spec_arg_int(g, "n", &v, &err), TC_OK);
+  assert_int_equal(v, 16);
+  const tc_spec_node *offs[8];
+  assert_int_equal(tc_spec_arg_list(g, "offsets", offs, 8), 2);
+  assert_int_equal(offs[0]->value, 3);
+  assert_int_equal(offs[1]->value, 4);
+  assert_int_equal(offs[1]->col, 23); /* " line(circulant(16, 3,4)": the 4 is the 23rd character */
+  /* no such parameter, or not an integer */
+  assert_null(tc_spec_arg(root, "x"));
+  assert_int_equal(tc_spec_arg_int(root, "g", &v, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "line has no integer parameter 'g'");
+  /* the evaluated tree is the graph tc_spec_build gives */
+  tc_graph *a = NULL, *b = tc_test_spec(text);
+  assert_int_equal(tc_spec_eval(s, NULL, &a, &err), TC_OK);
+  same_arcs(a, b);
+  tc_graph_destroy(a);
+  tc_graph_destroy(b);
+  tc_spec_destroy(s);
+  /* defaults apply when a parameter is not given; words keep their text */
+  assert_int_equal(tc_spec_parse("line(complete(3))", &s, &err), TC_OK);
+  assert_null(tc_spec_arg(s->root, "k"));
+  assert_int_equal(tc_spec_arg_int(s->root, "k", &v, &err), TC_OK);
+  assert_int_equal(v, 1);
+  tc_spec_destroy(s);
+  assert_int_equal(tc_spec_parse("genkautz(4, 64, loops=drop)", &s, &err), TC_OK);
+  assert_int_equal(tc_spec_arg(s->root, "loops")->kind, TC_SPEC_WORD);
+  assert_string_equal(tc_spec_arg(s->root, "loops")->text, "drop");
+  tc_spec_destroy(s);
+}
+
+/* The whole spec is read before anything is built: a syntax error after an expensive or
+   impossible argument is reported as the syntax error, and a tree that parses may still
+   fail to build (kautz(4,40) is far too large), naming the call's column. */
+static void parse_before_build(void **state) {
+  (void)state;
+  tc_spec *s = (tc_spec *)1;
+  tc_error err;
+  assert_int_equal(tc_spec_parse("product(kautz(4,40), complete(3)", &s, &err), TC_EINPUT);
+  assert_null(s);
+  assert_non_null(strstr(err.msg, "column 33: expected ',' or ')', found end of spec"));
+  assert_int_equal(tc_spec_parse("product(kautz(4,40), complete(3))", &s, &err), TC_OK);
+  tc_graph *g = (tc_graph *)1;
+  assert_int_equal(tc_spec_eval(s, NULL, &g, &err), TC_ERANGE);
+  assert_null(g);
+  assert_non_null(strstr(err.msg, "bad spec \"product(kautz(4,40), complete(3))\": column 9: kautz"));
+  tc_spec_destroy(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(positional_named_and_defaults),
@@ -191,6 +263,8 @@ int main(void) {
       cmocka_unit_test(semantic_errors_carry_columns),
       cmocka_unit_test(limits),
       cmocka_unit_test(family_listing),
+      cmocka_unit_test(parse_tree),
+      cmocka_unit_test(parse_before_build),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
