@@ -13,19 +13,17 @@
 ** or input (unknown format, missing --out, an unreadable or malformed file, a bad value, a
 ** schedule that cannot meet the MSCCL runtime's limits). Errors are one line.
 */
-#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "topocoll/msccl.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/simgrid.h"
 #include "topocoll/spec.h"
-#include "topocoll/units.h"
 
 void tc_cmd_export_help(void) {
   printf(
@@ -63,47 +61,34 @@ void tc_cmd_export_help(void) {
 
 typedef struct export_options {
   const char *input, *format, *out, *name, *proto, *min_text, *max_text, *op, *steps_text, *bw_text, *alpha_text;
+  tc_msccl_options msccl; /* --format msccl: what the options convert to */
+  double link_bw, alpha_s; /* --format simgrid */
 } export_options;
 
-static const char **value_slot(export_options *o, const char *a) {
-  static const struct {
-    const char *name;
-    size_t offset;
-  } slots[] = {
-      {"--format", offsetof(export_options, format)},
-      {"--out", offsetof(export_options, out)},
-      {"--name", offsetof(export_options, name)},
-      {"--proto", offsetof(export_options, proto)},
-      {"--min-bytes", offsetof(export_options, min_text)},
-      {"--max-bytes", offsetof(export_options, max_text)},
-      {"--op", offsetof(export_options, op)},
-      {"--max-steps", offsetof(export_options, steps_text)},
-      {"--link-bw", offsetof(export_options, bw_text)},
-      {"--alpha", offsetof(export_options, alpha_text)},
-  };
-  for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
-    if (!strcmp(a, slots[i].name)) return (const char **)((char *)o + slots[i].offset);
-  return NULL;
-}
+#define AT(field) offsetof(export_options, field)
+static const tc_cli_option export_table[] = {
+    {.name = "--format", .kind = TC_CLI_STRING, .text = AT(format)},
+    {.name = "--out", .kind = TC_CLI_STRING, .text = AT(out)},
+    {.name = "--name", .kind = TC_CLI_STRING, .text = AT(name)},
+    {.name = "--proto", .kind = TC_CLI_STRING, .text = AT(proto)},
+    {.name = "--min-bytes", .kind = TC_CLI_SIZE, .text = AT(min_text), .value = AT(msccl.min_bytes)},
+    {.name = "--max-bytes", .kind = TC_CLI_SIZE, .text = AT(max_text), .value = AT(msccl.max_bytes)},
+    {.name = "--op", .kind = TC_CLI_STRING, .text = AT(op)},
+    {.name = "--max-steps", .kind = TC_CLI_INT, .text = AT(steps_text), .value = AT(msccl.max_steps), .lo = 1,
+     .hi = 1024},
+    {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
+    {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha_s)},
+};
+static const tc_cli_command export_cli = {
+    .name = "export", .help = tc_cmd_export_help, .options = export_table, .noptions = TC_CLI_COUNT(export_table),
+    .positional = {AT(input)}, .npositional = 1,
+    .extra_argument = "unexpected argument '%s' (the input is '%s')"};
+#undef AT
 
 static int parse_options(int argc, char **argv, export_options *o) {
   memset(o, 0, sizeof *o);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char **slot = value_slot(o, a);
-    if (slot) {
-      if (i + 1 >= argc) return tc_cli_usage_error("export", "%s needs a value", a);
-      *slot = argv[++i];
-    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      tc_cmd_export_help();
-      return -1;
-    } else if (a[0] == '-' && a[1] == '-')
-      return tc_cli_usage_error("export", "unknown option '%s'", a);
-    else if (o->input)
-      return tc_cli_usage_error("export", "unexpected argument '%s' (the input is '%s')", a, o->input);
-    else
-      o->input = a;
-  }
+  int status = tc_cli_parse(&export_cli, argc, argv, o);
+  if (status) return status;
   if (!o->input) return tc_cli_usage_error("export", "missing SCHEDULE.json or SPEC");
   if (!o->format) return tc_cli_usage_error("export", "missing --format (msccl or simgrid)");
   if (strcmp(o->format, "msccl") && strcmp(o->format, "simgrid"))
@@ -133,10 +118,10 @@ static int read_schedule(const char *path, tc_schedule_doc *doc) {
   return TC_EXIT_USAGE;
 }
 
-/* --min-bytes, --max-bytes, --max-steps, --proto, --op into the library's options. */
-static int msccl_options(const export_options *o, tc_msccl_options *mo) {
-  tc_error err;
-  tc_error_clear(&err);
+/* --min-bytes, --max-bytes, --max-steps, --proto, --op into o->msccl, over the library's
+   defaults. */
+static int msccl_options(export_options *o) {
+  tc_msccl_options *mo = &o->msccl;
   tc_msccl_options_init(mo);
   mo->name = o->name;
   mo->redop = o->op;
@@ -145,33 +130,17 @@ static int msccl_options(const export_options *o, tc_msccl_options *mo) {
     if (p < 0) return tc_cli_usage_error("export", "unknown --proto '%s' (Simple, LL or LL128)", o->proto);
     mo->proto = (tc_msccl_proto)p;
   }
-  if (o->min_text && tc_units_parse_size(o->min_text, &mo->min_bytes, &err)) {
-    tc_error_prefix(&err, "--min-bytes");
-    return tc_cli_fail("export", &err);
-  }
-  if (o->max_text && tc_units_parse_size(o->max_text, &mo->max_bytes, &err)) {
-    tc_error_prefix(&err, "--max-bytes");
-    return tc_cli_fail("export", &err);
-  }
-  if (o->steps_text) {
-    char *end;
-    errno = 0;
-    long v = strtol(o->steps_text, &end, 10);
-    if (o->steps_text[0] < '0' || o->steps_text[0] > '9' || *end || errno || v < 1 || v > 1024)
-      return tc_cli_usage_error("export", "--max-steps expects an integer in 1..1024, got '%s'", o->steps_text);
-    mo->max_steps = (int32_t)v;
-  }
-  return TC_EXIT_OK;
+  return tc_cli_convert(&export_cli, o, "--min-bytes", "--max-bytes", "--max-steps", NULL);
 }
 
-static int export_msccl(const export_options *o) {
-  tc_msccl_options mo;
-  int status = msccl_options(o, &mo);
+static int export_msccl(export_options *o) {
+  int status = msccl_options(o);
   if (status) return status;
+  tc_msccl_options *mo = &o->msccl;
   tc_schedule_doc doc;
   if ((status = read_schedule(o->input, &doc))) return status;
   char name[256];
-  if (!mo.name) {
+  if (!mo->name) {
     const tc_schedule *s = &doc.sched;
     snprintf(name, 201, "%s %s %s", s->algorithm[0] ? s->algorithm : "schedule", tc_collective_name(s->coll),
              doc.spec ? doc.spec : "");
@@ -179,12 +148,12 @@ static int export_msccl(const export_options *o) {
     while (len && name[len - 1] == ' ') name[--len] = '\0';
     for (char *c = name; *c; c++)
       if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f || strchr("\"'&<>", *c)) *c = '_';
-    mo.name = name;
+    mo->name = name;
   }
   tc_error err;
   tc_error_clear(&err);
   tc_msccl_stats st;
-  if (tc_msccl_export(doc.graph, &doc.sched, &mo, o->out, &st, &err)) {
+  if (tc_msccl_export(doc.graph, &doc.sched, mo, o->out, &st, &err)) {
     tc_schedule_doc_destroy(&doc);
     if (err.code == TC_EFAIL) {
       fprintf(stderr, "topocoll export: %s: %s\n", o->input, err.msg);
@@ -195,7 +164,7 @@ static int export_msccl(const export_options *o) {
   printf(
       "wrote %s: MSCCL %s on %d GPUs, proto %s, %d channel%s, %lld threadblocks (at most %d per GPU, %d step%s "
       "each), %lld nops\n",
-      o->out, tc_msccl_coll_name(doc.sched.coll), doc.sched.nodes, tc_msccl_proto_name(mo.proto), st.nchannels,
+      o->out, tc_msccl_coll_name(doc.sched.coll), doc.sched.nodes, tc_msccl_proto_name(mo->proto), st.nchannels,
       st.nchannels == 1 ? "" : "s", (long long)st.threadblocks, st.max_threadblocks, st.max_tb_steps,
       st.max_tb_steps == 1 ? "" : "s", (long long)st.nops);
   tc_schedule_doc_destroy(&doc);
@@ -207,24 +176,16 @@ static int is_regular_file(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int export_simgrid(const export_options *o) {
+static int export_simgrid(export_options *o) {
   tc_error err;
   tc_error_clear(&err);
   if (!o->bw_text) return tc_cli_usage_error("export", "--format simgrid needs --link-bw");
   if (!o->alpha_text) return tc_cli_usage_error("export", "--format simgrid needs --alpha");
-  double bw, alpha;
-  if (tc_units_parse_bandwidth(o->bw_text, &bw, &err)) {
-    tc_error_prefix(&err, "--link-bw");
-    return tc_cli_fail("export", &err);
-  }
-  if (tc_units_parse_time(o->alpha_text, &alpha, &err)) {
-    tc_error_prefix(&err, "--alpha");
-    return tc_cli_fail("export", &err);
-  }
+  int status = tc_cli_convert(&export_cli, o, "--link-bw", "--alpha", NULL);
+  if (status) return status;
   tc_schedule_doc doc;
   memset(&doc, 0, sizeof doc);
   tc_graph *built = NULL;
-  int status;
   if (is_regular_file(o->input)) {
     if ((status = read_schedule(o->input, &doc))) return status;
   } else if (tc_spec_build(o->input, &built, &err)) {
@@ -232,7 +193,7 @@ static int export_simgrid(const export_options *o) {
     return tc_cli_fail("export", &err);
   }
   const tc_graph *g = built ? built : doc.graph;
-  int rc = tc_simgrid_write_platform(g, bw, alpha, o->out, &err);
+  int rc = tc_simgrid_write_platform(g, o->link_bw, o->alpha_s, o->out, &err);
   if (!rc) printf("wrote %s/platform.xml and %s/hostfile: %d hosts\n", o->out, o->out, g->n);
   tc_graph_destroy(built);
   if (!built) tc_schedule_doc_destroy(&doc);

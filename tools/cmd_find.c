@@ -8,17 +8,16 @@
 ** factors print exactly (num/den) beside their 3-decimal "%.3f" form, which is how the
 ** paper's tables round them (digest-000 §9); "verified" is only ever true for a member
 ** whose allgather the verifier passed (--build). Predicted costs are labelled as such.
-** Also home of the cluster options that `topocoll plan` shares (--nodes, --degree,
-** --bidirectional, --alpha, --link-bw, --size).
 */
-#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_cluster.h"
+#include "cli_options.h"
 #include "topocoll/find.h"
 #include "topocoll/plan.h"
 #include "topocoll/units.h"
@@ -57,97 +56,32 @@ void tc_cmd_find_help(void) {
       "Exit status: 0 success, 1 failure, 2 bad usage or input.\n");
 }
 
-/* ---- the cluster options (shared with `topocoll plan`) ---- */
-
-/* A decimal integer in lo..hi (no sign, no spaces, no trailing text). */
-static int parse_count(const char *cmd, const char *opt, const char *text, long long lo, long long hi,
-                       int32_t *out) {
-  char *end = NULL;
-  long long v = 0;
-  int ok = text[0] >= '0' && text[0] <= '9';
-  errno = 0;
-  if (ok) v = strtoll(text, &end, 10);
-  if (!ok || *end || errno == ERANGE || v < lo || v > hi)
-    return tc_cli_usage_error(cmd, "%s expects an integer in %lld..%lld, got '%s'", opt, lo, hi, text);
-  *out = (int32_t)v;
-  return TC_EXIT_OK;
-}
-
-int tc_cli_cluster_option(const char *cmd, tc_cli_cluster *c, int argc, char **argv, int *i) {
-  static const struct { const char *name; size_t offset; } slots[] = {
-      {"--nodes", offsetof(tc_cli_cluster, nodes_text)}, {"--degree", offsetof(tc_cli_cluster, degree_text)},
-      {"--alpha", offsetof(tc_cli_cluster, alpha_text)}, {"--link-bw", offsetof(tc_cli_cluster, bw_text)},
-      {"--size", offsetof(tc_cli_cluster, size_text)},
-  };
-  const char *a = argv[*i];
-  if (!strcmp(a, "--bidirectional")) {
-    c->bidirectional = 1;
-    return 1;
-  }
-  for (size_t k = 0; k < sizeof slots / sizeof slots[0]; k++) {
-    if (strcmp(a, slots[k].name)) continue;
-    if (*i + 1 >= argc) return -tc_cli_usage_error(cmd, "%s needs a value", a);
-    *(const char **)((char *)c + slots[k].offset) = argv[++*i];
-    return 1;
-  }
-  return 0;
-}
-
-/* The workload quantities; a bad one is one line naming the option. */
-static int parse_workload(const char *cmd, tc_cli_cluster *c) {
-  tc_error err;
-  tc_error_clear(&err);
-  const char *bad = NULL;
-  memset(&c->workload, 0, sizeof c->workload);
-  if (tc_units_parse_time(c->alpha_text, &c->workload.alpha_s, &err)) bad = "--alpha";
-  else if (tc_units_parse_bandwidth(c->bw_text, &c->workload.link_bw, &err)) bad = "--link-bw";
-  else if (tc_workload_parse_sizes(c->size_text, &c->workload, &err)) bad = "--size";
-  if (!bad) return TC_EXIT_OK;
-  tc_error_prefix(&err, "%s", bad);
-  return tc_cli_fail(cmd, &err);
-}
-
-int tc_cli_cluster_finish(const char *cmd, tc_cli_cluster *c, int need_nodes, int need_workload) {
-  int status = TC_EXIT_OK;
-  if (need_nodes && !c->nodes_text) return tc_cli_usage_error(cmd, "missing --nodes");
-  if (!c->degree_text) return tc_cli_usage_error(cmd, "missing --degree");
-  if (c->nodes_text && (status = parse_count(cmd, "--nodes", c->nodes_text, 2, TC_FIND_MAX_NODES, &c->nodes)))
-    return status;
-  if ((status = parse_count(cmd, "--degree", c->degree_text, 1, TC_FIND_MAX_DEGREE, &c->degree))) return status;
-  int given = !!c->alpha_text + !!c->bw_text + !!c->size_text;
-  if (given == 0 && !need_workload) return TC_EXIT_OK;
-  if (given < 3)
-    return tc_cli_usage_error(cmd, "%s needs --alpha, --link-bw and --size together",
-                              need_workload ? "this command" : "a predicted time");
-  c->has_workload = 1;
-  return parse_workload(cmd, c);
-}
-
-void tc_cli_format_size(int64_t b, char *buf, size_t size) {
-  static const struct { const char *unit; int64_t bytes; } units[] = {
-      {"GB", 1000000000}, {"GiB", 1 << 30}, {"MB", 1000000}, {"MiB", 1 << 20}, {"KB", 1000}, {"KiB", 1024}};
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-    if (b >= units[i].bytes && b % units[i].bytes == 0) {
-      snprintf(buf, size, "%" PRId64 " %s", b / units[i].bytes, units[i].unit);
-      return;
-    }
-  snprintf(buf, size, "%" PRId64 " B", b);
-}
-
-void tc_cli_format_time(double s, char *buf, size_t size) {
-  if (s < 1e-3) snprintf(buf, size, "%.1f us", s * 1e6);
-  else if (s < 1) snprintf(buf, size, "%.3f ms", s * 1e3);
-  else snprintf(buf, size, "%.3f s", s);
-}
-
-/* ---- options of find ---- */
+/* ---- options ---- */
 
 typedef struct find_options {
   tc_cli_cluster cluster;
   const char *sweep_text;
-  int32_t sweep_lo, sweep_hi;
+  int sweep_lo, sweep_hi;
   int build, json;
 } find_options;
+
+static const tc_cli_option find_table[] = {
+    TC_CLI_CLUSTER_OPTIONS(find_options, cluster),
+    {.name = "--sweep", .kind = TC_CLI_STRING, .text = offsetof(find_options, sweep_text)},
+    {.name = "--build", .kind = TC_CLI_FLAG, .value = offsetof(find_options, build)},
+    {.name = "--json", .kind = TC_CLI_FLAG, .value = offsetof(find_options, json)},
+};
+static const tc_cli_command find_cli = {
+    .name = "find", .help = tc_cmd_find_help, .options = find_table, .noptions = TC_CLI_COUNT(find_table),
+    .extra_argument = "unexpected argument '%s'"};
+
+/* One end of "N1..N2": a node count, named "--sweep N1" or "--sweep N2" in an error. */
+static int parse_sweep_end(const char *what, const char *text, int *out) {
+  long long v;
+  int status = tc_cli_parse_integer("find", what, text, 2, TC_FIND_MAX_NODES, &v);
+  if (!status) *out = (int)v;
+  return status;
+}
 
 /* "N1..N2" with 2 <= N1 <= N2. */
 static int parse_sweep(find_options *o) {
@@ -158,8 +92,8 @@ static int parse_sweep(find_options *o) {
     return tc_cli_usage_error("find", "--sweep expects N1..N2, got '%s'", o->sweep_text);
   memcpy(lo, o->sweep_text, len);
   lo[len] = '\0';
-  int status = parse_count("find", "--sweep N1", lo, 2, TC_FIND_MAX_NODES, &o->sweep_lo);
-  if (!status) status = parse_count("find", "--sweep N2", dots + 2, 2, TC_FIND_MAX_NODES, &o->sweep_hi);
+  int status = parse_sweep_end("--sweep N1", lo, &o->sweep_lo);
+  if (!status) status = parse_sweep_end("--sweep N2", dots + 2, &o->sweep_hi);
   if (!status && o->sweep_lo > o->sweep_hi)
     return tc_cli_usage_error("find", "--sweep %s: N1 must not exceed N2", o->sweep_text);
   return status;
@@ -170,28 +104,15 @@ static int check_options(find_options *o) {
     if (o->cluster.nodes_text) return tc_cli_usage_error("find", "--sweep and --nodes exclude each other");
     if (o->build || o->json) return tc_cli_usage_error("find", "--sweep prints CSV; --build and --json do not apply");
     int status = parse_sweep(o);
-    return status ? status : tc_cli_cluster_finish("find", &o->cluster, 0, 1);
+    return status ? status : tc_cli_cluster_finish(&find_cli, o, &o->cluster, 0, 1);
   }
-  return tc_cli_cluster_finish("find", &o->cluster, 1, 0);
+  return tc_cli_cluster_finish(&find_cli, o, &o->cluster, 1, 0);
 }
 
 static int parse_options(int argc, char **argv, find_options *o) {
   memset(o, 0, sizeof *o);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int taken = tc_cli_cluster_option("find", &o->cluster, argc, argv, &i);
-    if (taken < 0) return -taken;
-    if (taken) continue;
-    if (!strcmp(a, "--sweep")) {
-      if (i + 1 >= argc) return tc_cli_usage_error("find", "--sweep needs a value");
-      o->sweep_text = argv[++i];
-    } else if (!strcmp(a, "--build")) o->build = 1;
-    else if (!strcmp(a, "--json")) o->json = 1;
-    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { tc_cmd_find_help(); return -1; }
-    else if (a[0] == '-' && a[1] == '-') return tc_cli_usage_error("find", "unknown option '%s'", a);
-    else return tc_cli_usage_error("find", "unexpected argument '%s'", a);
-  }
-  return check_options(o);
+  int status = tc_cli_parse(&find_cli, argc, argv, o);
+  return status ? status : check_options(o);
 }
 
 /* ---- the frontier ---- */
@@ -315,7 +236,7 @@ static void print_member(const tc_candidate *c, int width, int chosen, const fin
     else printf("  %8s  %8s", "-", "no");
   }
   if (o->cluster.has_workload) {
-    tc_cli_format_time(tc_candidate_allreduce_time(c, &o->cluster.workload), t, sizeof t);
+    tc_units_format_time(tc_candidate_allreduce_time(c, &o->cluster.workload), 0, t, sizeof t);
     printf("  %12s", t);
   }
   printf("  %s\n", c->source);
@@ -345,7 +266,7 @@ static void print_table(const tc_frontier *f, const find_options *o) {
   printf("  %-*s  %-10s  %10d  %-20s  %4d", width, "theoretical bound", "", f->bound_steps, tau, f->bound_steps);
   if (o->build) printf("  %8s  %8s", "", "");
   if (o->cluster.has_workload) {
-    tc_cli_format_time(bound_time(f, &o->cluster.workload), t, sizeof t);
+    tc_units_format_time(bound_time(f, &o->cluster.workload), 0, t, sizeof t);
     printf("  %12s", t);
   }
   printf("  %s\n", o->cluster.bidirectional ? "undirected Moore bound T_L** (Table 8); (N-1)/N (Thm 4)"

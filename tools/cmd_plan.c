@@ -10,12 +10,16 @@
 ** verified in memory and written last, whole or not at all. Progress lines go to stderr
 ** only when it is a terminal, so scripts and tests see nothing but the result.
 */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_cluster.h"
+#include "cli_options.h"
 #include "topocoll/plan.h"
+#include "topocoll/units.h"
 
 void tc_cmd_plan_help(void) {
   printf(
@@ -54,22 +58,19 @@ typedef struct plan_options {
   int force;
 } plan_options;
 
+static const tc_cli_option plan_table[] = {
+    TC_CLI_CLUSTER_OPTIONS(plan_options, cluster),
+    {.name = "--out", .kind = TC_CLI_STRING, .text = offsetof(plan_options, out), .needs = "a directory"},
+    {.name = "--force", .kind = TC_CLI_FLAG, .value = offsetof(plan_options, force)},
+};
+static const tc_cli_command plan_cli = {
+    .name = "plan", .help = tc_cmd_plan_help, .options = plan_table, .noptions = TC_CLI_COUNT(plan_table),
+    .extra_argument = "unexpected argument '%s'"};
+
 static int parse_options(int argc, char **argv, plan_options *o) {
   memset(o, 0, sizeof *o);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int taken = tc_cli_cluster_option("plan", &o->cluster, argc, argv, &i);
-    if (taken < 0) return -taken;
-    if (taken) continue;
-    if (!strcmp(a, "--out")) {
-      if (i + 1 >= argc) return tc_cli_usage_error("plan", "--out needs a directory");
-      o->out = argv[++i];
-    } else if (!strcmp(a, "--force")) o->force = 1;
-    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { tc_cmd_plan_help(); return -1; }
-    else if (a[0] == '-' && a[1] == '-') return tc_cli_usage_error("plan", "unknown option '%s'", a);
-    else return tc_cli_usage_error("plan", "unexpected argument '%s'", a);
-  }
-  int status = tc_cli_cluster_finish("plan", &o->cluster, 1, 1);
+  int status = tc_cli_parse(&plan_cli, argc, argv, o);
+  if (!status) status = tc_cli_cluster_finish(&plan_cli, o, &o->cluster, 1, 1);
   if (status) return status;
   if (!o->out) {
     snprintf(o->default_out, sizeof o->default_out, "plan-%d-%d", o->cluster.nodes, o->cluster.degree);
@@ -94,7 +95,7 @@ static void print_result(const tc_plan *p, const char *dir) {
     wsum += w->weight[i];
   }
   char t[64];
-  tc_cli_format_time(ours / wsum, t, sizeof t);
+  tc_units_format_time(ours / wsum, 0, t, sizeof t);
   printf("topology     %s (%s), chosen from %d Pareto-efficient topologies\n", c->spec, c->label,
          p->frontier.count);
   printf("allreduce    %d steps, T_B factor %lld/%lld, expected time %s (verified schedule)\n",

@@ -34,14 +34,15 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_options.h"
+#include "exec_client.h"
 #include "launch.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/units.h"
 #include "topocoll/verify.h"
 
-#define EXEC_NAME "topocoll-exec"
 #define DEFAULT_SIZES "1KB..1MB"
-#define DEFAULT_TIMEOUT_S 600.0
+#define DEFAULT_TIMEOUT "600" /* seconds */
 
 void tc_cmd_run_help(void) {
   printf(
@@ -83,104 +84,54 @@ void tc_cmd_run_help(void) {
 /* ---- options ---- */
 
 typedef struct run_options {
-  const char *file, *np_text, *sizes_text, *dtype, *op, *iters_text, *warmup_text, *timeout_text, *mpirun_args;
+  const char *file, *np_text, *sizes_text, *dtype_text, *op_text, *iters_text, *warmup_text, *timeout_text;
+  const char *mpirun_args;
   int inplace, json;
   int np; /* 0 when not given */
   int iters, warmup;
   double timeout_s;
-  int64_t *sizes;
-  int nsizes;
+  const char *dtype, *op;
+  tc_cli_size_list sizes;
 } run_options;
 
-/* A decimal integer in lo..hi (no sign, no spaces, no trailing text). */
-static int parse_int(const char *opt, const char *text, long long lo, long long hi, int *out) {
-  char *end = NULL;
-  long long v = 0;
-  int ok = text[0] >= '0' && text[0] <= '9';
-  errno = 0;
-  if (ok) v = strtoll(text, &end, 10);
-  if (!ok || *end || errno == ERANGE || v < lo || v > hi)
-    return tc_cli_usage_error("run", "%s expects an integer in %lld..%lld, got '%s'", opt, lo, hi, text);
-  *out = (int)v;
-  return TC_EXIT_OK;
-}
+static const char *const dtypes[] = {"int32", "int64", "float", "double", NULL};
+static const char *const ops[] = {"sum", "max", "min", NULL};
 
-static int one_of(const char *text, const char *const *names) {
-  for (; *names; names++)
-    if (!strcmp(text, *names)) return 1;
-  return 0;
-}
+#define AT(field) offsetof(run_options, field)
+static const tc_cli_option run_table[] = {
+    {.name = "--np", .kind = TC_CLI_INT, .text = AT(np_text), .value = AT(np), .lo = 1, .hi = 1 << 20},
+    {.name = "--sizes", .kind = TC_CLI_SIZE_LIST, .text = AT(sizes_text), .value = AT(sizes),
+     .fallback = DEFAULT_SIZES},
+    {.name = "--dtype", .kind = TC_CLI_CHOICE, .text = AT(dtype_text), .value = AT(dtype), .choices = dtypes,
+     .fallback = "int32"},
+    {.name = "--op", .kind = TC_CLI_CHOICE, .text = AT(op_text), .value = AT(op), .choices = ops, .fallback = "sum"},
+    {.name = "--iters", .kind = TC_CLI_INT, .text = AT(iters_text), .value = AT(iters), .lo = 1, .hi = 1000000,
+     .fallback = "5"},
+    {.name = "--warmup", .kind = TC_CLI_INT, .text = AT(warmup_text), .value = AT(warmup), .lo = 0, .hi = 1000000,
+     .fallback = "1"},
+    {.name = "--timeout", .kind = TC_CLI_SECONDS, .text = AT(timeout_text), .value = AT(timeout_s),
+     .fallback = DEFAULT_TIMEOUT},
+    {.name = "--mpirun-args", .kind = TC_CLI_STRING, .text = AT(mpirun_args)},
+    {.name = "--inplace", .kind = TC_CLI_FLAG, .value = AT(inplace)},
+    {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
+};
+static const tc_cli_command run_cli = {
+    .name = "run", .help = tc_cmd_run_help, .options = run_table, .noptions = TC_CLI_COUNT(run_table),
+    .positional = {AT(file)}, .npositional = 1,
+    .extra_argument = "unexpected argument '%s' (SCHEDULE.json already given)"};
+#undef AT
 
-/* --timeout: a time with a unit (tc_units_parse_time), or a bare number of seconds. */
-static int parse_timeout(run_options *o) {
-  const char *t = o->timeout_text;
-  char with_unit[64];
-  if (t[0] && strspn(t, "0123456789.") == strlen(t) && strlen(t) + 2 <= sizeof with_unit) {
-    snprintf(with_unit, sizeof with_unit, "%ss", t);
-    t = with_unit;
-  }
-  tc_error err;
-  tc_error_clear(&err);
-  if (tc_units_parse_time(t, &o->timeout_s, &err)) {
-    tc_error_prefix(&err, "--timeout");
-    return tc_cli_fail("run", &err);
-  }
-  if (o->timeout_s <= 0) return tc_cli_usage_error("run", "--timeout must be positive, got '%s'", o->timeout_text);
-  return TC_EXIT_OK;
-}
-
-static const char **value_slot(run_options *o, const char *a) {
-  static const struct { const char *name; size_t offset; } slots[] = {
-      {"--np", offsetof(run_options, np_text)},         {"--sizes", offsetof(run_options, sizes_text)},
-      {"--dtype", offsetof(run_options, dtype)},        {"--op", offsetof(run_options, op)},
-      {"--iters", offsetof(run_options, iters_text)},   {"--warmup", offsetof(run_options, warmup_text)},
-      {"--timeout", offsetof(run_options, timeout_text)}, {"--mpirun-args", offsetof(run_options, mpirun_args)},
-  };
-  for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
-    if (!strcmp(a, slots[i].name)) return (const char **)((char *)o + slots[i].offset);
-  return NULL;
-}
-
-/* Parse and check every option; nothing here looks at the schedule file. Returns -1 after
-   printing the help, else an exit code. */
+/* Parse and check every option; nothing here looks at the schedule file. Returns
+   TC_CLI_DONE after printing the help, else an exit code. */
 static int parse_options(int argc, char **argv, run_options *o) {
-  static const char *const dtypes[] = {"int32", "int64", "float", "double", NULL};
-  static const char *const ops[] = {"sum", "max", "min", NULL};
   memset(o, 0, sizeof *o);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char **slot = value_slot(o, a);
-    if (slot) {
-      if (i + 1 >= argc) return tc_cli_usage_error("run", "%s needs a value", a);
-      *slot = argv[++i];
-    } else if (!strcmp(a, "--inplace")) o->inplace = 1;
-    else if (!strcmp(a, "--json")) o->json = 1;
-    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { tc_cmd_run_help(); return -1; }
-    else if (a[0] == '-' && a[1] == '-') return tc_cli_usage_error("run", "unknown option '%s'", a);
-    else if (!o->file) o->file = a;
-    else return tc_cli_usage_error("run", "unexpected argument '%s' (SCHEDULE.json already given)", a);
-  }
+  int status = tc_cli_parse(&run_cli, argc, argv, o);
+  if (status) return status;
   if (!o->file) return tc_cli_usage_error("run", "missing SCHEDULE.json");
-  if (!o->dtype) o->dtype = "int32";
-  if (!o->op) o->op = "sum";
-  if (!one_of(o->dtype, dtypes))
-    return tc_cli_usage_error("run", "--dtype must be int32, int64, float or double, got '%s'", o->dtype);
-  if (!one_of(o->op, ops)) return tc_cli_usage_error("run", "--op must be sum, max or min, got '%s'", o->op);
-  int status;
-  o->iters = 5;
-  o->warmup = 1;
-  if (o->np_text && (status = parse_int("--np", o->np_text, 1, 1 << 20, &o->np))) return status;
-  if (o->iters_text && (status = parse_int("--iters", o->iters_text, 1, 1000000, &o->iters))) return status;
-  if (o->warmup_text && (status = parse_int("--warmup", o->warmup_text, 0, 1000000, &o->warmup))) return status;
-  o->timeout_s = DEFAULT_TIMEOUT_S;
-  if (o->timeout_text && (status = parse_timeout(o))) return status;
-  tc_error err;
-  tc_error_clear(&err);
-  if (tc_units_parse_size_list(o->sizes_text ? o->sizes_text : DEFAULT_SIZES, &o->sizes, &o->nsizes, &err)) {
-    tc_error_prefix(&err, "--sizes");
-    return tc_cli_fail("run", &err);
-  }
-  return TC_EXIT_OK;
+  status = tc_cli_convert(&run_cli, o, "--dtype", "--op", "--np", "--iters", "--warmup", "--timeout", NULL);
+  if (status) return status;
+  if (o->timeout_s <= 0) return tc_cli_usage_error("run", "--timeout must be positive, got '%s'", o->timeout_text);
+  return tc_cli_convert(&run_cli, o, "--sizes", NULL);
 }
 
 /* ---- the schedule: readable, verified, runnable by the executor, on --np ranks ---- */
@@ -263,17 +214,6 @@ static void arg_list_free(arg_list *a) {
   memset(a, 0, sizeof *a);
 }
 
-/* "B1,B2,...": the parsed sizes in plain bytes, so the executor reads exactly these. */
-static char *join_sizes(const run_options *o) {
-  size_t room = (size_t)o->nsizes * 21 + 1, len = 0;
-  char *s = malloc(room);
-  if (!s) return NULL;
-  s[0] = '\0';
-  for (int i = 0; i < o->nsizes; i++)
-    len += (size_t)snprintf(s + len, room - len, "%s%" PRId64, i ? "," : "", o->sizes[i]);
-  return s;
-}
-
 static void build_command(const run_options *o, const char *mpirun, const char *exec, const char *plan,
                           arg_list *a) {
   push(a, mpirun);
@@ -293,7 +233,7 @@ static void build_command(const run_options *o, const char *mpirun, const char *
   push(a, exec);
   push(a, plan);
   push(a, "--sizes");
-  push_owned(a, join_sizes(o));
+  push_owned(a, tc_exec_sizes_arg(o->sizes.bytes, o->sizes.count));
   push(a, "--dtype");
   push(a, o->dtype);
   push(a, "--op");
@@ -308,45 +248,6 @@ static void build_command(const run_options *o, const char *mpirun, const char *
 
 /* ---- the executor's answer ---- */
 
-typedef struct run_result {
-  int64_t size_bytes, count;
-  double time_s, mpi_time_s; /* < 0: null (not measured) */
-  int verified;              /* 1 true, 0 false, -1 null */
-} run_result;
-
-/* A number or null (-1); anything else is an error. */
-static int take_time(json_t *line, const char *key, double *out) {
-  json_t *v = json_object_get(line, key);
-  if (json_is_null(v)) { *out = -1; return 0; }
-  if (!json_is_number(v) || json_number_value(v) < 0) return -1;
-  *out = json_number_value(v);
-  return 0;
-}
-
-static int parse_line(const char *text, run_result *r, char *why, size_t size) {
-  json_error_t jerr;
-  json_t *line = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-  int ok = 0;
-  if (!line) snprintf(why, size, "not JSON (%s)", jerr.text);
-  else if (!json_is_object(line)) snprintf(why, size, "not a JSON object");
-  else {
-    json_t *sz = json_object_get(line, "size_bytes"), *cnt = json_object_get(line, "count");
-    json_t *ver = json_object_get(line, "verified");
-    if (!json_is_integer(sz) || !json_is_integer(cnt)) snprintf(why, size, "size_bytes or count is not an integer");
-    else if (take_time(line, "time_s", &r->time_s) || take_time(line, "mpi_time_s", &r->mpi_time_s))
-      snprintf(why, size, "time_s or mpi_time_s is neither a non-negative number nor null");
-    else if (!json_is_boolean(ver) && !json_is_null(ver)) snprintf(why, size, "verified is neither a boolean nor null");
-    else {
-      r->size_bytes = json_integer_value(sz);
-      r->count = json_integer_value(cnt);
-      r->verified = json_is_null(ver) ? -1 : json_is_true(ver);
-      ok = 1;
-    }
-  }
-  json_decref(line);
-  return ok ? 0 : -1;
-}
-
 /* The M the executor uses for a requested size: whole elements on every rank, at least
    one (allreduce: M/elt elements; allgather, reduce-scatter: M/(N elt) per rank). */
 static int64_t used_size(const run_options *o, tc_collective coll, int64_t requested) {
@@ -357,31 +258,35 @@ static int64_t used_size(const run_options *o, tc_collective coll, int64_t reque
 
 /* Every non-empty stdout line is one result; they must be the requested sizes in order (as
    the executor rounds them). `quiet`: say nothing, the caller has a better line. */
-static int parse_results(const run_options *o, tc_collective coll, char *out, run_result *results, int quiet) {
-  int n = 0, lineno = 0;
-  for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-    lineno++;
-    char why[256];
-    run_result r;
-    if (parse_line(line, &r, why, sizeof why)) {
-      if (!quiet) fprintf(stderr, "topocoll run: " EXEC_NAME " output line %d: %s: %.80s\n", lineno, why, line);
-      return TC_EXIT_FAIL;
-    }
-    if (n >= o->nsizes || r.size_bytes != used_size(o, coll, o->sizes[n])) {
+static int parse_results(const run_options *o, tc_collective coll, char *out, tc_exec_result *results, int quiet) {
+  tc_exec_reader reader;
+  tc_exec_reader_init(&reader, out);
+  tc_exec_result r;
+  char why[256];
+  int n = 0, got;
+  while ((got = tc_exec_reader_next(&reader, &r, why, sizeof why)) > 0) {
+    int lineno = reader.lineno;
+    if (n >= o->sizes.count || r.size_bytes != used_size(o, coll, o->sizes.bytes[n])) {
       if (!quiet) {
-        if (n >= o->nsizes)
-          fprintf(stderr, "topocoll run: " EXEC_NAME " output line %d: more results than the %d sizes requested\n",
-                  lineno, o->nsizes);
+        if (n >= o->sizes.count)
+          fprintf(stderr, "topocoll run: " TC_EXEC_NAME " output line %d: more results than the %d sizes requested\n",
+                  lineno, o->sizes.count);
         else
-          fprintf(stderr, "topocoll run: " EXEC_NAME " output line %d reports size %" PRId64 ", expected %" PRId64 "\n",
-                  lineno, r.size_bytes, used_size(o, coll, o->sizes[n]));
+          fprintf(stderr, "topocoll run: " TC_EXEC_NAME " output line %d reports size %" PRId64 ", expected %" PRId64
+                  "\n", lineno, r.size_bytes, used_size(o, coll, o->sizes.bytes[n]));
       }
       return TC_EXIT_FAIL;
     }
     results[n++] = r;
   }
-  if (n != o->nsizes) {
-    if (!quiet) fprintf(stderr, "topocoll run: " EXEC_NAME " reported %d of the %d requested sizes\n", n, o->nsizes);
+  if (got < 0) {
+    if (!quiet)
+      fprintf(stderr, "topocoll run: " TC_EXEC_NAME " output line %d: %s: %.80s\n", reader.lineno, why, reader.line);
+    return TC_EXIT_FAIL;
+  }
+  if (n != o->sizes.count) {
+    if (!quiet)
+      fprintf(stderr, "topocoll run: " TC_EXEC_NAME " reported %d of the %d requested sizes\n", n, o->sizes.count);
     return TC_EXIT_FAIL;
   }
   return TC_EXIT_OK;
@@ -390,32 +295,23 @@ static int parse_results(const run_options *o, tc_collective coll, char *out, ru
 /* ---- the report ---- */
 
 
-static double algbw_gbps(int64_t bytes, double t) { return t > 0 ? (double)bytes / t / 1e9 : -1; }
+/* Algorithmic bandwidth in bytes per second, or -1 without a time. */
+static double algbw(int64_t bytes, double t) { return t > 0 ? (double)bytes / t : -1; }
 
-static void format_time_or_dash(double t, char *buf, size_t size) {
-  if (t < 0) snprintf(buf, size, "-");
-  else tc_cli_format_time(t, buf, size);
-}
-
-static void format_bw(double gbps, char *buf, size_t size) {
-  if (gbps < 0) snprintf(buf, size, "-");
-  else snprintf(buf, size, "%.3f GB/s", gbps);
-}
-
-static void print_table(const run_options *o, const tc_schedule_doc *doc, const run_result *r) {
+static void print_table(const run_options *o, const tc_schedule_doc *doc, const tc_exec_result *r) {
   const tc_schedule *s = &doc->sched;
   printf("%s \"%s\"%s%s, %d ranks, %s %s, median of %d (after %d warm-up), %s\n\n", tc_collective_name(s->coll),
          s->algorithm, doc->spec ? " on " : "", doc->spec ? doc->spec : "", o->np, o->dtype, o->op, o->iters,
          o->warmup, o->inplace ? "in place" : "out of place");
   printf("%12s  %10s  %12s  %10s  %12s  %6s  %s\n", "size", "time", "algbw", "MPI time", "MPI algbw", "ratio",
          "verified");
-  for (int i = 0; i < o->nsizes; i++) {
+  for (int i = 0; i < o->sizes.count; i++) {
     char sz[32], t[32], bw[32], mt[32], mbw[32], ratio[32];
-    tc_cli_format_size(r[i].size_bytes, sz, sizeof sz);
-    format_time_or_dash(r[i].time_s, t, sizeof t);
-    format_time_or_dash(r[i].mpi_time_s, mt, sizeof mt);
-    format_bw(algbw_gbps(r[i].size_bytes, r[i].time_s), bw, sizeof bw);
-    format_bw(algbw_gbps(r[i].size_bytes, r[i].mpi_time_s), mbw, sizeof mbw);
+    tc_units_format_size(r[i].size_bytes, sz, sizeof sz);
+    tc_units_format_time(r[i].time_s, 0, t, sizeof t);
+    tc_units_format_time(r[i].mpi_time_s, 0, mt, sizeof mt);
+    tc_units_format_bandwidth(algbw(r[i].size_bytes, r[i].time_s), bw, sizeof bw);
+    tc_units_format_bandwidth(algbw(r[i].size_bytes, r[i].mpi_time_s), mbw, sizeof mbw);
     if (r[i].time_s >= 0 && r[i].mpi_time_s > 0) snprintf(ratio, sizeof ratio, "%.2f", r[i].time_s / r[i].mpi_time_s);
     else snprintf(ratio, sizeof ratio, "-");
     printf("%12s  %10s  %12s  %10s  %12s  %6s  %s\n", sz, t, bw, mt, mbw, ratio,
@@ -426,7 +322,7 @@ static void print_table(const run_options *o, const tc_schedule_doc *doc, const 
 
 static json_t *time_json(double t) { return t < 0 ? json_null() : json_real(t); }
 
-static void print_json(const run_options *o, const tc_schedule_doc *doc, const run_result *r, int all_verified) {
+static void print_json(const run_options *o, const tc_schedule_doc *doc, const tc_exec_result *r, int all_verified) {
   const tc_schedule *s = &doc->sched;
   json_t *j = json_object();
   json_object_set_new(j, "verified", json_boolean(all_verified));
@@ -441,15 +337,15 @@ static void print_json(const run_options *o, const tc_schedule_doc *doc, const r
   json_object_set_new(j, "warmup", json_integer(o->warmup));
   json_object_set_new(j, "inplace", json_boolean(o->inplace));
   json_t *list = json_array();
-  for (int i = 0; i < o->nsizes; i++) {
+  for (int i = 0; i < o->sizes.count; i++) {
     json_t *e = json_object();
     json_object_set_new(e, "size_bytes", json_integer(r[i].size_bytes));
     json_object_set_new(e, "count", json_integer(r[i].count));
     json_object_set_new(e, "time_s", time_json(r[i].time_s));
     json_object_set_new(e, "mpi_time_s", time_json(r[i].mpi_time_s));
-    double bw = algbw_gbps(r[i].size_bytes, r[i].time_s), mbw = algbw_gbps(r[i].size_bytes, r[i].mpi_time_s);
-    json_object_set_new(e, "algbw_GBps", bw < 0 ? json_null() : json_real(bw));
-    json_object_set_new(e, "mpi_algbw_GBps", mbw < 0 ? json_null() : json_real(mbw));
+    double bw = algbw(r[i].size_bytes, r[i].time_s), mbw = algbw(r[i].size_bytes, r[i].mpi_time_s);
+    json_object_set_new(e, "algbw_GBps", bw < 0 ? json_null() : json_real(bw / 1e9));
+    json_object_set_new(e, "mpi_algbw_GBps", mbw < 0 ? json_null() : json_real(mbw / 1e9));
     json_object_set_new(e, "verified", r[i].verified < 0 ? json_null() : json_boolean(r[i].verified));
     json_array_append_new(list, e);
   }
@@ -465,8 +361,8 @@ static void print_json(const run_options *o, const tc_schedule_doc *doc, const r
 static int report_failed_run(const run_options *o, const tc_launch_result *res) {
   char how[128], line[TC_ERRMSG_MAX];
   tc_launch_describe(res, o->timeout_s, how, sizeof how);
-  tc_launch_error_line(res->err_tail, EXEC_NAME ":", line, sizeof line);
-  if (res->out_truncated) fprintf(stderr, "topocoll run: " EXEC_NAME " printed far more output than expected\n");
+  tc_launch_error_line(res->err_tail, TC_EXEC_NAME ":", line, sizeof line);
+  if (res->out_truncated) fprintf(stderr, "topocoll run: " TC_EXEC_NAME " printed far more output than expected\n");
   else if (res->timed_out || res->interrupted)
     fprintf(stderr, "topocoll run: mpirun %s; it and every rank were killed\n", how);
   else fprintf(stderr, "topocoll run: mpirun %s%s%s\n", how, line[0] ? ": " : "", line);
@@ -477,7 +373,7 @@ static int report_failed_run(const run_options *o, const tc_launch_result *res) 
    from MPI's and still reports every size: that is a report with "verified": false, not a
    failed run. Anything else that is not a clean exit with every size is a failed run. */
 static int launch_and_collect(const run_options *o, tc_collective coll, char *const *argv, tc_launch_result *res,
-                              run_result *results) {
+                              tc_exec_result *results) {
   tc_error err;
   tc_error_clear(&err);
   tc_launch_options lo = {o->timeout_s, 0, 0};
@@ -488,7 +384,7 @@ static int launch_and_collect(const run_options *o, tc_collective coll, char *co
   int clean = res->exited && res->exit_code == 0 && !res->out_truncated;
   if (clean) return parse_results(o, coll, res->out, results, 0);
   int complete = res->exited && !res->out_truncated && !parse_results(o, coll, res->out, results, 1);
-  for (int i = 0; complete && i < o->nsizes; i++)
+  for (int i = 0; complete && i < o->sizes.count; i++)
     if (results[i].verified == 0) return TC_EXIT_OK; /* the caller reports the mismatch */
   return report_failed_run(o, res);
 }
@@ -496,7 +392,7 @@ static int launch_and_collect(const run_options *o, tc_collective coll, char *co
 static int locate_programs(char *mpirun, char *exec, size_t size) {
   tc_error err;
   tc_error_clear(&err);
-  if (tc_launch_locate(EXEC_NAME, "TOPOCOLL_EXEC", 1, exec, size, &err) ||
+  if (tc_launch_locate(TC_EXEC_NAME, "TOPOCOLL_EXEC", 1, exec, size, &err) ||
       tc_launch_locate("mpirun", "TOPOCOLL_MPIRUN", 0, mpirun, size, &err)) {
     fprintf(stderr, "topocoll run: %s\n", err.msg);
     return TC_EXIT_FAIL;
@@ -526,7 +422,7 @@ int tc_cmd_run(int argc, char **argv) {
   run_options o;
   int status = parse_options(argc, argv, &o);
   if (status) {
-    free(o.sizes);
+    free(o.sizes.bytes);
     return status < 0 ? TC_EXIT_OK : status;
   }
   tc_schedule_doc doc;
@@ -535,11 +431,11 @@ int tc_cmd_run(int argc, char **argv) {
   arg_list cmd = {0};
   tc_launch_result res;
   memset(&res, 0, sizeof res);
-  run_result *results = NULL;
+  tc_exec_result *results = NULL;
   if ((status = check_schedule(&o, &doc)) || (status = locate_programs(mpirun, exec, sizeof mpirun))) goto out;
   if ((status = absolute_path(o.file, plan, sizeof plan))) goto out;
   build_command(&o, mpirun, exec, plan, &cmd);
-  results = calloc((size_t)o.nsizes, sizeof *results);
+  results = calloc((size_t)o.sizes.count, sizeof *results);
   if (cmd.failed || !results) {
     fprintf(stderr, "topocoll run: out of memory\n");
     status = TC_EXIT_FAIL;
@@ -547,20 +443,20 @@ int tc_cmd_run(int argc, char **argv) {
   }
   if ((status = launch_and_collect(&o, doc.sched.coll, cmd.v, &res, results))) goto out;
   int bad = 0, first_bad = -1;
-  for (int i = 0; i < o.nsizes; i++)
+  for (int i = 0; i < o.sizes.count; i++)
     if (results[i].verified != 1 && bad++ == 0) first_bad = i;
   if (o.json) print_json(&o, &doc, results, bad == 0);
   else print_table(&o, &doc, results);
   if (bad) {
     char sz[32], detail[TC_ERRMSG_MAX];
-    tc_cli_format_size(results[first_bad].size_bytes, sz, sizeof sz);
+    tc_units_format_size(results[first_bad].size_bytes, sz, sizeof sz);
     /* The executor's line names the rank and element: "topocoll-exec: size M: rank r: ..." */
-    tc_launch_error_line(res.err_tail, EXEC_NAME ": size ", detail, sizeof detail);
-    if (strncmp(detail, EXEC_NAME ": size ", strlen(EXEC_NAME ": size "))) detail[0] = '\0';
+    tc_launch_error_line(res.err_tail, TC_EXEC_NAME ": size ", detail, sizeof detail);
+    if (strncmp(detail, TC_EXEC_NAME ": size ", strlen(TC_EXEC_NAME ": size "))) detail[0] = '\0';
     const char *why = results[first_bad].verified != 0 ? "the executor did not check it"
-                      : detail[0] ? detail + strlen(EXEC_NAME ": ")
+                      : detail[0] ? detail + strlen(TC_EXEC_NAME ": ")
                                   : "the result differs from MPI's own collective";
-    fprintf(stderr, "topocoll run: %d of %d sizes not verified (first: %s: %s)\n", bad, o.nsizes, sz, why);
+    fprintf(stderr, "topocoll run: %d of %d sizes not verified (first: %s: %s)\n", bad, o.sizes.count, sz, why);
     status = TC_EXIT_FAIL;
   }
 out:
@@ -568,6 +464,6 @@ out:
   tc_launch_result_destroy(&res);
   arg_list_free(&cmd);
   tc_schedule_doc_destroy(&doc);
-  free(o.sizes);
+  free(o.sizes.bytes);
   return status;
 }

@@ -7,7 +7,7 @@
 ** Order of work, and why: everything that can be refused is refused before anything is
 ** simulated — options, sizes, the schedule file (read, then verified: an invalid schedule
 ** is exit 1 and never simulated), a collective the executor runs, the programs smpirun and
-** topocoll-smpi-exec. Then a fresh directory (mkdtemp, removed at the end whatever
+** topocoll-smpi-exec. Then a fresh directory (cli_fs.h, removed at the end whatever
 ** happens short of a kill) receives the platform (tc_simgrid_write_platform), the hostfile
 ** and the schedule as plan.json — the very schedule just verified, re-written, so the
 ** ranks may skip verifying it (--trusted) and a path with spaces never meets smpirun's
@@ -22,19 +22,18 @@
 ** Model time per size: tc_cost_time (steps·α + tau·M/B); the lower bound uses the cost's
 ** optimal values (T_L* = moore_steps, tau*). The fit is tc_fit_cost_model (fit.h).
 */
-#include <errno.h>
-#include <dirent.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "cli_fs.h"
+#include "cli_options.h"
 #include "launch.h"
 #include "sim_smpi.h"
 #include "topocoll/cost.h"
@@ -47,7 +46,7 @@
 #define EXEC_NAME "topocoll-smpi-exec"
 #define DEFAULT_SIZES "1KB..1MB"
 #define DEFAULT_CHECK_MAX "1MB"
-#define DEFAULT_TIMEOUT_S 600.0
+#define DEFAULT_TIMEOUT "600" /* seconds */
 
 void tc_cmd_simulate_help(void) {
   printf(
@@ -92,70 +91,45 @@ typedef struct sim_options {
   int json;
   double link_bw, alpha_s, timeout_s;
   int64_t check_max;
-  int64_t *sizes;
-  int nsizes;
+  tc_cli_size_list sizes;
 } sim_options;
 
-static const char **value_slot(sim_options *o, const char *a) {
-  static const struct { const char *name; size_t offset; } slots[] = {
-      {"--link-bw", offsetof(sim_options, bw_text)},       {"--alpha", offsetof(sim_options, alpha_text)},
-      {"--sizes", offsetof(sim_options, sizes_text)},      {"--smpi-algos", offsetof(sim_options, algos_text)},
-      {"--check-max", offsetof(sim_options, check_text)},  {"--timeout", offsetof(sim_options, timeout_text)},
-  };
-  for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
-    if (!strcmp(a, slots[i].name)) return (const char **)((char *)o + slots[i].offset);
-  return NULL;
-}
+#define AT(field) offsetof(sim_options, field)
+static const tc_cli_option sim_table[] = {
+    {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
+    {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha_s)},
+    {.name = "--sizes", .kind = TC_CLI_SIZE_LIST, .text = AT(sizes_text), .value = AT(sizes),
+     .fallback = DEFAULT_SIZES},
+    {.name = "--smpi-algos", .kind = TC_CLI_STRING, .text = AT(algos_text)},
+    {.name = "--check-max", .kind = TC_CLI_SIZE, .text = AT(check_text), .value = AT(check_max),
+     .fallback = DEFAULT_CHECK_MAX},
+    {.name = "--timeout", .kind = TC_CLI_SECONDS, .text = AT(timeout_text), .value = AT(timeout_s),
+     .fallback = DEFAULT_TIMEOUT},
+    {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
+};
+static const tc_cli_command sim_cli = {
+    .name = "simulate", .help = tc_cmd_simulate_help, .options = sim_table, .noptions = TC_CLI_COUNT(sim_table),
+    .positional = {AT(file)}, .npositional = 1,
+    .extra_argument = "unexpected argument '%s' (SCHEDULE.json already given)"};
+#undef AT
 
-/* --timeout: a time with a unit, or a bare number of seconds. */
-static int parse_timeout(const char *text, double *out, tc_error *err) {
-  char with_unit[64];
-  if (text[0] && strspn(text, "0123456789.") == strlen(text) && strlen(text) + 2 <= sizeof with_unit) {
-    snprintf(with_unit, sizeof with_unit, "%ss", text);
-    text = with_unit;
-  }
-  if (tc_units_parse_time(text, out, err)) return TC_EINPUT;
-  if (*out <= 0) return tc_error_set(err, TC_EINPUT, "must be positive, got '%s'", text);
-  return TC_OK;
-}
-
-/* The quantities; a bad one is one line naming its option. */
-static int parse_quantities(sim_options *o) {
-  tc_error err;
-  tc_error_clear(&err);
-  const char *bad = NULL;
-  o->timeout_s = DEFAULT_TIMEOUT_S;
-  if (tc_units_parse_bandwidth(o->bw_text, &o->link_bw, &err)) bad = "--link-bw";
-  else if (tc_units_parse_time(o->alpha_text, &o->alpha_s, &err)) bad = "--alpha";
-  else if (tc_units_parse_size(o->check_text ? o->check_text : DEFAULT_CHECK_MAX, &o->check_max, &err))
-    bad = "--check-max";
-  else if (o->timeout_text && parse_timeout(o->timeout_text, &o->timeout_s, &err)) bad = "--timeout";
-  else if (tc_units_parse_size_list(o->sizes_text ? o->sizes_text : DEFAULT_SIZES, &o->sizes, &o->nsizes, &err))
-    bad = "--sizes";
-  if (!bad) return TC_EXIT_OK;
-  tc_error_prefix(&err, "%s", bad);
-  return tc_cli_fail("simulate", &err);
-}
-
-/* Returns -1 after printing the help, else an exit code. */
+/* Returns TC_CLI_DONE after printing the help, else an exit code. */
 static int parse_options(int argc, char **argv, sim_options *o) {
   memset(o, 0, sizeof *o);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char **slot = value_slot(o, a);
-    if (slot) {
-      if (i + 1 >= argc) return tc_cli_usage_error("simulate", "%s needs a value", a);
-      *slot = argv[++i];
-    } else if (!strcmp(a, "--json")) o->json = 1;
-    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { tc_cmd_simulate_help(); return -1; }
-    else if (a[0] == '-' && a[1] == '-') return tc_cli_usage_error("simulate", "unknown option '%s'", a);
-    else if (!o->file) o->file = a;
-    else return tc_cli_usage_error("simulate", "unexpected argument '%s' (SCHEDULE.json already given)", a);
-  }
+  int status = tc_cli_parse(&sim_cli, argc, argv, o);
+  if (status) return status;
   if (!o->file) return tc_cli_usage_error("simulate", "missing SCHEDULE.json");
   if (!o->bw_text) return tc_cli_usage_error("simulate", "missing --link-bw");
   if (!o->alpha_text) return tc_cli_usage_error("simulate", "missing --alpha");
-  return parse_quantities(o);
+  status = tc_cli_convert(&sim_cli, o, "--link-bw", "--alpha", "--check-max", "--timeout", NULL);
+  if (status) return status;
+  if (o->timeout_s <= 0) { /* quoted as the time parser saw it: a bare number with its "s" */
+    tc_error err;
+    tc_error_set(&err, TC_EINPUT, "--timeout: must be positive, got '%s%s'", o->timeout_text,
+                 tc_cli_is_bare_number(o->timeout_text) ? "s" : "");
+    return tc_cli_fail("simulate", &err);
+  }
+  return tc_cli_convert(&sim_cli, o, "--sizes", NULL);
 }
 
 /* ---- the SMPI algorithms to compare ---- */
@@ -224,39 +198,6 @@ static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run 
   return TC_EXIT_OK;
 }
 
-/* ---- the working directory ---- */
-
-/* rm -r: the directory's entries (never following symbolic links), then itself. */
-static void remove_tree(const char *dir) {
-  if (!dir[0]) return;
-  DIR *d = opendir(dir);
-  for (struct dirent *e; d && (e = readdir(d));) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    char path[PATH_MAX];
-    struct stat st;
-    if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
-    if (!lstat(path, &st) && S_ISDIR(st.st_mode)) remove_tree(path);
-    else unlink(path);
-  }
-  if (d) closedir(d);
-  rmdir(dir);
-}
-
-/* mkdtemp under $TMPDIR (or /tmp when unset or holding whitespace: smpirun splits
-   some of its arguments on blanks). */
-static int make_workdir(char *dir, size_t size, tc_error *err) {
-  const char *base = getenv("TMPDIR");
-  if (!base || !*base || strpbrk(base, " \t\n")) base = "/tmp";
-  if (snprintf(dir, size, "%s/topocoll-sim-XXXXXX", base) >= (int)size)
-    return tc_error_set(err, TC_EIO, "TMPDIR is too long a path");
-  if (!mkdtemp(dir)) {
-    int e = errno;
-    dir[0] = '\0';
-    return tc_error_set(err, TC_EIO, "cannot create a directory in %s: %s", base, strerror(e));
-  }
-  return TC_OK;
-}
-
 /* ---- the simulations ---- */
 
 typedef struct sim_plan {
@@ -268,19 +209,19 @@ typedef struct sim_plan {
 } sim_plan;
 
 static int split_sizes(const sim_options *o, sim_plan *p) {
-  size_t n = (size_t)o->nsizes;
+  size_t n = (size_t)o->sizes.count;
   p->small = malloc(sizeof *p->small * n);
   p->large = malloc(sizeof *p->large * n);
   p->small_at = malloc(sizeof *p->small_at * n);
   p->large_at = malloc(sizeof *p->large_at * n);
   if (!p->small || !p->large || !p->small_at || !p->large_at) return -1;
-  for (int i = 0; i < o->nsizes; i++) {
-    if (o->sizes[i] <= o->check_max) {
+  for (int i = 0; i < o->sizes.count; i++) {
+    if (o->sizes.bytes[i] <= o->check_max) {
       p->small_at[p->nsmall] = i;
-      p->small[p->nsmall++] = o->sizes[i];
+      p->small[p->nsmall++] = o->sizes.bytes[i];
     } else {
       p->large_at[p->nlarge] = i;
-      p->large[p->nlarge++] = o->sizes[i];
+      p->large[p->nlarge++] = o->sizes.bytes[i];
     }
   }
   if (!p->nsmall) {
@@ -383,12 +324,8 @@ static int best_algorithm(const sim_report *r, int i) {
 }
 
 
-static void format_time(double t, char *buf, size_t size) {
-  if (t < 0) snprintf(buf, size, "-");
-  else if (t < 1e-3) snprintf(buf, size, "%.3f us", t * 1e6);
-  else if (t < 1) snprintf(buf, size, "%.4f ms", t * 1e3);
-  else snprintf(buf, size, "%.5f s", t);
-}
+/* Simulated and modelled times agree to a few ns: print them fine. */
+static void format_time(double t, char *buf, size_t size) { tc_units_format_time(t, TC_UNITS_TIME_FINE, buf, size); }
 
 static void print_fit_text(const sim_report *r) {
   const sim_options *o = r->o;
@@ -399,7 +336,7 @@ static void print_fit_text(const sim_report *r) {
   const tc_cost_fit *f = &r->fit;
   double node_bw = (double)r->cost->degree * o->link_bw;
   printf("fit (paper 000 App. A.2): simulated t = a + b*M by least squares over %d sizes, weights 1/t^2\n",
-         o->nsizes);
+         o->sizes.count);
   printf("  alpha = a / %d steps = %.6g us (configured %.6g us)", r->cost->steps, f->alpha_s * 1e6, o->alpha_s * 1e6);
   if (isnan(f->alpha_rel_err)) printf("\n");
   else printf(": relative error %+.3f %%\n", f->alpha_rel_err * 100);
@@ -425,10 +362,10 @@ static void print_algorithms_text(const sim_report *r) {
   }
   printf("SMPI %s algorithms run at every size:", tc_collective_name(r->doc->sched.coll));
   for (int k = 0; k < r->nalgos; k++)
-    if (!strcmp(algo_status(&r->algos[k], r->o->nsizes), "ok")) printf(" %s", r->algos[k].name);
+    if (!strcmp(algo_status(&r->algos[k], r->o->sizes.count), "ok")) printf(" %s", r->algos[k].name);
   printf("\n");
   for (int k = 0; k < r->nalgos; k++) {
-    const char *status = algo_status(&r->algos[k], r->o->nsizes);
+    const char *status = algo_status(&r->algos[k], r->o->sizes.count);
     if (!strcmp(status, "partial")) printf("  %s: some sizes only; no time %s\n", r->algos[k].name, r->algos[k].r.lost);
     else if (!strcmp(status, "skipped")) printf("  %s: skipped: %s\n", r->algos[k].name, r->algos[k].reason);
   }
@@ -446,10 +383,11 @@ static void print_text(const sim_report *r) {
          r->cost->steps, tc_rat_to_double(r->cost->tau));
   printf("%10s  %12s  %11s  %12s  %7s  %12s  %-22s  %12s  %7s  %s\n", "size", "simulated", "algbw", "model",
          "error", "bound", "best SMPI", "SMPI time", "SMPI/sim", "checked");
-  for (int i = 0; i < o->nsizes; i++) {
-    char sz[32], t[32], m[32], bd[32], st[32], ratio[32];
+  for (int i = 0; i < o->sizes.count; i++) {
+    char sz[32], t[32], bw[32], m[32], bd[32], st[32], ratio[32];
     int64_t b = r->sched->used[i];
-    tc_cli_format_size(b, sz, sizeof sz);
+    tc_units_format_size(b, sz, sizeof sz);
+    tc_units_format_bandwidth((double)b / r->sched->times[i], bw, sizeof bw);
     format_time(r->sched->times[i], t, sizeof t);
     format_time(model_time(r, b), m, sizeof m);
     format_time(bound_time(r, b), bd, sizeof bd);
@@ -457,9 +395,9 @@ static void print_text(const sim_report *r) {
     format_time(k >= 0 ? r->algos[k].r.times[i] : -1, st, sizeof st);
     if (k >= 0) snprintf(ratio, sizeof ratio, "%.3f", r->algos[k].r.times[i] / r->sched->times[i]);
     else snprintf(ratio, sizeof ratio, "-");
-    printf("%10s  %12s  %6.3f GB/s  %12s  %+6.2f%%  %12s  %-22s  %12s  %7s  %s\n", sz, t,
-           (double)b / r->sched->times[i] * 1e-9, m, (model_time(r, b) - r->sched->times[i]) / r->sched->times[i] * 100, bd,
-           k >= 0 ? r->algos[k].name : "-", st, ratio, r->checked[i] ? "yes" : "no");
+    printf("%10s  %12s  %11s  %12s  %+6.2f%%  %12s  %-22s  %12s  %7s  %s\n", sz, t, bw, m,
+           (model_time(r, b) - r->sched->times[i]) / r->sched->times[i] * 100, bd, k >= 0 ? r->algos[k].name : "-",
+           st, ratio, r->checked[i] ? "yes" : "no");
   }
   printf("\nalgbw = size / simulated time; error = (model - simulated) / simulated; bound = T_L* alpha + tau* M/B;\n"
          "SMPI/sim = the best SMPI algorithm's time / the simulated time (above 1: the schedule is faster);\n"
@@ -510,12 +448,12 @@ static void print_json(const sim_report *r) {
   json_object_set_new(j, "bound_tb_factor", json_string(opt));
   json_object_set_new(j, "check_max_bytes", json_integer(o->check_max));
   json_t *list = json_array();
-  for (int i = 0; i < o->nsizes; i++) {
+  for (int i = 0; i < o->sizes.count; i++) {
     int64_t b = r->sched->used[i];
     int k = best_algorithm(r, i);
     json_t *e = json_object(), *smpi = json_object();
     json_object_set_new(e, "size_bytes", json_integer(b));
-    json_object_set_new(e, "requested_bytes", json_integer(o->sizes[i]));
+    json_object_set_new(e, "requested_bytes", json_integer(o->sizes.bytes[i]));
     json_object_set_new(e, "sim_time_s", json_real(r->sched->times[i]));
     json_object_set_new(e, "algbw_GBps", json_real((double)b / r->sched->times[i] * 1e-9));
     json_object_set_new(e, "model_time_s", json_real(model_time(r, b)));
@@ -536,12 +474,12 @@ static void print_json(const sim_report *r) {
   for (int k = 0; k < r->nalgos; k++) {
     json_t *e = json_object();
     json_object_set_new(e, "name", json_string(r->algos[k].name));
-    const char *status = algo_status(&r->algos[k], r->o->nsizes);
+    const char *status = algo_status(&r->algos[k], r->o->sizes.count);
     json_object_set_new(e, "status", json_string(status));
     if (!strcmp(status, "skipped")) json_object_set_new(e, "reason", json_string(r->algos[k].reason));
     if (!strcmp(status, "partial")) {
       json_t *lost = json_array();
-      for (int i = 0; i < r->o->nsizes; i++)
+      for (int i = 0; i < r->o->sizes.count; i++)
         if (!r->algos[k].r.ran[i]) json_array_append_new(lost, json_integer(r->sched->used[i]));
       json_object_set_new(e, "reason", json_string(r->algos[k].r.lost));
       json_object_set_new(e, "missing_sizes", lost);
@@ -595,7 +533,7 @@ static int prepare(const tc_schedule_doc *doc, const sim_options *o, const char 
 static int run_all(sim_plan *p, prog_result *sched, algo_run *algos, int nalgos) {
   tc_error err;
   tc_error_clear(&err);
-  int interrupted = 0, n = p->o->nsizes;
+  int interrupted = 0, n = p->o->sizes.count;
   if (simulate_program(p, NULL, sched, &interrupted, &err)) {
     if (interrupted) return 128 + interrupted;
     fprintf(stderr, "topocoll simulate: %s: simulating the schedule failed: %s\n", p->o->file, err.msg);
@@ -635,15 +573,16 @@ static int locate_programs(char *smpirun, char *exec, char *prlimit, size_t size
 }
 
 static void fit_results(sim_report *r) {
-  double *bytes = malloc(sizeof *bytes * (size_t)r->o->nsizes);
+  double *bytes = malloc(sizeof *bytes * (size_t)r->o->sizes.count);
   tc_error err;
   tc_error_clear(&err);
   if (!bytes) {
     snprintf(r->fit_error, sizeof r->fit_error, "out of memory");
     return;
   }
-  for (int i = 0; i < r->o->nsizes; i++) bytes[i] = (double)r->sched->used[i];
-  r->has_fit = !tc_fit_cost_model(r->cost, r->o->alpha_s, r->o->link_bw, bytes, r->sched->times, r->o->nsizes, &r->fit, &err);
+  for (int i = 0; i < r->o->sizes.count; i++) bytes[i] = (double)r->sched->used[i];
+  r->has_fit = !tc_fit_cost_model(r->cost, r->o->alpha_s, r->o->link_bw, bytes, r->sched->times, r->o->sizes.count,
+                                  &r->fit, &err);
   if (!r->has_fit) snprintf(r->fit_error, sizeof r->fit_error, "%s", err.msg);
   free(bytes);
 }
@@ -652,7 +591,7 @@ int tc_cmd_simulate(int argc, char **argv) {
   sim_options o;
   int status = parse_options(argc, argv, &o);
   if (status) {
-    free(o.sizes);
+    free(o.sizes.bytes);
     return status < 0 ? TC_EXIT_OK : status;
   }
   tc_schedule_doc doc;
@@ -673,32 +612,32 @@ int tc_cmd_simulate(int argc, char **argv) {
   if ((status = check_schedule(&o, &doc, &cost))) goto out;
   if ((status = choose_algorithms(&o, doc.sched.coll, &algos, &nalgos))) goto out;
   if ((status = locate_programs(smpirun, exec, prlimit, sizeof smpirun))) goto out;
-  checked = calloc((size_t)o.nsizes, sizeof *checked);
-  if (prog_result_init(&sched, o.nsizes) || !checked || split_sizes(&o, &p)) {
+  checked = calloc((size_t)o.sizes.count, sizeof *checked);
+  if (prog_result_init(&sched, o.sizes.count) || !checked || split_sizes(&o, &p)) {
     fprintf(stderr, "topocoll simulate: out of memory\n");
     status = TC_EXIT_FAIL;
     goto out;
   }
-  if (make_workdir(dir, sizeof dir, &err)) {
+  if (tc_cli_make_scratch_dir("sim", dir, sizeof dir, &err)) {
     status = tc_cli_fail("simulate", &err);
     goto out;
   }
   if ((status = prepare(&doc, &o, dir))) goto out;
   p.env = (tc_sim_env){smpirun, exec, prlimit[0] ? prlimit : NULL, dir, doc.sched.nodes, doc.sched.coll, o.timeout_s};
   if ((status = run_all(&p, &sched, algos, nalgos))) goto out;
-  for (int i = 0; i < o.nsizes; i++) checked[i] = o.sizes[i] <= o.check_max;
+  for (int i = 0; i < o.sizes.count; i++) checked[i] = o.sizes.bytes[i] <= o.check_max;
   sim_report r = {&o, &doc, &cost, &sched, checked, algos, nalgos, 0, {{0, 0}, 0, 0, 0, 0, 0}, ""};
   fit_results(&r);
   if (o.json) print_json(&r);
   else print_text(&r);
 out:
-  remove_tree(dir);
+  tc_cli_remove_scratch_dir(dir);
   for (int k = 0; k < nalgos; k++) prog_result_free(&algos[k].r);
   free(algos);
   prog_result_free(&sched);
   free(checked);
   sim_plan_free(&p);
-  free(o.sizes);
+  free(o.sizes.bytes);
   tc_cost_destroy(&cost);
   tc_schedule_doc_destroy(&doc);
   return status;

@@ -5,10 +5,12 @@
 */
 #include <inttypes.h>
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "topocoll/graph_io.h"
 #include "topocoll/spec.h"
 #include "topocoll/summary.h"
@@ -118,32 +120,30 @@ static void print_text(const char *spec, const tc_graph_summary *s) {
 
 typedef struct topo_options {
   const char *spec, *dot, *edges, *wiring, *graph_json;
-  int json, list, reverse_symmetry;
+  int json, list, no_reverse_symmetry;
 } topo_options;
+
+#define AT(field) offsetof(topo_options, field)
+static const tc_cli_option topo_table[] = {
+    {.name = "--dot", .kind = TC_CLI_STRING, .text = AT(dot), .needs = "a file name"},
+    {.name = "--edges", .kind = TC_CLI_STRING, .text = AT(edges), .needs = "a file name"},
+    {.name = "--wiring", .kind = TC_CLI_STRING, .text = AT(wiring), .needs = "a file name"},
+    {.name = "--graph-json", .kind = TC_CLI_STRING, .text = AT(graph_json), .needs = "a file name"},
+    {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
+    {.name = "--list", .kind = TC_CLI_FLAG, .value = AT(list)},
+    {.name = "--no-reverse-symmetry", .kind = TC_CLI_FLAG, .value = AT(no_reverse_symmetry)},
+};
+static const tc_cli_command topo_cli = {
+    .name = "topo", .help = tc_cmd_topo_help, .options = topo_table, .noptions = TC_CLI_COUNT(topo_table),
+    .positional = {AT(spec)}, .npositional = 1,
+    .extra_argument = "more than one SPEC given ('%2$s' and '%1$s'); quote specs with spaces"};
+#undef AT
 
 static int parse_options(int argc, char **argv, topo_options *o) {
   memset(o, 0, sizeof *o);
-  o->reverse_symmetry = 1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char **target = !strcmp(a, "--dot") ? &o->dot
-                          : !strcmp(a, "--edges") ? &o->edges
-                          : !strcmp(a, "--wiring") ? &o->wiring
-                          : !strcmp(a, "--graph-json") ? &o->graph_json
-                                                        : NULL;
-    if (target) {
-      if (i + 1 >= argc) return tc_cli_usage_error("topo", "%s needs a file name", a);
-      *target = argv[++i];
-    } else if (!strcmp(a, "--json")) o->json = 1;
-    else if (!strcmp(a, "--list")) o->list = 1;
-    else if (!strcmp(a, "--no-reverse-symmetry")) o->reverse_symmetry = 0;
-    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { tc_cmd_topo_help(); return -1; }
-    else if (a[0] == '-' && a[1] == '-') return tc_cli_usage_error("topo", "unknown option '%s'", a);
-    else if (o->spec) return tc_cli_usage_error("topo", "more than one SPEC given ('%s' and '%s'); quote specs with spaces", o->spec, a);
-    else o->spec = a;
-  }
-  if (!o->list && !o->spec) return tc_cli_usage_error("topo", "missing SPEC");
-  return TC_EXIT_OK;
+  int status = tc_cli_parse(&topo_cli, argc, argv, o);
+  if (!status && !o->list && !o->spec) return tc_cli_usage_error("topo", "missing SPEC");
+  return status;
 }
 
 /* Write every requested output file; stops at the first failure. */
@@ -166,7 +166,7 @@ int tc_cmd_topo(int argc, char **argv) {
   tc_graph *g = NULL;
   if (tc_spec_build(o.spec, &g, &err)) return tc_cli_fail("topo", &err);
   tc_graph_summary s;
-  if (tc_graph_summarize(g, o.reverse_symmetry, &s, &err)) {
+  if (tc_graph_summarize(g, !o.no_reverse_symmetry, &s, &err)) {
     tc_graph_destroy(g);
     return tc_cli_fail("topo", &err);
   }

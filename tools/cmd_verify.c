@@ -11,10 +11,13 @@
 ** that 1 always means "this schedule is wrong".
 */
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_options.h"
+#include "sched_report.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/spec.h"
 #include "topocoll/verify.h"
@@ -39,19 +42,19 @@ typedef struct verify_options {
   int json;
 } verify_options;
 
+static const tc_cli_option verify_table[] = {
+    {.name = "--json", .kind = TC_CLI_FLAG, .value = offsetof(verify_options, json)},
+};
+static const tc_cli_command verify_cli = {
+    .name = "verify", .help = tc_cmd_verify_help, .options = verify_table, .noptions = TC_CLI_COUNT(verify_table),
+    .positional = {offsetof(verify_options, file), offsetof(verify_options, spec)}, .npositional = 2,
+    .extra_argument = "unexpected argument '%s' (FILE and SPEC already given)"};
+
 static int parse_options(int argc, char **argv, verify_options *o) {
   memset(o, 0, sizeof *o);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--json")) o->json = 1;
-    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { tc_cmd_verify_help(); return -1; }
-    else if (a[0] == '-' && a[1] == '-') return tc_cli_usage_error("verify", "unknown option '%s'", a);
-    else if (!o->file) o->file = a;
-    else if (!o->spec) o->spec = a;
-    else return tc_cli_usage_error("verify", "unexpected argument '%s' (FILE and SPEC already given)", a);
-  }
-  if (!o->file) return tc_cli_usage_error("verify", "missing FILE");
-  return TC_EXIT_OK;
+  int status = tc_cli_parse(&verify_cli, argc, argv, o);
+  if (!status && !o->file) return tc_cli_usage_error("verify", "missing FILE");
+  return status;
 }
 
 /* Print the verdict for an invalid schedule: the verifier's line on stderr, and in JSON

@@ -26,11 +26,11 @@
 #include "sim_smpi.h"
 
 #include <inttypes.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec_client.h"
 #include "launch.h"
 
 const char *const tc_sim_alpha_beta_cfg[] = {
@@ -108,14 +108,6 @@ static void push_fmt(argv_list *a, const char *fmt, const char *x, const char *y
   push(a, s);
 }
 
-static char *join_sizes(const int64_t *sizes, int n) {
-  size_t size = (size_t)n * 21 + 1;
-  char *s = malloc(size), *p = s;
-  if (!s) return NULL;
-  for (int i = 0; i < n; i++) p += snprintf(p, size - (size_t)(p - s), "%s%" PRId64, i ? "," : "", sizes[i]);
-  return s;
-}
-
 static void build_argv(argv_list *a, const tc_sim_env *env, const char *algo, const char *size_list, int verify,
                        const char *np, const char *blocksize, const char *budget) {
   memset(a, 0, sizeof *a);
@@ -164,38 +156,32 @@ static void free_argv(argv_list *a) {
 
 /* ---- the answer ---- */
 
-/* One line: a size's object; the size it ran, its time under `key`, its verdict. */
-static int parse_line(const char *text, const char *key, int64_t *used, double *time, int *verified, char *why,
-                      size_t size) {
-  json_error_t jerr;
-  json_t *line = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-  json_t *sz = json_object_get(line, "size_bytes"), *t = json_object_get(line, key),
-         *ver = json_object_get(line, "verified");
-  int ok = 0;
-  if (!json_is_object(line)) snprintf(why, size, "not a JSON object");
-  else if (!json_is_integer(sz) || json_integer_value(sz) <= 0) snprintf(why, size, "size_bytes is not a size");
-  else if (!json_is_number(t) || !(json_number_value(t) >= 0)) snprintf(why, size, "%s is not a time", key);
-  else if (!json_is_boolean(ver) && !json_is_null(ver)) snprintf(why, size, "verified is neither a boolean nor null");
-  else {
-    *used = json_integer_value(sz);
-    *time = json_number_value(t);
-    *verified = json_is_null(ver) ? -1 : json_is_true(ver);
-    ok = 1;
-  }
-  json_decref(line);
-  return ok ? 0 : -1;
-}
-
-/* The lines printed, in order: *done of them are good results. An error names the first
-   bad line, or too few or too many. */
+/* The lines printed, in order: *done of them are good results, each with a size and a
+   time under `key` (the other time is null). An error names the first bad line, or too
+   few or too many. */
 static int parse_output(char *out, int n, const char *key, double *times, int64_t *used, int *verified, int *done,
                         tc_error *err) {
+  tc_exec_reader reader;
+  tc_exec_reader_init(&reader, out);
+  tc_exec_result r;
+  char why[128];
   *done = 0;
-  for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-    char why[128];
+  for (int got; (got = tc_exec_reader_next(&reader, &r, why, sizeof why));) {
     if (*done == n) return tc_error_set(err, TC_EFAIL, "the executor printed more than the %d requested sizes", n);
-    if (parse_line(line, key, &used[*done], &times[*done], &verified[*done], why, sizeof why))
-      return tc_error_set(err, TC_EFAIL, "the executor's output line %d: %s: %.80s", *done + 1, why, line);
+    double t = got > 0 ? (!strcmp(key, "time_s") ? r.time_s : r.mpi_time_s) : -1;
+    /* A result line, but not one this run can use: no size, or no time for its program. */
+    if (got > 0 && r.size_bytes <= 0) {
+      snprintf(why, sizeof why, "size_bytes is not a size");
+      got = -1;
+    } else if (got > 0 && t < 0) {
+      snprintf(why, sizeof why, "%s is not a time", key);
+      got = -1;
+    }
+    if (got < 0)
+      return tc_error_set(err, TC_EFAIL, "the executor's output line %d: %s: %.80s", reader.lineno, why, reader.line);
+    used[*done] = r.size_bytes;
+    times[*done] = t;
+    verified[*done] = r.verified;
     ++*done;
   }
   if (*done != n) return tc_error_set(err, TC_EFAIL, "the executor reported %d of the %d requested sizes", *done, n);
@@ -207,8 +193,8 @@ static int parse_output(char *out, int n, const char *key, double *times, int64_
    last line with text. */
 static void telling_line(const char *text, char *buf, size_t size) {
   static const char marker[] = "/CRITICAL] ";
-  tc_launch_error_line(text, "topocoll-exec", buf, size);
-  if (*buf && !strncmp(buf, "topocoll-exec", 13)) return;
+  tc_launch_error_line(text, TC_EXEC_NAME, buf, size);
+  if (*buf && !strncmp(buf, TC_EXEC_NAME, strlen(TC_EXEC_NAME))) return;
   const char *c = strstr(text, marker);
   if (c) {
     c += sizeof marker - 1;
@@ -234,7 +220,7 @@ int tc_sim_run(const tc_sim_env *env, const char *algo, const int64_t *sizes, in
   char budget[64] = "";
   uint64_t bytes = memory_budget();
   if (bytes) snprintf(budget, sizeof budget, "--data=%" PRIu64 ":", bytes);
-  char *size_list = join_sizes(sizes, n);
+  char *size_list = tc_exec_sizes_arg(sizes, n);
   argv_list a;
   if (size_list) build_argv(&a, env, algo, size_list, verify, np, blocksize, *budget ? budget : NULL);
   if (!size_list || a.failed) {

@@ -1,6 +1,7 @@
 /*
-** units.h — parsing the quantities a user types on the command line: a latency ("10us"),
-** a link bandwidth ("25Gbps") and a message size ("1MB", "4MiB", "1048576").
+** units.h — the quantities a user types on the command line, a latency ("10us"), a link
+** bandwidth ("25Gbps") and a message size ("1MB", "4MiB", "1048576"): parsing them, and
+** writing them back for people (tables, summaries; the formatters at the end).
 **
 ** Accepted forms: a non-negative decimal number (digits, optionally '.' and more digits;
 ** no sign, no exponent, no spaces) immediately followed by a unit, case-sensitive:
@@ -20,6 +21,7 @@
 #ifndef TOPOCOLL_UNITS_H
 #define TOPOCOLL_UNITS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "topocoll/error.h"
@@ -34,5 +36,28 @@ int tc_units_parse_size(const char *text, int64_t *bytes, tc_error *err);
    on failure it is NULL and the error quotes the offending item. */
 #define TC_SIZE_LIST_MAX 4096
 int tc_units_parse_size_list(const char *text, int64_t **sizes, int *count, tc_error *err);
+
+/* ---- formatting: one way to print each quantity, for the CLI's tables and plan summaries ----
+   Each writes a NUL-terminated text into buf[size], cut short as snprintf does when it
+   does not fit (64 bytes hold any size, and any time or bandwidth below 10^40). */
+
+/* How tc_units_format_time writes a time. */
+enum {
+  TC_UNITS_TIME_MICRO_SIGN = 1 << 0, /* "µs" (UTF-8, for markdown) instead of "us" (terminals) */
+  TC_UNITS_TIME_FINE = 1 << 1        /* more digits, for times compared at the ns level
+                                        (simulated against modelled): see below */
+};
+/* A time in the largest unit below which it falls: under 1 ms in us, under 1 s in ms, else
+   in s: "323.5 us", "5.369 ms", "1.234 s" (digits after the point: 1, 3, 3); with
+   TC_UNITS_TIME_FINE "323.500 us", "5.3690 ms", "1.23400 s" (3, 4, 5). A negative time, which
+   the tools use for "not measured", is "-". */
+void tc_units_format_time(double seconds, int flags, char *buf, size_t size);
+/* A size exactly and short: in the largest unit that divides it, decimal before binary on
+   each level (GB, GiB, MB, MiB, KB, KiB), else in bytes: "4 KB" (4000), "1 MiB", "128 KB"
+   (128000, also 125 KiB), "1500 B". */
+void tc_units_format_size(int64_t bytes, char *buf, size_t size);
+/* A bandwidth in GB/s (10^9 bytes per second) with 3 digits after the point: "1.250 GB/s". A
+   negative bandwidth ("not measured") is "-". */
+void tc_units_format_bandwidth(double bytes_per_s, char *buf, size_t size);
 
 #endif

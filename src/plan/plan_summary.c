@@ -5,34 +5,21 @@
 ** schedule, except the frontier's prediction tables, which are the finder's and say so.
 */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/io_atomic.h"
 #include "topocoll/collective.h"
 #include "topocoll/plan.h"
+#include "topocoll/units.h"
 
-/* "323.5 µs", "5.369 ms", "1.234 s". */
+/* The summary's times and sizes are the library's (units.h); markdown takes "µs". */
 static void format_time(double s, char *buf, size_t size) {
-  if (s < 1e-3) snprintf(buf, size, "%.1f µs", s * 1e6);
-  else if (s < 1) snprintf(buf, size, "%.3f ms", s * 1e3);
-  else snprintf(buf, size, "%.3f s", s);
+  tc_units_format_time(s, TC_UNITS_TIME_MICRO_SIGN, buf, size);
 }
 
-/* Bytes in the largest unit that divides them exactly: "64 MB", "1 MiB", "1500 B". */
-static void format_size(double bytes, char *buf, size_t size) {
-  static const struct { const char *name; double scale; } units[] = {
-      {"GiB", 1073741824.0}, {"GB", 1e9}, {"MiB", 1048576.0}, {"MB", 1e6}, {"KiB", 1024.0}, {"KB", 1e3}};
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-    double q = bytes / units[i].scale;
-    if (q >= 1 && q == floor(q)) {
-      snprintf(buf, size, "%.0f %s", q, units[i].name);
-      return;
-    }
-  }
-  snprintf(buf, size, "%.0f B", bytes);
-}
+/* Workload sizes are whole byte counts held as doubles (tc_workload_parse_sizes). */
+static void format_size(double bytes, char *buf, size_t size) { tc_units_format_size((int64_t)bytes, buf, size); }
 
 /* "21/16", or "24" for a whole number. */
 static void format_rat(tc_rat r, char *buf, size_t size) { tc_rat_format(r, buf, (int)size); }

@@ -1,0 +1,50 @@
+/*
+** exec_client.h — the CLI's side of topocoll-exec (src/run/exec_driver.c, docs/running.md),
+** shared by `topocoll run` (the executor under mpirun) and `topocoll simulate` (its SMPI
+** build, topocoll-smpi-exec, under smpirun): how to ask it for sizes, and how to read its
+** answer.
+**
+** The answer: rank 0 prints one line per requested size, in order,
+**   {"size_bytes": M, "count": c, "time_s": t|null, "mpi_time_s": t|null, "verified": b|null}
+** where M is the size it ran (the requested one rounded down to whole elements per rank),
+** t a time in seconds (null: not measured, e.g. with --only) and b whether the schedule's
+** result equalled MPI's (null: not checked). Its error lines on stderr start with
+** TC_EXEC_NAME ":", whichever build runs.
+** Guarantees of the reader: a line is accepted only when it is one JSON object (no
+** duplicate keys) with exactly those types; empty lines are skipped and not counted. What
+** the sizes must be, and how many, is the caller's to check: run and simulate differ.
+*/
+#ifndef TC_TOOLS_EXEC_CLIENT_H
+#define TC_TOOLS_EXEC_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TC_EXEC_NAME "topocoll-exec"
+
+/* The value of the executor's --sizes: "B1,B2,..." in plain bytes, so it runs exactly these
+   (no unit parsing on the other side). malloc'ed; NULL when out of memory. */
+char *tc_exec_sizes_arg(const int64_t *sizes, int n);
+
+/* One line of the answer. */
+typedef struct tc_exec_result {
+  int64_t size_bytes, count;
+  double time_s, mpi_time_s; /* < 0: null (not measured) */
+  int verified;              /* 1 true, 0 false, -1 null (not checked) */
+} tc_exec_result;
+
+/* Reads the executor's stdout, which it cuts into lines in place. */
+typedef struct tc_exec_reader {
+  char *rest;       /* what is left to read */
+  const char *line; /* the line read last */
+  int lineno;       /* its number, 1 for the first non-empty line */
+} tc_exec_reader;
+
+void tc_exec_reader_init(tc_exec_reader *r, char *out);
+
+/* The next line: 1 with *res filled in; 0 when there is none; -1 when the line is not a
+   result, with why[size] saying what is wrong ("not JSON (...)", "size_bytes or count is not
+   an integer", ...). */
+int tc_exec_reader_next(tc_exec_reader *r, tc_exec_result *res, char *why, size_t size);
+
+#endif

@@ -1,0 +1,84 @@
+/*
+** sched_report.c — the report of `topocoll sched` and `topocoll verify` (contract in
+** sched_report.h).
+*/
+#include "sched_report.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+
+#include "topocoll/collective.h"
+
+static void format_rat(tc_rat r, char *buf, size_t size) {
+  snprintf(buf, size, "%" PRId64 "/%" PRId64, r.num, r.den);
+}
+
+static json_t *report_json(const tc_cli_sched_report *r) {
+  const tc_cost *c = r->c;
+  char tau[64], opt[64];
+  format_rat(c->tau, tau, sizeof tau);
+  format_rat(c->tau_optimal, opt, sizeof opt);
+  json_t *o = json_object();
+  if (r->file) json_object_set_new(o, "file", json_string(r->file));
+  json_object_set_new(o, "spec", r->spec ? json_string(r->spec) : json_null());
+  json_object_set_new(o, "collective", json_string(tc_collective_name(r->s->coll)));
+  json_object_set_new(o, "algorithm", json_string(r->s->algorithm));
+  if (r->root >= 0) json_object_set_new(o, "root", json_integer(r->root));
+  json_object_set_new(o, "nodes", json_integer(r->s->nodes));
+  json_object_set_new(o, "degree", json_integer(c->degree));
+  json_object_set_new(o, "steps", json_integer(c->steps));
+  json_object_set_new(o, "moore_steps", c->moore_steps >= 0 ? json_integer(c->moore_steps) : json_null());
+  json_object_set_new(o, "tb_factor", json_string(tau));
+  json_object_set_new(o, "tb_factor_float", json_real(tc_rat_to_double(c->tau)));
+  json_object_set_new(o, "tb_optimal_factor", json_string(opt));
+  json_object_set_new(o, "bw_optimal", json_boolean(c->bw_optimal));
+  json_object_set_new(o, "moore_optimal", json_boolean(c->moore_optimal));
+  json_object_set_new(o, "verified", json_true()); /* only verified schedules reach the report */
+  json_object_set_new(o, "chunks_per_shard", json_integer(r->s->units));
+  json_object_set_new(o, "shards", json_integer(r->s->nshards));
+  json_object_set_new(o, "transfers", json_integer(r->s->count));
+  if (r->alpha_s >= 0) json_object_set_new(o, "alpha_s", json_real(r->alpha_s));
+  if (r->link_bw >= 0) json_object_set_new(o, "link_bw_Bps", json_real(r->link_bw));
+  if (r->size_bytes >= 0) json_object_set_new(o, "size_bytes", json_integer(r->size_bytes));
+  if (r->time_s >= 0) json_object_set_new(o, "time_s", json_real(r->time_s));
+  if (r->written) json_object_set_new(o, "out", json_string(r->written));
+  return o;
+}
+
+static void report_text(const tc_cli_sched_report *r) {
+  const tc_cost *c = r->c;
+  char tau[64], opt[64];
+  format_rat(c->tau, tau, sizeof tau);
+  format_rat(c->tau_optimal, opt, sizeof opt);
+  if (r->file) printf("file              %s\n", r->file);
+  printf("topology          %s\n", r->spec ? r->spec : "(no spec: graph from the file)");
+  printf("collective        %s", tc_collective_name(r->s->coll));
+  if (r->root >= 0) printf(" (root %d)", r->root);
+  printf("\nalgorithm         %s\n", r->s->algorithm);
+  printf("nodes             %d\n", r->s->nodes);
+  printf("degree            %" PRId64 "\n", c->degree);
+  printf("verified          yes\n");
+  printf("steps             %d (T_L = %d alpha)", c->steps, c->steps);
+  if (c->moore_steps >= 0)
+    printf("; Moore bound %d: %s", c->moore_steps, c->moore_optimal ? "Moore-optimal" : "not Moore-optimal");
+  printf("\nT_B factor        %s = %.6f M/B; optimum %s: %s\n", tau, tc_rat_to_double(c->tau), opt,
+         c->bw_optimal ? "BW-optimal" : "not BW-optimal");
+  printf("chunks per shard  %" PRId64 " (%d shards)\n", r->s->units, r->s->nshards);
+  printf("transfers         %" PRId64 "\n", r->s->count);
+  if (r->time_s >= 0)
+    printf("time              %.9g s (alpha %.9g s, link %.9g B/s, M %" PRId64 " B)\n", r->time_s, r->alpha_s,
+           r->link_bw, r->size_bytes);
+  if (r->written) printf("written           %s\n", r->written);
+}
+
+void tc_cli_print_sched_report(const tc_cli_sched_report *r, int json) {
+  if (!json) {
+    report_text(r);
+    return;
+  }
+  json_t *o = report_json(r);
+  json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+  printf("\n");
+  json_decref(o);
+}

@@ -1,0 +1,33 @@
+/*
+** sched_report.h — the report `topocoll sched` and `topocoll verify` print for a verified
+** schedule: what it is (collective, algorithm, topology), its costs in the alpha-beta
+** model, and, when given, the predicted time and the file written or read.
+**
+** Only verified schedules reach it: it prints "verified: yes" (text) or "verified": true
+** (JSON) without checking. T_B factors print exactly (num/den) beside their float value.
+*/
+#ifndef TC_TOOLS_SCHED_REPORT_H
+#define TC_TOOLS_SCHED_REPORT_H
+
+#include <stdint.h>
+
+#include "topocoll/cost.h"
+#include "topocoll/sched.h"
+
+/* A verified schedule s on g with cost c. */
+typedef struct tc_cli_sched_report {
+  const char *spec;    /* the topology's spec, or NULL (a graph read from a file) */
+  const tc_graph *g;
+  const tc_schedule *s;
+  const tc_cost *c;
+  int32_t root;        /* -1 unless broadcast / reduce */
+  double alpha_s, link_bw, time_s; /* < 0 when not given (time_s: not computed) */
+  int64_t size_bytes;  /* < 0 when not given */
+  const char *written; /* the file written, or NULL */
+  const char *file;    /* the schedule file read (verify), or NULL */
+} tc_cli_sched_report;
+
+/* Print r on stdout as text, or as one JSON object when json. */
+void tc_cli_print_sched_report(const tc_cli_sched_report *r, int json);
+
+#endif
