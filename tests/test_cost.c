@@ -1,5 +1,5 @@
 /*
-** test_cost.c — the α-β cost model of cost.h (paper 000 §1.4, App. C.1–C.3): every field of
+** test_cost.c — the α-β cost model of cost.h (paper 000 §3.2, App. C.1–C.3): every field of
 ** tc_cost on schedules small enough to cost by hand, and closed forms on generated ones.
 **
 ** The model: load(a,t) = shards on arc a in step t / cap(a); d = the largest Σ cap over a
@@ -8,7 +8,7 @@
 ** broadcast and reduce (a non-root node must receive all M bytes through its bandwidth B);
 ** T_L* = min{k : N <= M_{d,k}} (Def. 10), doubled for allreduce. Each hand-built case
 ** below also derives T_B in bytes from the link speed b = B/d, so the expected tau is
-** checked against §1.4's definition, not only against cost.h's formula.
+** checked against §3.2's definition, not only against cost.h's formula.
 **
 ** Every schedule costed here first passes tc_schedule_verify (so the numbers belong to
 ** correct collectives); an idle step, a capacity-3 port, parallel arcs, owned shards

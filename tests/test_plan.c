@@ -15,14 +15,16 @@
 **   - unidirectional frontier, steps ascending: debruijn(4,2) at (2, 5/4) and
 **     circulant(16,3,4) at (3, 15/16).
 **       debruijn(4,2): 16 nodes xy -> yz, diameter 2 (two shifts reach any string), so
-**       2 = T_L* steps. Its BFB tau: in step 1 every arc carries its tail's shard (load 1,
-**       the only holder); in step 2 a node yy (one of its four in-arcs is a self-loop)
-**       must get the 16 - 1 - 3 = 12 shards at distance 2 through 3 in-arcs, load >= 4.
+**       2 = T_L* steps. Its BFB tau: in step 1 every non-loop arc carries its tail's
+**       shard (load 1: the tail is its only holder); in step 2 a node yy (one of its four
+**       in-arcs is a self-loop) must get the 16 - 1 - 3 = 12 shards at distance 2 through
+**       3 in-arcs, load >= 4.
 **       tau = (d/N)(1 + 4) = (4/16) 5 = 5/4, the least any BFB schedule can have here.
 **       circulant(16,3,4) = C(16,{3,4}) (paper 000 Thm 22, n = 16 -> m = 3): distance
 **       layers 4 ({±3,±4}), 7 ({±1,±6,±7,8}), 4 ({±2,±5}), so diameter 3 and average
-**       distance (4 + 14 + 12)/15 = 2; BW-optimal, tau = 15/16 (paper 000 Table 4).
-**   - the choice, 2(T_L α + tau M/B) per size (paper 000 §5.4 step 6): at 1 MB
+**       distance (4 + 14 + 12)/15 = 2; BW-optimal, tau = 15/16 (App. F.4: a degree-4 circulant
+**       has a BW-optimal BFB schedule, and Thm 4's bound is (N-1)/N).
+**   - the choice, 2(T_L α + tau M/B) per size (paper 000 §5.4, Table 4's column): at 1 MB
 **     debruijn 2(20 + 100) = 240 µs, circulant 2(30 + 75) = 210 µs -> circulant; at 1 KB
 **     (M/B = 0.08 µs) 40.2 µs against 60.15 µs -> debruijn; weighted 1KB:3,1MB:1 gives
 **     (3·40.2 + 240)/4 = 90.15 against (3·60.15 + 210)/4 = 97.6125 -> debruijn. (The two
@@ -35,11 +37,11 @@
 **     undirected Moore bound T_L**(16,4) = 2 (1 + 4 + 4·3 = 17 >= 16; paper 000 Table 8).
 **   - measured costs of the chosen member: the allgather's own (3, 15/16) or (2, 5/4);
 **     reduce-scatter the same (Theorem 2: C(16,{3,4}) is undirected and de Bruijn is
-**     reverse-symmetric by string reversal, paper 000 App. B); allreduce = RS + AG doubles
-**     both (§1.2): (6, 15/8) or (4, 5/2).
+**     reverse-symmetric, Table 9 row 11, by string reversal); allreduce = RS + AG doubles
+**     both (§3): (6, 15/8) or (4, 5/2).
 **   - baselines on the same N, d (allreduce): the ring on UniRing(4,16) (or the
 **     bidirectional ring on BiRing(4,16)) 2(N-1) = 30 steps, 2(N-1)/N = 15/8 (paper 000
-**     §4.2, App. F.1); the BFB ring 2⌊N/2⌋ = 16 steps, 15/8 (App. F.1, A.2); the double
+**     App. C.2, F.1); the BFB ring 2⌊N/2⌋ = 16 steps, 15/8 (App. F.1, A.2); the double
 **     binary tree with P chunks: K = ⌊log2 16⌋ = 4, 2(K+P-1) steps, tau = d(K+P-1)/P
 **     (the derivation is in test_baselines.c), for P = 1, 2, ..., 64.
 **   - times: tc_plan_time = steps α + tau M/(d b) from the measured allreduce: 6 · 10 µs +
