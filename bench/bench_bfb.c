@@ -1,7 +1,7 @@
 /*
-** bench_bfb.c — issue #3 §9: generate + verify the optimal BFB allgather at paper 000
+** bench_bfb.c — generate + verify the optimal BFB allgather at paper 000
 ** Table 6 sizes (hypercube(10), torus(50,50)) and beyond (genkautz(4,4096), torus(100,100)),
-** against the issue's targets and the paper's reported times; plus the same per-(u,t) LPs
+** against our targets and the paper's reported times; plus the same per-(u,t) LPs
 ** solved by GLPK's simplex, side by side with the exact max-flow solver.
 **
 ** Every measurement runs in a fresh child process so its peak RSS is its own; the parent

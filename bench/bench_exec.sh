@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_exec.sh — issue #5 benchmark "executor overhead": the ring allreduce plan run by
+# bench_exec.sh — benchmark "executor overhead": the ring allreduce plan run by
 # the MPI executor (topocoll-exec, through `topocoll run`) against MPI_Allreduce on the same
 # ranks, 1 KiB .. 256 MiB on this machine; target: time ratio <= 1.2 at >= 1 MB.
 #

@@ -1,5 +1,5 @@
 /*
-** bench_find.c — issue #4 §6: the finder's speed.
+** bench_find.c — the finder's speed (paper 000 §5.4 reports "under a minute").
 **
 **   1. one tc_find (prediction only: the Pareto frontier, nothing built) for N spread up to
 **      2000 and d in {2, 4, 8, 16}; target <= 1 s each (paper 000 §5.4: "under a minute");

@@ -1,5 +1,5 @@
 /*
-** bench_graph.c — issue #2 performance targets, measured: all-pairs BFS (diameter +
+** bench_graph.c — the graph core's performance targets, measured: all-pairs BFS (diameter +
 ** distance histogram) of genkautz(4,10000) and torus(100,100), and building
 ** genkautz(4,1000000). Each case runs in a fresh child process so its peak RSS is its
 ** own; the parent reports the median wall time of the runs and the largest peak RSS.

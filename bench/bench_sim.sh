@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_sim.sh — issue #5 benchmark "simulated": the BFB allreduce against the best of SMPI's
+# bench_sim.sh — benchmark "simulated": the BFB allreduce against the best of SMPI's
 # built-in allreduce algorithms on the same simulated platform, at the dissertation's
 # settings (100 Gbps links, alpha = 1 us), 1 KiB .. 1 GiB, on three degree-4 topologies:
 #   genkautz(4,64)  generalized Kautz Pi_{4,64}, 64 nodes, diameter 3

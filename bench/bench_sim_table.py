@@ -3,7 +3,7 @@
 
 One markdown row per topology and size: the BFB allreduce's simulated time, the best SMPI
 algorithm and its time, their ratio (SMPI / BFB: above 1, BFB is faster), the alpha-beta
-lower bound T_L* alpha + tau* M/B and the ratio simulated / bound. Then the issue's
+lower bound T_L* alpha + tau* M/B and the ratio simulated / bound. Then the project's
 targets, each marked met or missed: SMPI / BFB >= 1.5 at 1 MiB on the low-diameter
 topologies (every one whose diameter-optimal T_L* is below the torus's, i.e. all but
 tori), and simulated / bound <= 1.10 at 1 GiB; and the fit of paper 000 A.2 per topology.

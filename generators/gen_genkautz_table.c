@@ -4,7 +4,8 @@
 ** graphs B(d,k) (Table 9 row 11).
 **
 ** Why stored: the finder (src/find) scores these families by their optimal BFB schedule
-** (paper 000 §5.4: "generative members are scored by running BFB"), and a sweep over every
+** (paper 000 §6.2: generative topologies are too large for hand-made schedules, "thus, we
+** use the BFB linear program to generate schedules"), and a sweep over every
 ** N = 2..2000 would otherwise solve thousands of BFB problems per run. Each row here is the
 ** exact result of tc_bfb_optima on the graph the spec builds (loops kept, paper 000's
 ** convention), so the finder's predictions equal what tc_candidate_build later measures;

@@ -7,8 +7,8 @@ reproducible search, and build a bandwidth-optimal allgather schedule for each r
 WHY A SEARCH
   The extracted paper text keeps no edge list, no node labels and no other residue of
   either figure (grep 000_*.txt / 004_*.txt for "Figure 19", "Figure 20", "Diamond",
-  "DBJMod"). What survives are properties (Table 9, Table 7, App. F, digest-000 §4.5,
-  §4.6, §4.11, §9.1). This program enumerates every graph compatible with the stated
+  "DBJMod"). What survives are properties (Table 9 rows 10-15, Table 7,
+  Figs. 19-20's captions). This program enumerates every graph compatible with the stated
   construction, keeps those with the stated properties, and picks one by a fixed,
   documented rule. src/topo/diamond.c and src/topo/dbjmod.c store the results as fixed
   arc lists; their comments point here.
@@ -17,9 +17,10 @@ WHAT IS CHECKED (per candidate, cheapest first)
   structure   N, d-regular in and out, no self-loops, no parallel arcs, diameter.
   symmetry    reverse symmetry (G isomorphic to its transpose, paper 000 Def. 6), decided
               by comparing canonical forms and confirmed by an explicit, checked map.
-  BFB         the least BFB bandwidth, computed exactly with the per-(u,t) cut formula of
-              digest-000 §3.3 (Theorem 19). Table 9 marks all these schedules "not BFB",
-              so a candidate whose BFB schedule is already BW-optimal is rejected.
+  BFB         the least BFB bandwidth, computed exactly with the per-(u,t) cut formula that
+              the proof of Theorem 19 (paper 000 App. E.1) yields. Table 9 marks all
+              these schedules "not BFB", so a candidate whose BFB schedule is already
+              BW-optimal is rejected.
   LP(k)       a cheap NECESSARY condition for a BW-optimal k-step allgather, in amounts:
               x[v,(w,u),t] = part of v's shard sent over (w,u) at step t; every non-source
               receives exactly one shard of v (Thm 5 cond. 2: no byte twice); w sends of v
@@ -215,8 +216,8 @@ def reverse_symmetry_map(g):
 
 
 # ----------------------------------------------------------------------------------------
-# BFB bandwidth, exact (digest-000 §3.3): U*(u,t) = max over non-empty in-link subsets P of
-# |{v : f(v) ⊆ P}| / |P|, f(v) = in-neighbours w of u with d(v,w) = t-1 = d(v,u)-1.
+# BFB bandwidth, exact (paper 000 Thm 19's cut condition): U*(u,t) = max over non-empty
+# in-link subsets P of |{v : f(v) ⊆ P}| / |P|, f(v) = in-neighbours w of u with d(v,w) = t-1 = d(v,u)-1.
 # tau_BFB = (d/N) * sum_t max_u U*(u,t).
 # ----------------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cli_export.sh — drives `topocoll export` (issue #5): MSCCL XML from schedule files (valid
+# cli_export.sh — drives `topocoll export` (paper 000 §7): MSCCL XML from schedule files (valid
 # XML by xmllint, the algo attributes the options set, exactly 9 gpus with ids 0..8 for a
 # 3x3 torus, a small step limit spreading the threadblocks over more channels), SimGrid
 # platforms from a spec and from a schedule file, and the error paths: one line, exit 2 for

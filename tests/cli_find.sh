@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# cli_find.sh — drives `topocoll find` (issue #4 §4): the Pareto frontier at N = 64, d = 4
+# cli_find.sh — drives `topocoll find` (paper 000 §5.4): the Pareto frontier at N = 64, d = 4
 # against paper 000 Table 7, specs that `topo` and `sched` rebuild, predicted times against
 # the closed form, the weighted workload, the Figure 15 sweep as CSV, and the exit codes
 # (0 ok, 2 bad usage or input) with one-line errors.
-# Expected numbers (paper 000 Table 7, digest-000 §9.1), N = 64, d = 4:
+# Expected numbers (paper 000 Table 7, exact values from each row's construction), N = 64, d = 4:
 #   Π_{4,64}         T_L 3, tau 21/16 (BFB LP (1) on Def. 16's graph)  printed 1.312
 #   L(DBJMod(4,2))   T_L 4, tau <= 1 (Thm 7 bound, base not BFB)        printed 1.000
 #   Diamond^{□2}     T_L 6, tau 63/64 (Thm 12: Diamond 3, 7/8)          printed 0.984
 #   bound            T_L*(64,4) = 3 (1+4+16+64 >= 64 > 1+4+16), (N-1)/N = 63/64
 # The frontier must contain, for every row, a member with T_L <= and tau <= the paper's
-# (issue #4 §5: strictly better points are welcome). Predicted allreduce time of a member
-# (paper 000 §1.4): 2(T_L*alpha + tau*M/B), B = d * link bandwidth; a weighted list of
+# (strictly better points are welcome: Table 7 lists what the paper's finder found, not a
+# bound). Predicted allreduce time of a member (paper 000 §3.2, Table 4's column): 2(T_L*alpha + tau*M/B), B = d * link bandwidth; a weighted list of
 # sizes gives the weighted mean (find.h).
 set -u
 bin=$1

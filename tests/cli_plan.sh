@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# cli_plan.sh — drives `topocoll plan`, the main job (issue #4 §4): every output file
+# cli_plan.sh — drives `topocoll plan`, the main job (paper 000 §5.4: find, choose for the
+# workload, build; plan.h): every output file
 # written, every schedule re-verified by `topocoll verify` against the chosen spec, the
 # choice equal to `find`'s for the same workload, summary.md with the frontier, the choice
 # and the baselines at their closed-form costs, weighted sizes, the directory written whole
 # or not at all, progress only on a terminal, and the exit codes (0 ok, 1 failure with
 # nothing written, 2 bad usage or input) with one-line errors.
 # Closed forms the baselines must measure (baselines.h; N = 64, d = 4, allreduce = 2x):
-#   ring on uniring(4,64):    T_L = 2(N-1) = 126, tau = 2(N-1)/N = 63/32 (paper 000 §4.2)
+#   ring on uniring(4,64):    T_L = 2(N-1) = 126, tau = 2(N-1)/N = 63/32 (paper 000 App. C.2)
 #   BFB ring on biring(4,64): T_L = 2 floor(N/2) = 64, tau = 63/32 (App. F.1)
 #   double binary tree, P = 1: K = floor(log2 64) = 6, T_L = 2(K+P-1) = 12,
 #                              tau = d (K+P-1)/P = 24 (Sanders et al. two-tree, NCCL)
-# Times: T_L*alpha + tau*M/B with B = d * link bandwidth (paper 000 §1.4); alpha = 10us,
+# Times: T_L*alpha + tau*M/B with B = d * link bandwidth (paper 000 §3.2); alpha = 10us,
 # link 25 Gbps = 3.125e9 B/s.
 set -u
 bin=$1
@@ -79,7 +80,7 @@ import json; j=json.load(open('$tmp/out'))
 assert j['verified'] and j['collective']=='$coll' and j['nodes']==64 and j['degree']==4, j" ||
     fail "verify $coll.json: $(head -c 600 "$tmp/out")"
 done
-# allreduce = reduce-scatter + allgather: steps and T_B add (paper 000 §1.2); the allgather
+# allreduce = reduce-scatter + allgather: steps and T_B add (paper 000 §3); the allgather
 # keeps the finder's prediction (equal, or below a Theorem 7 upper bound)
 expect 0 "$bin" find --nodes 64 --degree 4 --json
 python3 - "$tmp" "$spec" "$tmp/out" <<'PY' || fail "schedule costs do not add up"

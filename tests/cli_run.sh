@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cli_run.sh — drives `topocoll run` (issue #5): schedules from `topocoll sched` run under
+# cli_run.sh — drives `topocoll run`: schedules from `topocoll sched` run under
 # mpirun by the real executor (topocoll-exec, found beside the CLI in the build directory)
 # and checked against the MPI library's own collective — every size verified, the JSON
 # report's shape and values exact (the requested sizes in bytes, in order; np; collective,

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# cli_sched.sh — drives `topocoll sched` and `topocoll verify` (issue #3 §7): exact steps and
+# cli_sched.sh — drives `topocoll sched` and `topocoll verify`: exact steps and
 # T_B factors against the paper, predicted times against the closed form
 # T = T_L*alpha + tau*M/B (B = degree * link bandwidth), schedule files that `verify`
 # accepts, a corrupted file that it rejects naming the transfer, and the exit codes
 # (0 ok, 1 invalid schedule or failed write, 2 bad usage or input) with one-line errors.
-# Expected numbers (paper 000, digest-000 §9):
+# Expected numbers (paper 000):
 #   bipartite(2) = K_{2,2} BFB allgather: T_L 2, tau 3/4 (Figure 1), BW- and Moore-optimal;
-#   torus(3,3,2) BFB: T_L 3, tau 17/18 (§9.2, Thm 13 + BFB ring), Moore bound 2;
+#   torus(3,3,2) BFB: T_L 3, tau 17/18 (§6.2, Thm 13 + BFB ring), Moore bound 2;
 #   genkautz(4,64) = Π_{4,64} BFB: T_L 3, tau 21/16 = 1.312 (Table 7), optimum 63/64;
 #   biring(2,8) BFB ring: T_L floor(8/2) = 4, tau 7/8 (App. F.1);
 #   reduce-scatter by Thm 2 / Cor 1.1 costs what the allgather costs (Thm 1);
-#   allreduce = RS + AG: both terms double (§1.2);
-#   genkautz(4,1024) allreduce with alpha 10us, 25 Gbps links, M = 1 MiB (M/B = 83.88608 us):
-#   2(50 + 341/256 M/B) = 323.5 us (Table 4);
+#   allreduce = RS + AG: both terms double (§3);
+#   genkautz(4,1024) allreduce with alpha 10us, 25 Gbps links, M = 1 MiB (M/B = 83.88608 us,
+#   Table 4's 1 MB/100 Gbps read as 2^20 B): 2(50 + 341/256 M/B) = 323.5 us (Table 4);
 #   torus-dor on 3x3x2: T_L = Σ(d_i - 1) = 5 (§6.2).
 set -u
 bin=$1

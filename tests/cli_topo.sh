@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # cli_topo.sh — drives the `topocoll` binary: exit codes (0 ok, 1 failure, 2 bad usage or
-# input), one-line errors, the --json keys and values of issue #2, --list, help/version,
+# input), one-line errors, the keys and values of `topo --json`, --list, help/version,
 # and the file writers (including that a failed write leaves no file behind).
-# Expected numbers: torus(3,3,2) has 18 nodes, degree 5, diameter 3 (digest-000 §9.2);
+# Expected numbers: torus(3,3,2) has 18 nodes, degree 5, diameter 3 (paper 000 §8.5.2's
+# torus; §6.2: diameter Σ floor(d_i/2) = 1+1+1);
 # its distance histogram is 90/144/72 (product of two 3-rings and K_2: per node 5 at
 # distance 1, 8 at 2, 4 at 3 — counted by hand from the coordinate-wise distance sum).
 set -u
@@ -37,7 +38,8 @@ for k, v in want.items():
 assert abs(j["avg_distance"] - 33 / 17) < 1e-12 and j["avg_distance_exact"] == "33/17"
 PY
 
-# genkautz(4,64): 4 self-loops (digest §4.4), not regular-free of loops, directed
+# genkautz(4,64): 4 self-loops (paper 000 Def. 16: 5x ≡ -a mod 64, a = 1..4), not
+# regular-free of loops, directed
 expect 0 "$bin" topo 'genkautz(4,64)' --json
 python3 - "$tmp/out" <<'PY' || fail "genkautz(4,64) --json values"
 import json, sys

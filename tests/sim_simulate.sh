@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sim_simulate.sh — `topocoll simulate` end to end in SimGrid SMPI (issue #5): the α-β
+# sim_simulate.sh — `topocoll simulate` end to end in SimGrid SMPI: the α-β
 # configuration, the schedule's simulated times against the model, the A.2 fit, SMPI's
 # algorithms beside it, the table and JSON outputs, and the error paths. $1 = build dir.
 #

@@ -1,10 +1,10 @@
 /*
-** test_baselines.c — the baseline schedules of issue #3 §6 (baselines.h).
+** test_baselines.c — the classical baseline schedules the papers compare against
+** (baselines.h; paper 000 §3.2, §6.2, §8.2, App. A.1, A.2, F.1).
 **
 ** Every schedule built here passes tc_schedule_verify, and its T_L and exact tau come from
 ** tc_schedule_cost; the tests compare them with closed forms derived in the comments (the
-** paper's numbers where it prints them: digest-000 §4.1, §4.2, §9.2; paper 000 §6.2, A.1,
-** A.2). Per collective: allgather (AG) and reduce-scatter (RS) cost the same, allreduce
+** paper's numbers where it prints them: paper 000 §6.2, App. A.1, A.2, C.2, F.1, Table 9). Per collective: allgather (AG) and reduce-scatter (RS) cost the same, allreduce
 ** (AR) is RS then AG, twice both. Also: each topology check rejects the wrong graph with
 ** TC_EINPUT naming the algorithm, and for one schedule of every algorithm dropping any
 ** single transfer makes the verifier fail (so these tests can fail).
@@ -95,7 +95,7 @@ static void expect_einput(int rc, const tc_error *err, const char *prefix) {
   if (strncmp(err->msg, prefix, strlen(prefix))) fail_msg("message '%s' does not start with '%s'", err->msg, prefix);
 }
 
-/* UniRing(d,m) ring (digest-000 §4.2, §9.2): T_L = m-1, tau = (m-1)/m, BW-optimal; every
+/* UniRing(d,m) ring (Table 9 row 9; App. C.2's ring of degree d): T_L = m-1, tau = (m-1)/m, BW-optimal; every
    arc carries one shard (1/d per port) in each of the m-1 steps, tau = (d/m)(m-1)(1/d). */
 static void ring_on_uniring(void **state) {
   (void)state;
@@ -138,7 +138,7 @@ static void ring_splits_by_capacity(void **state) {
   tc_graph_destroy(g);
 }
 
-/* Traditional bidirectional ring (digest-000 §4.1, App. F.1): T_L = N-1, half a shard per
+/* Traditional bidirectional ring (App. F.1, first paragraph): T_L = N-1, half a shard per
    arc per step over d = 2 (or 4 with doubled links), tau = (2/N)(N-1)(1/2) = (N-1)/N. */
 static void biring_halves(void **state) {
   (void)state;
@@ -150,8 +150,8 @@ static void biring_halves(void **state) {
     }
 }
 
-/* BFB ring (App. F.1, Fig. 17): T_L = floor(N/2), BW-optimal; N = 5..8 gives 2, 3, 3, 4
-   (digest-000 §9.2); allreduce 2 floor(N/2) steps (A.2). */
+/* BFB ring (App. F.1, Fig. 17): T_L = floor(N/2), BW-optimal; N = 5..8 gives 2, 3, 3, 4;
+   allreduce 2 floor(N/2) steps (A.2). */
 static void bfb_ring(void **state) {
   (void)state;
   static const int printed[4] = {2, 3, 3, 4}; /* N = 5, 6, 7, 8 */
@@ -217,7 +217,7 @@ static int torus_case(const char *spec, int k, const int64_t *dims, int32_t step
   return check_all(torus_dor, spec, steps, num, den);
 }
 
-/* Traditional torus schedule (paper 000 §6.2: T_L = Σ (d_i - 1); digest §8.8: 3x3x2 -> 5).
+/* Traditional torus schedule (paper 000 §6.2: T_L = Σ (d_i - 1), so 3x3x2 -> 2+2+1 = 5).
    Equal dimensions: BW-optimal (Thm 12), tau = (N-1)/N. Unequal: not. Per-arc loads by hand
    (k sub-schedules with 1/k of a shard each; a phase on a ring of length >= 3 puts half the
    node's current bundle on each arc per step, on a length-2 dimension (K_2) the whole):
@@ -238,7 +238,7 @@ static void torus_dimension_order(void **state) {
                        d24[] = {2, 4}, d35[] = {3, 5}, d332[] = {3, 3, 2}, d53[] = {5, 3};
   assert_true(torus_case("torus(3,3)", 2, d33, 4, 8, 9));
   assert_true(torus_case("torus(4,4)", 2, d44, 6, 15, 16));
-  assert_true(torus_case("torus(3,3,3)", 3, d333, 6, 26, 27)); /* §8.8: traditional T_L 6 */
+  assert_true(torus_case("torus(3,3,3)", 3, d333, 6, 26, 27)); /* §6.2: traditional T_L 2+2+2 = 6 */
   assert_true(torus_case("torus(2,2,2)", 3, d222, 3, 7, 8));
   assert_true(torus_case("torus(5)", 1, d5, 4, 4, 5));
   assert_false(torus_case("torus(2,4)", 2, d24, 4, 3, 2));

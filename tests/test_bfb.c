@@ -1,16 +1,17 @@
 /*
-** test_bfb.c — the BFB schedule generator (paper 000 §6, App. E; digest §3) and the exact
+** test_bfb.c — the BFB schedule generator (paper 000 §6, App. E) and the exact
 ** max-flow it runs on.
 **
 ** Oracles:
 **   - the paper's numbers: Fig. 1 (K_{2,2}), Fig. 5 / App. E LP example, Table 7 BFB rows
-**     (digest §9.1), Table 8 diameters, §9.2 checks (tori, circulants, BiRing, L(C(16,{3,4})));
+**     (exact values behind the 3 printed decimals), Table 8 diameters, and the closed forms
+**     of §6.2 (tori), App. F.1 (BiRing), Thm 22 (circulants), Thm 10 (L(C(16,{3,4})));
 **   - closed forms: BW optimality tau = (N-1)/N (Thm 4) with T_L = D(G) (Thm 15) on the
 **     families the paper proves or reports BW-optimal (Thms 13, 18, F.1–F.4), Figure 18's
 **     T_B <= 2 T_B* for generalized Kautz;
 **   - independent computations: Floyd–Warshall distances (the BFB condition of Def. 15 on
 **     every transfer, steps == diameter), a brute-force maximum over arc subsets of
-**     |{v : f(v) ⊆ P}| / cap(P) (digest §3.3), GLPK's simplex on LP (1) as the paper states
+**     |{v : f(v) ⊆ P}| / cap(P) (Thm 19's cut condition), GLPK's simplex on LP (1) as the paper states
 **     it, brute-force minimum cuts for the max-flow;
 **   - every schedule passes tc_schedule_verify and is measured by tc_schedule_cost.
 */
@@ -210,8 +211,9 @@ static void figure5_lp_example(void **state) {
 
 /* ---- BW-optimal families (T_L = D(G), tau = (N-1)/N) ---------------------------------- */
 
-/* Tori: T_L = Σ floor(l_i/2) (length 2 is K_2, one hop), BW-optimal (Thm 13 + F.1;
-   digest §9.2: 3x3 -> (2, 8/9), 3x3x2 -> (3, 17/18), 3x3x3x2 -> (4, 53/54)). */
+/* Tori: T_L = Σ floor(l_i/2) (§6.2; length 2 is K_2, one hop), BW-optimal (Thm 13 + F.1):
+   3x3 -> (2, 8/9), and the Frontera tori of §8.5.2, 3x3x2 -> (3, 17/18), 3x3x3x2 ->
+   (4, 53/54). */
 static void tori(void **state) {
   (void)state;
   expect_bfb("torus(3,3)", 2, 8, 9);
@@ -228,7 +230,7 @@ static void tori(void **state) {
   }
 }
 
-/* Hypercubes Q_n = K_2^{□n}: T_L = n, tau = (2^n - 1)/2^n (digest §4.3). */
+/* Hypercubes Q_n = K_2^{□n} (§5.3): T_L = n (Table 9 row 3), tau = (2^n - 1)/2^n (Thm 13). */
 static void hypercubes(void **state) {
   (void)state;
   for (int n = 1; n <= 7; n++) {
@@ -247,7 +249,8 @@ static int diameter_of(const char *spec) {
 
 /* Degree-4 circulants C(n,{1,a}) for all simple cases n = 7..26 and the Boesch–Wang
    C(n,{m,m+1}): BW-optimal (paper 000 F.4, Conjecture 1 proven for k = 2), T_L = D(G) by
-   Floyd; C(16,{3,4}): diameter 3, tau 15/16 (Table 4, digest §9.2). */
+   Floyd; C(16,{3,4}): diameter 3 (Thm 22: m = 3 for n = 16), tau 15/16 (the base of
+   Table 4's L^3(C(16,{3,4}))). */
 static void circulants_degree4(void **state) {
   (void)state;
   expect_bfb("circulant(16,3,4)", 3, 15, 16);
@@ -275,7 +278,8 @@ static void circulants_degree6(void **state) {
 }
 
 /* Hamming H(n,q): T_L = n, tau = (q^n - 1)/q^n; K_{d,d}: 2, (2d-1)/(2d); K_m: 1, (m-1)/m;
-   directed circulant on d+2 nodes: 2, (d+1)/(d+2) (digest §4.3, §4.8, §9.2). */
+   directed circulant on d+2 nodes: 2, (d+1)/(d+2) (Table 9 rows 1-3 and 7: BW-optimal, so
+   tau = (N-1)/N by Thm 4; T_L = D(G)). */
 static void hamming_bipartite_complete_dcirculant(void **state) {
   (void)state;
   static const int hq[][2] = {{2, 3}, {2, 4}, {3, 3}, {2, 5}, {3, 4}, {4, 3}};
@@ -352,9 +356,9 @@ static void theorem13_products(void **state) {
   expect_bfb("product(uniring(1,4),uniring(1,4),uniring(1,2))", 7, 31, 32);
 }
 
-/* Table 7 rows that are plain BFB (digest §9.1): Π_{4,64} 3 steps 21/16 (printed 1.312),
-   Π_{4,1024} 5 steps 341/256 (1.332), DBJ(4,4) 4 steps 85/64 (1.328); and digest §9.2:
-   L(C(16,{3,4})) T_L 4, tau 1. */
+/* Table 7 rows that are plain BFB (LP (1) on the graph): Π_{4,64} 3 steps 21/16 (printed
+   1.312), Π_{4,1024} 5 steps 341/256 (1.332), DBJ(4,4) 4 steps 85/64 (1.328); and by
+   Thm 10: L(C(16,{3,4})) T_L 3 + 1 = 4, tau 15/16 + 1/16 = 1. */
 static void table7_rows(void **state) {
   (void)state;
   expect_bfb("genkautz(4,64)", 3, 21, 16);
@@ -424,7 +428,7 @@ static tc_graph *random_digraph(tc_rng *r, int n, int extra, int maxcap) {
 }
 
 /* U* by brute force over nonempty arc subsets P: max |{jobs with allowed set ⊆ P}| / cap(P)
-   (digest §3.3 [derived]); r->narcs must be small. */
+   (the cut argument of Thm 19, App. E.1, turned into a formula); r->narcs must be small. */
 static tc_rat brute_force_optimum(const tc_graph *g, const tc_bfb_receiver *r, int32_t t) {
   const tc_bfb_step *st = &r->step[t - 1];
   tc_rat best = {0, 1};

@@ -1,5 +1,5 @@
 /*
-** test_drg.c — the distance-regular graphs of paper 000 Table 8 (digest-000 §4.7).
+** test_drg.c — the distance-regular graphs of paper 000 Table 8 (App. F.3).
 **
 ** For every row: N, 4-regular, bidirectional, simple, unit capacity, diameter == T_L,
 ** and distance-regularity checked by an independent BFS-based checker written here (for

@@ -4,7 +4,7 @@
 ** Oracles: the definitions themselves (arc-by-arc checks of L(G) and G*n against the
 ** base), Floyd–Warshall distances for distance additivity of products, and the paper's
 ** stated sizes/diameters: Table 3 (L: d-fold nodes, diameter +1; G*n: nN nodes, degree
-** nd; products: sizes multiply, degrees and diameters add), Table 7 / digest §9.1 rows.
+** nd; products: sizes multiply, degrees and diameters add), Table 7 rows.
 */
 #include "tc_test.h"
 #include "core/rng.h"
@@ -65,7 +65,7 @@ static void line_graph_sizes_and_diameters(void **state) {
       for (int j = 0; j < k; j++) want *= bases[i].d;
       assert_int_equal(l->n, want);
       assert_regular(l, bases[i].d);
-      assert_false(l->bidirectional); /* line graphs are unidirectional (digest §2.1) */
+      assert_false(l->bidirectional); /* line graphs are unidirectional (App. A.6) */
       assert_int_equal(diameter(l), dg + k);
       tc_graph_destroy(l);
     }
@@ -102,7 +102,8 @@ static void degree_expansion(void **state) {
   assert_true(g->bidirectional);
   assert_int_equal(diameter(g), tc_test_floyd_diameter(g));
   tc_graph_destroy(g);
-  /* loops are refused: Π_{4,64} has 4 self-loops (digest §4.4) */
+  /* loops are refused (Def. 13 needs a loop-free G): Π_{4,64} has 4 self-loops, the x with
+     5x ≡ -a mod 64 for a = 1..4 (Def. 16) */
   base = tc_test_spec("genkautz(4,64)");
   assert_int_equal(tc_graph_degree_expand(base, 2, &g, &err), TC_EINPUT);
   assert_non_null(strstr(err.msg, "self-loops"));
@@ -140,7 +141,7 @@ static void assert_isomorphic(const char *a, const char *b) {
   tc_graph_destroy(h);
 }
 
-/* Known identities: Q_n = K_2^n, H(n,q) = K_q^n, torus = product of rings (digest §4.3, §4.9). */
+/* Known identities: Q_n = K_2^n, H(n,q) = K_q^n (§5.3), torus = product of rings (§6.2). */
 static void products_and_powers(void **state) {
   (void)state;
   assert_isomorphic("hypercube(4)", "power(complete(2),4)");

@@ -1,6 +1,6 @@
 /*
 ** test_expand_sched.c — allgather schedules of expanded topologies, constructed from a base
-** schedule (paper 000 §5, App. D; digest-000 §2): line graph (Def. 1), degree expansion
+** schedule (paper 000 §5, App. D, Table 3): line graph (Def. 1), degree expansion
 ** (Def. 2), Cartesian power (Def. 14), products by BFB (Thm 13), and the stored Diamond /
 ** DBJMod schedules they start from (fig_schedules.h).
 **
@@ -12,7 +12,8 @@
 **   - Thm 7 / Cor 7.1 bounds for non-BFB bases (Diamond, DBJMod) and for bases outside
 **     Thm 10's hypotheses (parallel arcs, one out-neighbour, self-loops);
 **   - Thm 11 / Cor 11.1 (degree expansion), Thm 12 / Cor 12.1 (power), Thm 13 (product);
-**   - paper 000 Table 7 as digest-000 §9.1 gives it exactly (each row cited where used);
+**   - paper 000 Table 7, each printed 3-decimal tau read as the exact value the row's
+**     theorem gives (the theorem is cited where the row is used);
 **   - the definitions themselves: Def. 1's tuples on K_{2,2} (Fig. 2) by a literal
 **     re-enumeration, Fig. 4's twin exchange for UniRing(1,4)*2, Def. 14's shape (each
 **     transfer moves one coordinate, the one its sub-schedule visits in that phase);
@@ -227,18 +228,19 @@ static void line_thm10_bfb_bases(void **state) {
 }
 
 /* Cor 10.1 by iterating Def. 1 from the optimal BFB schedule, at every level equal to the
-   formula and to BFB on L^n(G), and Table 7 (digest-000 §9.1) where it has the row. */
+   formula and to BFB on L^n(G), and Table 7 where it has the row (its 3 decimals are those of
+   the Cor. 10.1 value). */
 static void line_cor101_iterated(void **state) {
   (void)state;
   const struct {
     const char *spec;
     int levels;
-    int t7_steps[4]; /* Table 7 / §9.2 (T_L, tau) of L^n, n = 1..3; 0 = no row */
+    int t7_steps[4]; /* Table 7 or Thm 10 (T_L, tau) of L^n, n = 1..3; 0 = no row */
     int64_t t7_num[4], t7_den[4];
   } bases[] = {
       /* Table 7: L(K_{4,4}) 3, 1; L^2(K_{4,4}) 4, 33/32; L^3(K_{4,4}) 5, 133/128 */
       {"bipartite(4)", 3, {3, 4, 5}, {1, 33, 133}, {1, 32, 128}},
-      /* §9.2: L(C(16,{3,4})) 4, 1; Table 7: L^3(C(16,{3,4})) 6, 261/256 */
+      /* Thm 10 on C(16,{3,4}) (3, 15/16): L 4, 15/16 + 1/16 = 1; Table 7: L^3 6, 261/256 */
       {"circulant(16,3,4)", 3, {4, 0, 6}, {1, 0, 261}, {1, 1, 256}},
       /* Table 7: L(DistReg(4,32)) 5, 1; L^2(DistReg(4,32)) 6, 129/128 */
       {"drg(ag24-minus)", 2, {5, 6}, {1, 129}, {1, 128}},
@@ -608,7 +610,8 @@ static void assert_same_graph(const tc_graph *a, const tc_graph *b) {
 }
 
 /* Cor 12.1: hypercubes are K_2^□n and Hamming graphs K_q^□n (arc for arc here), so the
-   power schedule runs on them: H(n,q) T_L n, tau (q^n-1)/q^n (digest-000 §9.2). */
+   power schedule runs on them: H(n,q) T_L n (Table 9 row 3), tau (q^n-1)/q^n (Thm 12 from
+   K_q's 1, (q-1)/q). */
 static void power_is_hamming(void **state) {
   (void)state;
   const struct {
@@ -656,7 +659,7 @@ static void power_of_product_table7(void **state) {
 
 /* BFB on a product of factors with BW-optimal BFB schedules: T_L = Σ D(G_i) and
    tau = (N-1)/N. Table 7: BiRing(2,8) □ UniRing(1,4)^□2 10 = 4+3+3 steps, 127/128;
-   UniRing(1,4)^□3 □ UniRing(1,8) 16 = 9+7, 511/512; §9.2: torus 3x3x2 (K_2) 3, 17/18.
+   UniRing(1,4)^□3 □ UniRing(1,8) 16 = 9+7, 511/512; §8.5.2's torus 3x3x2 (K_2) 3, 17/18.
    Table 7's L(UniRing(1,4)^□3 □ UniRing(1,2)): 11 = 3·3+1+1 steps, tau 1 (Thm 13, then
    Thm 10). */
 static void product_thm13(void **state) {

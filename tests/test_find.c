@@ -2,11 +2,13 @@
 ** test_find.c — the topology finder (find.h; paper 000 §5.4, App. A.3, Tables 4 and 7).
 **
 ** Oracles:
-**   - paper 000 Table 7 with the exact T_B of every row (digest-000 §9.1): for every paper
+**   - paper 000 Table 7 with the exact T_B of every row (the value the row's theorem gives,
+**     which the printed 3 decimals round): for every paper
 **     row our frontier has a member with steps <= and tau <= the paper's; our whole
 **     frontier at N = 32..1024, d = 4 is pinned, each point derived in a comment from the
 **     theorem that gives it (and, where it beats the paper, why);
-**   - paper 000 Table 4's allreduce times at α = 10 µs, M/B = 83.88608 µs (digest §9.2);
+**   - paper 000 Table 4's allreduce times at α = 10 µs, M/B = 1 MB/100 Gbps, read as
+**     2^20 B / 12.5e9 B/s = 83.88608 µs (the reading that reproduces the column);
 **   - (N, d) where a single topology meets both lower bounds (Moore T_L*, Def. 10, and
 **     (N-1)/N, Thm 4), so the frontier must be exactly that one point;
 **   - the verifier and the cost model: every member the tests build is verified and costed
@@ -119,7 +121,10 @@ static void build_all(tc_frontier *f) {
   }
 }
 
-/* ---- paper 000 Table 7 (d = 4), exact values of digest-000 §9.1 ---- */
+/* ---- paper 000 Table 7 (d = 4): the exact tau each printed 3-decimal entry rounds, from
+   the row's construction: LP (1) for Π and DBJ, Thm 10 / Cor. 10.1 or the Thm 7 / Cor. 7.1
+   bound for line graphs, Thm 12 for powers, Thm 13 for products, Table 8 / App. F.3 for
+   DistReg ---- */
 
 static const point paper32[] = {{3, 1, 1, "L(K_{4,4})", 0}, {4, 31, 32, "DistReg(4,32)", 0}};
 static const point paper64[] = {
@@ -557,7 +562,7 @@ static void stored_bfb_rows(void **state) {
     check_row(spec, dbj[i].d, &row);
   }
   /* Paper 000 Table 7's BFB values: Π_{4,64} 21/16, Π_{4,1024} 341/256 (D 3 and 5),
-     DBJ(4,4) 85/64 (D 4); Π_{4,64} has 4 self-loops (digest §4.4). */
+     DBJ(4,4) 85/64 (D 4); Π_{4,64} has 4 self-loops (Def. 16: 5x ≡ -a mod 64, a = 1..4). */
   tc_find_bfb_row row;
   assert_true(tc_find_stored_genkautz(4, 64, &row));
   assert_int_equal(row.steps, 3);
@@ -619,7 +624,8 @@ static void circulant_offsets(void **state) {
   (void)state;
   tc_error err;
   int32_t offs[8], D;
-  /* Thm 22 (digest §9.2): n = 7, 9, 10, 11, 12 -> m = 2; 16, 25 -> 3; 50 -> 5; 100 -> 7. */
+  /* Thm 22, m = ceil((-1 + sqrt(2n-1))/2): n = 7, 9, 10, 11, 12 -> 2; 16, 25 -> 3; 50 -> 5;
+     100 -> 7. */
   static const int32_t n22[] = {7, 9, 10, 11, 12, 16, 25, 50, 100}, m22[] = {2, 2, 2, 2, 2, 3, 3, 5, 7};
   for (int i = 0; i < 9; i++) {
     assert_int_equal(tc_find_circulant_search(n22[i], 2, 1, offs, &D, &err), TC_OK);

@@ -3,7 +3,7 @@
 ** cost.h and the LP (14) BFB schedule of bfb_hetero.c.
 **
 ** Oracles: with equal α and bandwidth on every arc, Σ_t max_a (α + bytes/bw) must equal
-** the homogeneous model T_L·α + τ·M/B exactly (paper 000 §1.4), and the LP (14) schedule
+** the homogeneous model T_L·α + τ·M/B exactly (paper 000 §3.2), and the LP (14) schedule
 ** must cost what the exact BFB schedule costs (the LPs coincide when links are equal).
 ** With one slow link, the LP (14) schedule must verify and beat the homogeneous BFB
 ** schedule run on the same heterogeneous network.

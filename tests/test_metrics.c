@@ -2,8 +2,8 @@
 ** test_metrics.c — distances and Moore bounds.
 **
 ** Oracles: Floyd–Warshall (tests/tc_test.h) on random multigraphs with loops for the
-** bit-parallel all-pairs BFS and the BFS layers; paper 000 §1.6 (Def. 9 reference values
-** of M_{d,k}) and Table 8 (T_L*, T_L** columns) for the Moore bounds.
+** bit-parallel all-pairs BFS and the BFS layers; paper 000 Def. 9 (M_{d,k} = Σ_i d^i,
+** evaluated by hand) and Table 8 (T_L*, T_L** columns) for the Moore bounds.
 */
 #include "tc_test.h"
 #include "core/rng.h"
@@ -90,7 +90,7 @@ static void bfs_rejects_bad_node(void **state) {
   tc_graph_destroy(g);
 }
 
-/* Paper 000 §1.6: M_{2,k}, M_{3,k}, M_{4,k} reference values. */
+/* Paper 000 Def. 9 (App. C.1), M_{d,k} = Σ_{i<=k} d^i by hand: M_{2,k}, M_{3,k}, M_{4,k}. */
 static void moore_bound_values(void **state) {
   (void)state;
   const int64_t m2[] = {1, 3, 7, 15, 31, 63, 127, 255, 511, 1023, 2047};
@@ -99,7 +99,8 @@ static void moore_bound_values(void **state) {
   for (int k = 0; k < 11; k++) assert_int_equal(tc_moore_directed(2, k), m2[k]);
   for (int k = 0; k < 7; k++) assert_int_equal(tc_moore_directed(3, k), m3[k]);
   for (int k = 0; k < 7; k++) assert_int_equal(tc_moore_directed(4, k), m4[k]);
-  /* d = 4 undirected: 5, 17, 53, 161, 485, 1457 for k = 1..6 (digest §4.7) */
+  /* d = 4 undirected, 1 + 4 Σ_{i<k} 3^i (paper 002 Eq. 2.1; Table 8's T_L** column):
+     5, 17, 53, 161, 485, 1457 for k = 1..6 */
   const int64_t u4[] = {1, 5, 17, 53, 161, 485, 1457};
   for (int k = 0; k < 7; k++) assert_int_equal(tc_moore_undirected(4, k), u4[k]);
   /* paper 002 Eq. 2.1: d = 2 gives 2k+1 */
@@ -109,7 +110,7 @@ static void moore_bound_values(void **state) {
   assert_int_equal(tc_moore_undirected(1000, 10), INT64_MAX);
 }
 
-/* T_L* thresholds for d = 4 (paper 000 §1.6) and Table 8's T_L*, T_L** columns. */
+/* T_L* thresholds for d = 4 (paper 000 Def. 10) and Table 8's T_L*, T_L** columns. */
 static void moore_diameters(void **state) {
   (void)state;
   for (int n = 2; n <= 5461; n++) {

@@ -1,6 +1,6 @@
 /*
 ** test_msccl.c — MSCCL XML export (msccl.h) checked by an independent executor
-** (msccl_exec.h), issue #5.
+** (msccl_exec.h); the lowering of paper 000 §7.
 **
 **   - many verified schedules exported and executed with MSCCL's semantics (mx_check): in
 **     place and out of place, round-robin, with rendezvous sends, and seeded random orders,

@@ -41,7 +41,8 @@ static void positional_named_and_defaults(void **state) {
   tc_graph_destroy(b);
   tc_graph_destroy(c);
   tc_graph_destroy(d);
-  /* default loops=keep; Π_{4,64} has 4 self-loops (digest §4.4) */
+  /* default loops=keep; Π_{4,64} has 4 self-loops (paper 000 Def. 16: x is a loop iff
+     5x ≡ -a mod 64, one x for each a = 1..4) */
   a = tc_test_spec("genkautz(4,64)");
   b = tc_test_spec("genkautz(4,64,loops=keep)");
   c = tc_test_spec("genkautz(4,64,drop)");

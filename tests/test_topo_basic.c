@@ -3,7 +3,7 @@
 ** Hamming, hypercube, twisted hypercube, uni-/bidirectional rings, torus, twisted torus,
 ** circulant (incl. Boesch–Wang), directed circulant, HyperX, Dragonfly.
 **
-** For every family we check the Table 9 columns of paper 000 (digest-000 §4.11): node and
+** For every family we check the Table 9 columns of paper 000 (App. H): node and
 ** arc counts, regular degree, bidirectional flag, self-loops and multi-arcs; the diameter
 ** (tc_graph_diameter) against closed forms or against a brute-force oracle; and every
 ** parameter error path (code + message fragment).
@@ -261,7 +261,7 @@ static void hypercube_graph(void **state) {
     tc_graph *g = NULL, *h = NULL;
     tc_error err;
     assert_int_equal(tc_topo_hypercube(n, &g, &err), TC_OK);
-    /* Q_n: 2^n nodes, degree n, diameter n (digest-000 §4.3), simple. */
+    /* Q_n = H(n,2): 2^n nodes, degree n, diameter n (Table 9 row 3), simple. */
     assert_shape(g, 1 << n, (int64_t)n << n, n, 1, 0, 0);
     assert_int_equal(diameter_of(g), n);
     dense o = dense_new(1 << n);
@@ -322,7 +322,8 @@ static void twisted_hypercube_graph(void **state) {
     dense_free(&o);
     tc_graph_destroy(g);
   }
-  /* Paper 000 A.1 / digest §9.2: the 8-node twisted hypercube has T_L 2 against Q_3's 3. */
+  /* Paper 000 App. A.1: the 8-node twisted hypercube has "a lower diameter", 2 against Q_3's
+     3, and BFB takes D(G) steps (Thm 15). */
   tc_graph *g = NULL;
   tc_error err;
   assert_int_equal(tc_topo_twisted_hypercube(3, &g, &err), TC_OK);
@@ -390,7 +391,7 @@ static void biring_graph(void **state) {
     tc_error err;
     assert_int_equal(tc_topo_biring(d, m, &g, &err), TC_OK);
     /* Table 9 row 8: even degree d, m >= 3 nodes, multi-edges when d > 2 (each of the 2m
-       arc bundles holds d/2 arcs, d/2 - 1 of them repeats); T_L = floor(m/2) (digest §9.2:
+       arc bundles holds d/2 arcs, d/2 - 1 of them repeats); T_L = floor(m/2) (App. F.1:
        N = 5..8 -> 2, 3, 3, 4). */
     assert_shape(g, m, (int64_t)m * d, d, 1, 0, (int64_t)m * (d - 2));
     assert_int_equal(diameter_of(g), m / 2);
@@ -450,7 +451,7 @@ static dense torus_oracle(const int64_t *dims, int k) {
 
 static void torus_graph(void **state) {
   (void)state;
-  /* Digest §9.2 (paper 000 §6.2): T_L = Σ floor(l_i/2): 3x3 -> 2, 3x3x2 -> 3, 3x3x3x2 -> 4. */
+  /* Paper 000 §6.2: T_L = Σ floor(l_i/2): 3x3 -> 2, 3x3x2 -> 3, 3x3x3x2 -> 4 (§8.5.2's tori). */
   const struct {
     int k;
     int64_t dims[4];
@@ -575,7 +576,7 @@ static void twisted_torus_closed_forms(void **state) {
     tc_graph_destroy(g);
     tc_graph_destroy(h);
   }
-  /* Cámara et al.'s rectangular twisted torus 2c x c with twist c (digest-000 §4.9) has
+  /* Cámara et al.'s rectangular twisted torus 2c x c with twist c (paper 000 ref. [26]) has
      diameter c, against c + floor(c/2) for the untwisted 2c x c torus. */
   for (int c = 2; c <= 7; c++) {
     tc_graph *g = NULL, *h = NULL;
@@ -711,7 +712,8 @@ static void boesch_wang_min_circulant(void **state) {
     assert_int_equal(diameter_of(g), m);
     tc_graph_destroy(g);
   }
-  /* Digest-000 §9.2: n = 7, 9, 10, 11, 12 -> 2; 16, 25 -> 3; 50 -> 5; 100 -> 7. */
+  /* Thm 22's m = ceil((-1 + sqrt(2n-1))/2): n = 7, 9, 10, 11, 12 -> 2; 16, 25 -> 3; 50 -> 5;
+     100 -> 7. */
   const int n_of[] = {7, 9, 10, 11, 12, 16, 25, 50, 100}, m_of[] = {2, 2, 2, 2, 2, 3, 3, 5, 7};
   for (int i = 0; i < 9; i++) {
     tc_graph *g = NULL;
@@ -845,7 +847,7 @@ static void hyperx_graph(void **state) {
   (void)state;
   /* Paper 002 Table 2.1: 3x3 2dfc has 9 nodes, degree 4, 18 links, diameter 2; an m x n
      2dfc has degree m+n-2 and mn(m+n-2)/2 links (Eqs. 2.8–2.9). 12x8 is the TiTech HyperX,
-     16x6 the Cray Aries group (digest-002 §1.4). */
+     16x6 the Cray Aries group (paper 002 §2.1.4). */
   const struct {
     int k;
     int64_t dims[3];
@@ -968,7 +970,7 @@ static void dragonfly_is_hyperx(void **state) {
      4 x 3 2dfc with the same ids (group = a_2, router = a_1). */
   assert_int_equal(tc_topo_hyperx(d43, 2, &hx43, &err), TC_OK);
   assert_identical(df, hx43);
-  /* Paper 002 §1.4 (Figs 2.4/2.5): isomorphic to the 3 x 4 2dfc. The explicit map swaps the
+  /* Paper 002 §2.1.4 (Figs 2.4/2.5): isomorphic to the 3 x 4 2dfc. The explicit map swaps the
      coordinates: node (group j, router r) = id 3j + r goes to (a_2, a_1) = (r, j) = 4r + j. */
   assert_int_equal(tc_topo_hyperx(d34, 2, &hx34, &err), TC_OK);
   int32_t swap[12];

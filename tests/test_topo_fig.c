@@ -5,14 +5,14 @@
 **
 ** What is checked, and against what:
 **   - structure: N, d, in/out regularity, no loops, no parallel arcs (Table 9 rows 10-15);
-**   - diameter: Diamond 3 (Moore optimal, Table 9 / digest §4.6; Table 7's Diamond^□2 has
+**   - diameter: Diamond 3 (Moore optimal, Table 9 row 10; Table 7's Diamond^□2 has
 **     D = 6); DBJMod(2,4) 4 (Table 7: D(DBJMod(2,4)^□2) = 8); DBJMod(4,2) 3 (Table 7:
 **     D(L(DBJMod(4,2))) = 4); DBJMod(2,3) and DBJMod(3,2): 3, the value of our
 **     reconstruction (the paper does not state it) — the paper only bounds it by T_L;
 **   - reverse symmetry as in Table 9's column, decided twice: by iso.h and by a brute-force
 **     backtracking oracle in this file (which must also find the map for DBJMod(2,3));
-**   - Moore: T_L*(N,d) = 3 for Diamond and T_L - 1 for every DBJMod (Table 9: DBJMod is
-**     "one step above" the Moore optimum, digest §4.5);
+**   - Moore: T_L*(N,d) = 3 for Diamond and T_L - 1 for every DBJMod (Table 9 rows 12-15
+**     give T_L = 4, 5, 3, 3, each one above Def. 10's T_L* for its N and d);
 **   - the DBJMod rewiring rule, recomputed here from the word definition of B(d,n)
 **     (which must also agree with tc_topo_debruijn): every de Bruijn arc off the loops and
 **     2-cycles is kept, the other arcs of the graph form one Hamiltonian cycle on exactly
@@ -277,7 +277,7 @@ static void diamond_structure(void **state) {
   assert_simple_regular(g, 8, 2); /* Table 9 row 10: N = 8, d = 2, no loops/multi-edges */
   assert_true(tc_graph_is_strongly_connected(g));
   assert_int_equal(diameter_of(g), 3);
-  /* Moore optimal: T_L = 3 = T_L*(8,2) since M_{2,2} = 7 < 8 (digest §4.6). */
+  /* Moore optimal: T_L = 3 = T_L*(8,2) since M_{2,2} = 7 < 8 (Def. 10; Table 9 row 10). */
   assert_int_equal(tc_moore_diameter_directed(8, 2), 3);
   assert_int_equal(tc_moore_directed(2, 2), 7);
   tc_graph_destroy(g);

@@ -223,7 +223,7 @@ static int reverse_symmetric_brute(const tc_graph *g) {
 
 /* ----------------------------------------------------------------- Kautz */
 
-/* Paper 000 Table 9 row 4 / digest-000 §4.4: K(d,n) has (d+1)d^n nodes, degree d, no
+/* Paper 000 Table 9 row 4, App. F.2: K(d,n) has (d+1)d^n nodes, degree d, no
    loops or multi-arcs, diameter n+1, and is Moore optimal (diameter = T_L*(N,d)). */
 static void kautz_size_degree_diameter(void **state) {
   (void)state;
@@ -244,8 +244,9 @@ static void kautz_size_degree_diameter(void **state) {
   }
 }
 
-/* Digest-002 §1.3: paper 002's K(d,2) (diameter 2) has d(d+1) nodes: 6, 12, 20, 72, 272,
-   1056, 4160 for d = 2, 3, 4, 8, 16, 32, 64. In paper 000's convention that is K(d,1). */
+/* Paper 002 §2.1.3: K(d,k) has (d+1)d^(k-1) nodes, so its K(d,2) (diameter 2) has d(d+1):
+   6, 12, 20, 72, 272, 1056, 4160 for d = 2, 3, 4, 8, 16, 32, 64. In paper 000's convention
+   that is K(d,1). */
 static void kautz_paper002_sizes(void **state) {
   (void)state;
   const int64_t d_values[] = {2, 3, 4, 8, 16, 32, 64};
@@ -266,7 +267,8 @@ static int32_t node_by_label(const tc_graph *g, const char *label) {
   return -1;
 }
 
-/* Digest-002 §1.3: the explicit arc list of paper 002's K(2,2) = paper 000's K(2,1),
+/* Paper 002 §2.1.3's word definition written out (its Fig. 2.1 did not survive extraction):
+   the arc list of paper 002's K(2,2) = paper 000's K(2,1),
    nodes {01,02,10,12,20,21}, checked arc for arc through the labels. */
 static void kautz_paper002_arc_list(void **state) {
   (void)state;
@@ -364,7 +366,7 @@ static void kautz_reverse_symmetric_by_word_reversal(void **state) {
   }
 }
 
-/* Digest-000 §4.4 / paper 000 Def. 16: K(d,n) = L^n(K_{d+1}). */
+/* Paper 000 Def. 16 (App. F.2): K(d,n) = L^n(K_{d+1}). */
 static void kautz_is_line_power_of_complete(void **state) {
   (void)state;
   const int64_t cases[][2] = {{2, 0}, {2, 1}, {2, 3}, {3, 2}, {4, 2}};
@@ -423,8 +425,9 @@ static void genkautz_regular_and_smallest_case(void **state) {
   }
 }
 
-/* Imase–Itoh (digest-000 §4.4, Thm 21 proof): D(Π_{d,m}) <= ceil(log_d m), every m in
-   d+1..300, d = 2, 3, 4; and Π is strongly connected. */
+/* Imase–Itoh (paper 000 ref. [36], as the proof of Thm 21 in App. G uses it):
+   D(Π_{d,m}) <= ceil(log_d m), every m in d+1..300, d = 2, 3, 4; and Π is strongly
+   connected. */
 static void genkautz_diameter_bound(void **state) {
   (void)state;
   for (int64_t d = 2; d <= 4; d++)
@@ -437,9 +440,9 @@ static void genkautz_diameter_bound(void **state) {
     }
 }
 
-/* Digest-000 §4.4 [derived] / Table 9 row 5: the looped nodes are exactly the x with
-   (d+1)x ≡ -a (mod m), a in 1..d, one loop each, none when (d+1) | m; DROP removes exactly
-   those arcs and leaves looped nodes with degree d-1. */
+/* Table 9 row 5 (loops when m mod (d+1) != 0), made exact from Def. 16: the looped nodes
+   are the x with (d+1)x ≡ -a (mod m), a in 1..d, one loop each, none when (d+1) | m; DROP
+   removes exactly those arcs and leaves looped nodes with degree d-1. */
 static void genkautz_self_loops(void **state) {
   (void)state;
   for (int64_t d = 1; d <= 5; d++)
@@ -468,10 +471,10 @@ static void assert_loop_nodes(int64_t d, int64_t m, const int32_t *nodes, int k)
   tc_graph_destroy(g);
 }
 
-/* Published loop counts: Π_{4,64} has 4 (digest-000 §4.4); GenKautz(N=8,d=2) and (16,2)
-   have 2, (8,4) has one at u = 1 (digest-003 §4.1 names only that one; the others, found
-   by hand from 5x ≡ -a mod 8, are u = 3, 4, 6), (12,4) has them at u = 2,4,7,9 and (16,4)
-   at u = 3,6,9,12 (digest-003 §6 table). */
+/* Loop counts worked by hand from Def. 16 ((d+1)x ≡ -a mod m, one x per a since
+   gcd(d+1, m) = 1 here; no paper prints them): Π_{4,64} has 4; GenKautz(N=8,d=2) and (16,2)
+   have 2; (8,4) has them at u = 1, 3, 4, 6 (5x ≡ -a mod 8), (12,4) at u = 2,4,7,9 and
+   (16,4) at u = 3,6,9,12. */
 static void genkautz_published_loops(void **state) {
   (void)state;
   tc_graph *g = genkautz(4, 64, TC_LOOPS_KEEP);
@@ -489,8 +492,10 @@ static void genkautz_published_loops(void **state) {
   assert_loop_nodes(4, 16, l16, 4);
 }
 
-/* Digest-003 §6 table ("derived" by exact computation there): GenKautz(N,d) with paper
-   003's DROP policy: arcs |E|, diameter and the sum of distances over ordered pairs. */
+/* Small GenKautz(N,d) instances of the kind paper 003 §5.4 evaluates, with loops dropped
+   (one reading; the paper does not say): arcs |E|, diameter and the sum of distances over
+   ordered pairs. The paper prints none of these (its GenKautz results are only plotted,
+   Figs. 7-10); the values come from a separate exact computation made outside this code. */
 static void genkautz_paper003_instances(void **state) {
   (void)state;
   const int64_t rows[][5] = {/* N, d, |E|, diameter, sum of distances */
@@ -511,8 +516,8 @@ static void genkautz_paper003_instances(void **state) {
   }
 }
 
-/* Paper 000 Def. 16: Π_{d,m} with m = d^{n+1} + d^n is K(d,n); digest-003 §4.1: with
-   m = d^n it is the de Bruijn graph B(d,n) (loops kept on both sides). */
+/* Paper 000 Def. 16: Π_{d,m} with m = d^{n+1} + d^n is K(d,n); with m = d^n it is the de
+   Bruijn graph B(d,n) (Imase–Itoh, paper 000 ref. [36]; loops kept on both sides). */
 static void genkautz_special_sizes(void **state) {
   (void)state;
   const int64_t kautz_cases[][2] = {{2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {4, 2}, {4, 3}};
@@ -596,9 +601,10 @@ static int64_t reverse_digits(int64_t x, int64_t d, int64_t n) {
   return r;
 }
 
-/* Paper 000 Table 9 row 11 / digest-000 §4.5: d^n nodes, degree d, diameter n, exactly d
-   self-loops (the constant words), no multi-arcs, arcs x -> shift(x)+a, and reverse-
-   symmetric via word reversal; DBJ(4,4) (Table 7) has diameter 4. */
+/* Paper 000 Table 9 row 11, with the standard word definition: d^n nodes, degree d,
+   diameter n, exactly d self-loops (the constant words), no multi-arcs, arcs
+   x -> shift(x)+a, and reverse-symmetric via word reversal; DBJ(4,4) (Table 7) has
+   diameter 4. */
 static void debruijn_properties(void **state) {
   (void)state;
   const int64_t cases[][2] = {{2, 1}, {2, 3}, {2, 6}, {3, 2}, {3, 4}, {4, 4}, {5, 3}};

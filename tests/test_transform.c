@@ -1,13 +1,13 @@
 /*
 ** test_transform.c — schedule transforms (paper 000 App. B Def. 5, Def. 7, Thm 1, Thm 2,
-** Cor. 1.1; App. A.6; App. E.2 / Thm 20; issue #3 §4).
+** Cor. 1.1; App. A.6; App. E.2 / Thm 20).
 **
 ** Inputs are real allgathers: (1) built here from the definition of a BFB schedule
 ** (paper 000 Thm 14 / Thm 18: every in-neighbour w of u with d(v,u) = d(v,w) + 1 = t sends
 ** 1/b of v's shard, b = number of such in-arcs; also an uneven 1:2:...:b split), using the
 ** Floyd oracle for distances — on K_{2,2} this is exactly Fig. 1 (T_L 2, tau 3/4), on
-** UniRing(1,m) the ring (m-1, (m-1)/m), on BiRing(2,m) the BFB ring (floor(m/2), (m-1)/m),
-** digest-000 §9.2, which the first test pins down; (2) the optimal BFB allgather of LP (1)
+** UniRing(1,m) the ring (m-1, (m-1)/m; Table 9 row 9, App. C.2), on BiRing(2,m) the BFB
+** ring (floor(m/2), (m-1)/m; App. F.1), which the first test pins down; (2) the optimal BFB allgather of LP (1)
 ** (bfb.h) on tori, circulants, Kautz, de Bruijn and generalized Kautz graphs; (3) a
 ** pipelined ring and a broadcast tree for the paths BFB does not take.
 **
@@ -15,8 +15,8 @@
 ** and is costed by tc_schedule_cost; the paper's equalities are compared against those
 ** costs: Def. 5 / Thm 2 (T_L and T_B kept; per-step loads mirrored), Thm 2's explicit tuple
 ** formula, reverse ∘ reverse = identity, Cor. 1.1 costing what the allgather on G^T costs,
-** allreduce costs adding, A.6 keeping T_L and T_B, Theorem 20's additive bound (and §9.2's
-** P = 1000, d = 4 Moore-optimal example, 0.004), the rounding rule itself (each amount is
+** allreduce costs adding, A.6 keeping T_L and T_B, Theorem 20's additive bound (and its
+** second form d/P on a Moore-optimal G: 0.004 at P = 1000, d = 4), the rounding rule itself (each amount is
 ** floor or floor + 1 of P·y, largest fractional parts first, summing to P), and closed
 ** forms of rounded Fig. 1 schedules.
 */
@@ -128,7 +128,8 @@ static const struct { const char *spec; int rsym; } graphs[] = {
 
 /* ---- tests -------------------------------------------------------------------------- */
 
-/* The inputs are the schedules the paper names (digest-000 §9.2). */
+/* The inputs are the schedules the paper names: Fig. 1, the ring of App. C.2, the BFB ring
+   of App. F.1. */
 static void inputs_match_the_paper(void **state) {
   (void)state;
   const struct { const char *spec; int steps; int64_t num, den; } rows[] = {
@@ -648,7 +649,8 @@ static void rooted_collectives(void **state) {
   tc_graph_destroy(g);
 }
 
-/* Digest-000 §9.2: P = 1000, d = 4, Moore-optimal G: extra T_B <= 0.004 M/B. Π_{4,64}
+/* Thm 20 (App. E.2), second bound: on a Moore-optimal G the rounding adds at most
+   (M/B) d/P, 0.004 M/B for P = 1000, d = 4. Π_{4,64}
    (Table 7 row N = 64) has T_L = 3 and N = 64 > M_{4,2} = 21, so it is Moore-optimal. */
 static void theorem20_moore_optimal_example(void **state) {
   (void)state;

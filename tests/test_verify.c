@@ -5,8 +5,8 @@
 ** its reverse (Def. 5) as a reduce-scatter; (2) an explicit simulator written here that
 ** moves real per-unit state (held bits for copies, contribution count vectors for
 ** reductions) step by step — the verifier's segment/path-count method must agree with it
-** on thousands of random schedules, valid and invalid; (3) the mutations issue #3 lists
-** (drop a transfer, shrink a chunk, move to a non-arc, to an earlier step, duplicate a
+** on thousands of random schedules, valid and invalid; (3) mutations that each break one clause of
+** Def. 4 (drop a transfer, shrink a chunk, move to a non-arc, to an earlier step, duplicate a
 ** contribution) must each be rejected.
 */
 #include <math.h>

@@ -1,5 +1,5 @@
 /*
-** bfb.h — Breadth-First-Broadcast allgather schedules (paper 000 §6, App. E; digest §3).
+** bfb.h — Breadth-First-Broadcast allgather schedules (paper 000 §6, App. E).
 **
 ** A BFB schedule delivers every source v's shard to the nodes at distance t from v in comm
 ** step t, over shortest paths only (Def. 15), so it takes exactly D(G) steps (Thm 15). For
@@ -14,7 +14,8 @@
 **     carry nothing (no shortest path ends with a loop);
 **   - the schedule is an allgather on g with algorithm "bfb", steps == D(G), and every
 **     source's shard reaches every receiver exactly once per byte: the chunks that u
-**     receives of v's shard are consecutive sub-intervals of [0, units) (digest §3.2), so
+**     receives of v's shard are consecutive sub-intervals of [0, units) (any split covering the
+**     shard works, paper 000 §6.1, since every sender holds all of it), so
 **     the schedule is exact, with `units` the LCM of the optimal denominators;
 **   - the output does not depend on the number of threads (OpenMP across receivers);
 **   - a graph that is not strongly connected, or that has switch nodes, is TC_EINPUT;

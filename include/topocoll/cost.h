@@ -1,5 +1,5 @@
 /*
-** cost.h — the α-β cost model (paper 000 §1.4, App. E.3), computed from the schedule.
+** cost.h — the α-β cost model (paper 000 §3.2, App. E.3), computed from the schedule.
 **
 ** For every step t and arc a, load(a,t) = Σ chunk sizes on a at t, in shards, divided by
 ** cap(a). With d = the node bandwidth in link units (the largest Σ cap over a node's

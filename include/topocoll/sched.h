@@ -1,7 +1,7 @@
 /*
 ** sched.h — the schedule IR: step schedules of collectives on a tc_graph.
 **
-** A step schedule is a list of transfers ((v, C), (u, w), t) (paper 000 §1.3): in comm
+** A step schedule is a list of transfers ((v, C), (u, w), t) (paper 000 §3.1): in comm
 ** step t node u sends chunk C of shard v over the arc u -> w. Here a transfer names the
 ** arc id (so a parallel arc is a distinct port: multiplicity is capacity, not permission
 ** to reuse), the shard v, the step t >= 1, and the chunk C = [lo, hi) as an interval of
@@ -21,7 +21,7 @@
 **                           the full reduction of its shard.
 **   TC_COLL_ALLREDUCE       steps 1..rs_steps reduce every shard into its owner, steps
 **                           rs_steps+1..steps copy it from the owner to all (RS then AG,
-**                           paper 000 §1.2; with 2 shards owned by two tree roots this is
+**                           paper 000 §3; with 2 shards owned by two tree roots this is
 **                           also the double binary tree).
 **   TC_COLL_BROADCAST       copy semantics; every shard is owned by the root.
 **   TC_COLL_REDUCE          reduce semantics; every shard is owned by the root.

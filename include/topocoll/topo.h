@@ -9,7 +9,7 @@
 **   - node ids are documented per family; labels are set where a family has natural
 **     names (Kautz words, torus coordinates) and the graph is small enough to afford them.
 **   - a family that is undefined below some size says so (e.g. rings need m >= 2).
-** Sources: paper 000 Table 9, App. F, Table 8; paper 002 §1; paper 003 §4.
+** Sources: paper 000 Table 9, App. F, Table 8; paper 002 §2.1; paper 003 §5.4.
 */
 #ifndef TOPOCOLL_TOPO_H
 #define TOPOCOLL_TOPO_H
@@ -51,7 +51,7 @@ int tc_topo_directed_circulant(int64_t n, const int64_t *offs, int k, tc_graph *
 /* Self-loop policy of the generalized Kautz graph. */
 typedef enum {
   TC_LOOPS_KEEP = 0, /* keep loop arcs: every node has out/in-degree d (paper 000's count) */
-  TC_LOOPS_DROP = 1  /* drop them: looped nodes lose a port (paper 003's numbers) */
+  TC_LOOPS_DROP = 1  /* drop them: looped nodes lose a port (paper 003 does not say which) */
 } tc_loop_policy;
 /* Generalized Kautz Π_{d,m} (Imase–Itoh): x -> -(d x + a) mod m, a = 1..d (m >= d+1). */
 int tc_topo_genkautz(int64_t d, int64_t m, tc_loop_policy loops, tc_graph **out, tc_error *err);
@@ -69,10 +69,10 @@ int tc_topo_drg(const char *name, tc_graph **out, tc_error *err);
 /* NULL-terminated list of the names tc_topo_drg accepts. */
 const char *const *tc_topo_drg_names(void);
 /* nD fully connected / HyperX over dims[0..k-1]: nodes adjacent iff they differ in
-   exactly one coordinate (paper 002 §1.4–1.5). */
+   exactly one coordinate (paper 002 §2.1.4, §4.5). */
 int tc_topo_hyperx(const int64_t *dims, int k, tc_graph **out, tc_error *err);
 /* Dragonfly of routers: g groups of a fully connected routers, h global links per router,
-   a*h divisible by g-1 (paper 002 §1.6); see dragonfly.c. */
+   a*h divisible by g-1 (paper 002 §2.1.4, §4.4); see dragonfly.c. */
 int tc_topo_dragonfly(int64_t a, int64_t h, int64_t g, tc_graph **out, tc_error *err);
 /* Random d-regular simple graph (Jellyfish) on n nodes, connected, from `seed`. */
 int tc_topo_jellyfish(int64_t n, int64_t d, uint64_t seed, tc_graph **out, tc_error *err);

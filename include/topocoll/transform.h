@@ -69,7 +69,7 @@ int tc_schedule_reduce_scatter_from(const tc_graph *g, tc_schedule_generator gen
 int tc_schedule_reduce_scatter_by(const tc_graph *g, const tc_schedule *ag, tc_schedule_generator gen, void *ctx,
                                   tc_schedule *out, tc_error *err);
 
-/* Allreduce = reduce-scatter rs followed by allgather ag on g (paper 000 §1.2): both in the
+/* Allreduce = reduce-scatter rs followed by allgather ag on g (paper 000 §3): both in the
    same unit (the LCM of theirs), ag's steps shifted by rs->steps, rs_steps = rs->steps.
    Both must have the same shards and owners. */
 int tc_schedule_allreduce_compose(const tc_graph *g, const tc_schedule *rs, const tc_schedule *ag,

@@ -1,6 +1,6 @@
 /*
 ** bases.c — the finder's base topology database, closed-form part (paper 000 Table 9,
-** Table 8, App. F; digest-000 §4, §9.2): for a size n and degree d, every fixed instance
+** Table 8, App. F): for a size n and degree d, every fixed instance
 ** and closed-form family member with exactly n nodes and degree d, with its exact
 ** (steps, tau) and the structural flags the expansion theorems need.
 **

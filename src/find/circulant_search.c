@@ -1,6 +1,6 @@
 /*
 ** circulant_search.c — low-diameter circulants C(n, {a_1..a_k}) for the finder (paper 000
-** App. F.4, Def. 18, Thm 22; digest-000 §4.8).
+** App. F.4, Def. 18, Thm 22).
 **
 ** A circulant with k offsets in 1..(n-1)/2 is 2k-regular, and (Conjecture 1, proven for
 ** k = 2) BFB on it is BW-optimal with T_L = diameter. So the only thing to choose is the

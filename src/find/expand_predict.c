@@ -1,6 +1,6 @@
 /*
 ** expand_predict.c — the finder's closed-form predictions for the expansions of paper 000
-** §5 (Table 3; digest-000 §2, §5 step 3). Nothing is built: each rule maps the (steps, tau)
+** §5 (Table 3, App. D; §5.4: predicted, not constructed). Nothing is built: each rule maps the (steps, tau)
 ** and the structural flags of its input(s) to those of the expanded topology, citing the
 ** theorem that makes the value exact or a bound.
 **

@@ -1,6 +1,6 @@
 /*
 ** finder.c — tc_find: the Pareto frontier of (T_L, T_B) for N nodes of degree d (paper 000
-** §5.4, App. A.3; digest-000 §5).
+** §5.4, App. A.3).
 **
 ** Bottom-up over the divisors n of N (ascending) and the degrees d' = 1..d: the set at
 ** (n, d') receives

@@ -1,6 +1,6 @@
 /*
-** generative.c — the finder's generative families (paper 000 §5.4 step 1, App. F.2, F.4;
-** digest-000 §4.4, §4.5, §4.8): members that exist at many (n, d) and whose costs come from
+** generative.c — the finder's generative families (paper 000 §5.4, §6.2, App. F.2,
+** F.4; Table 9 row 11): members that exist at many (n, d) and whose costs come from
 ** BFB or from a diameter search rather than a closed form.
 **
 **   genkautz(d,n)   Π_{d,n} (Def. 16), any n >= d+2 (n = d+1 is K_{d+1}, listed as

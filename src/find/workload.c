@@ -1,10 +1,10 @@
 /*
-** workload.c — choosing a frontier member for a workload (paper 000 §5.4 step 6, A.3;
-** digest-000 §5 step 6).
+** workload.c — choosing a frontier member for a workload (paper 000 §5.4, last
+** paragraph; App. A.3).
 **
 ** An allreduce is reduce-scatter + allgather, each costing T_L + T_B, so a member's
 ** allreduce of M bytes takes 2(steps·α + tau·M/B) with B = d · (one link's bandwidth)
-** (paper 000 §1.4; Table 4's column). A training job keeps one topology for all its
+** (paper 000 §3.2; Table 4's column). A training job keeps one topology for all its
 ** collectives, so a workload is a weighted list of sizes (e.g. DDP bucket sizes) and the
 ** member with the least weighted mean time wins; on equal times the one with fewer steps
 ** (the frontier is sorted that way, so the first minimum is kept).

@@ -1,5 +1,5 @@
 /*
-** compose.c — allreduce as reduce-scatter followed by allgather (paper 000 §1.2, App. B
+** compose.c — allreduce as reduce-scatter followed by allgather (paper 000 §3, App. B
 ** after Thm 2; contract in transform.h).
 **
 ** The allreduce schedule holds the reduce-scatter's transfers in steps 1..t_RS and the

@@ -3,8 +3,8 @@
 **
 ** For receiver u and step t the jobs are the sources v with d(v,u) = t and the processors
 ** are u's in-arcs; job v may use arc (w,u) iff some shortest v -> u path ends with it. The
-** optimum of LP (1) is U* = max over job sets J of |J| / cap(f(J)) (digest §3.3, the cut
-** argument of Thm 19), a fraction p/q with q <= Σ cap. We find it with Dinkelbach's
+** optimum of LP (1) is U* = max over job sets J of |J| / cap(f(J)) (paper 000 App. E.1,
+** the cut argument in the proof of Thm 19), a fraction p/q with q <= Σ cap. We find it with Dinkelbach's
 ** iteration on integer max-flows: starting from the ratio of all jobs, test feasibility of
 ** U = p/q in the network source -(q per job)-> job -> arc -(p * cap)-> sink; if the flow is
 ** short, the source side of the minimum cut is a job set J with a strictly larger ratio

@@ -1,6 +1,6 @@
 /*
-** bfbring.c — the BFB ring schedule on BiRing(d,N) (paper 000 App. F.1, Fig. 17; digest-000
-** §4.1): half the total-hop latency of the traditional ring at the same bandwidth.
+** bfbring.c — the BFB ring schedule on BiRing(d,N) (paper 000 App. F.1, Fig. 17):
+** half the total-hop latency of the traditional ring at the same bandwidth.
 **
 ** Topology: a bidirectional ring of N >= 3 nodes, every arc of node i to i+1 or i-1
 ** (mod N), both present (parallel links share every chunk).

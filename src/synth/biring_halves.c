@@ -1,6 +1,6 @@
 /*
 ** biring_halves.c — the traditional bidirectional ring schedule on BiRing(d,N) (paper 000
-** App. F.1 first paragraph; digest-000 §4.1).
+** App. F.1 first paragraph).
 **
 ** Topology: a bidirectional ring of N >= 3 nodes, every arc of node i to i+1 or i-1
 ** (mod N), both present (d/2 parallel links each way share every chunk).

@@ -1,6 +1,6 @@
 /*
 ** degree_sched.c — the allgather schedule of the degree expansion G*n built from an
-** allgather A_G on G (paper 000 Definition 2, §5.2, App. D.2; digest-000 §2.2).
+** allgather A_G on G (paper 000 Definition 2, §5.2, App. D.2).
 **
 ** Numbering (expand.h): copy i of node v is node i*N + v (i = 0..n-1), and every arc
 ** e = (u, w) of G gives one arc (u_i, w_j) for each pair of copies. The out-arcs of u_i are

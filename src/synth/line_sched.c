@@ -1,6 +1,6 @@
 /*
 ** line_sched.c — the allgather schedule of the line graph L(G) built from an allgather
-** A_G on G (paper 000 Definition 1, §5.1, App. D.1; digest-000 §2.1).
+** A_G on G (paper 000 Definition 1, §5.1, App. D.1).
 **
 ** Numbering (expand.h): node a of L(G) is arc a of G, and L(G) has one arc a -> c for every
 ** arc c leaving the head of a; the out-arcs of node a are ordered like the out-arcs of

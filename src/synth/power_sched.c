@@ -1,6 +1,6 @@
 /*
 ** power_sched.c — the allgather schedule of the Cartesian power G^□k built from an
-** allgather A_G on G (paper 000 Definition 14, §5.3, App. D.3; digest-000 §2.3).
+** allgather A_G on G (paper 000 Definition 14, §5.3, App. D.3).
 **
 ** Numbering (expand.h): node (c_0, ..., c_{k-1}) of G^□k is Σ c_i N^(k-1-i), coordinate 0
 ** most significant. Its arcs move one coordinate δ along an arc e of G; because parallel

@@ -1,6 +1,6 @@
 /*
-** ring.c — the unidirectional ring schedule on UniRing(d,m) (paper 000 §4.2, Cor. 4.1;
-** digest-000 §4.2): the "ring of degree d" that attains the bandwidth bound.
+** ring.c — the unidirectional ring schedule on UniRing(d,m) (paper 000 Table 9
+** row 9; App. C.2 before Cor. 4.1): the "ring of degree d" that attains the bandwidth bound.
 **
 ** Topology: m >= 2 nodes, every arc of node i goes to i+1 (mod m); d parallel arcs are d
 ** ports and share every chunk in proportion to capacity.

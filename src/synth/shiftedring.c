@@ -1,7 +1,7 @@
 /*
 ** shiftedring.c — ShiftedRing, TopoOpt's topology and schedule for data-parallel training
 ** (paper 000 §8.2: "a superposition of two bidirectional rings, each allreducing half of the
-** data"; digest-000 §8.2), and ShiftedBFBRing (A.2: the same topology with the BFB ring
+** data"), and ShiftedBFBRing (A.2: the same topology with the BFB ring
 ** schedule on each ring).
 **
 ** Topology: the degree-4 circulant C(N,{a,b}) (N >= 5, a != b, both coprime to N so that

@@ -1,6 +1,6 @@
 /*
 ** torus_dor.c — the traditional dimension-by-dimension torus schedule (Sack & Gropp [70];
-** paper 000 §5.3 "torus intuition", §6.2; digest-000 §2.3, §4.9), the baseline BFB beats
+** paper 000 §5.3 "torus intuition", §6.2), the baseline BFB beats
 ** on Frontera (§8.5.2, Fig. 11).
 **
 ** Topology: the torus d_0 x ... x d_{k-1} exactly as torus() numbers it (row-major, last

@@ -1,6 +1,6 @@
 /*
-** bipartite.c — the complete bipartite graph K_{d,d} (paper 000 Table 9 row 2, Fig. 1;
-** digest-000 §4.3).
+** bipartite.c — the complete bipartite graph K_{d,d} (paper 000 Table 9 row 2,
+** Fig. 1).
 **
 ** Nodes 0..d-1 form one side and d..2d-1 the other; every cross pair is one bidirectional
 ** link. The graph is d-regular with 2d nodes and 2d^2 arcs, has diameter 2 for d >= 2

@@ -1,6 +1,6 @@
 /*
-** biring.c — the bidirectional ring BiRing(d,m) (paper 000 Table 9 row 8, App. F.1;
-** digest-000 §4.1).
+** biring.c — the bidirectional ring BiRing(d,m) (paper 000 Table 9 row 8,
+** App. F.1).
 **
 ** Nodes 0..m-1; i and i+1 (mod m) are joined by d/2 parallel bidirectional links, so every
 ** node has degree d (d/2 ports towards each neighbour). BiRing(2,m) is the simple

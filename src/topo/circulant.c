@@ -1,6 +1,6 @@
 /*
 ** circulant.c — circulant graphs C(n, {a_1..a_k}) (paper 000 Def. 18, App. F.4, Table 9
-** row 6; digest-000 §4.8) and the minimum-diameter degree-4 circulant of Boesch and Wang
+** row 6) and the minimum-diameter degree-4 circulant of Boesch and Wang
 ** (paper 000 Thm 22).
 **
 ** C(n, {a_1..a_k}): nodes 0..n-1, node i linked to i + a_j and i - a_j (mod n) for every

@@ -1,5 +1,5 @@
 /*
-** complete.c — the complete graph K_n (paper 000 Table 9 row 1, digest-000 §4.3).
+** complete.c — the complete graph K_n (paper 000 Table 9 row 1).
 **
 ** Nodes 0..n-1; every pair {u, v} is one bidirectional link, so the graph is
 ** (n-1)-regular, has n(n-1) arcs, diameter 1, no self-loops and no parallel arcs.

@@ -1,6 +1,6 @@
 /*
 ** dbjmod.c — the modified de Bruijn graphs DBJMod(d,n) of paper 000 (Fig. 20, Table 9
-** rows 12-15, digest-000 §4.5), reconstructed.
+** rows 12-15), reconstructed.
 **
 ** THE CONSTRUCTION
 **   Start from de Bruijn B(d,n): nodes 0..d^n-1 (the base-d words x_1..x_n), arcs

@@ -1,5 +1,5 @@
 /*
-** debruijn.c — the de Bruijn digraph B(d,n) (paper 000 Table 9 row 11, digest-000 §4.5).
+** debruijn.c — the de Bruijn digraph B(d,n) (paper 000 Table 9 row 11).
 **
 ** B(d,n) has the d^n words of n letters over {0..d-1} as nodes and the arcs
 ** x_1..x_n -> x_2..x_n y. Reading a word as a base-d number (x_1 most significant) turns

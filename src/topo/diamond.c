@@ -1,6 +1,6 @@
 /*
-** diamond.c — the "Diamond" topology of paper 000 (Fig. 19, Table 9 row 10, digest-000
-** §4.6), reconstructed.
+** diamond.c — the "Diamond" topology of paper 000 (Fig. 19, Table 9 row 10),
+** reconstructed.
 **
 ** WHAT THE PAPER STATES
 **   N = 8, d = 2, unidirectional; no self-loops, no parallel arcs; not reverse-symmetric;

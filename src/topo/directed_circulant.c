@@ -1,6 +1,6 @@
 /*
 ** directed_circulant.c — the directed circulant on Z_n (paper 000 Table 9 row 7;
-** digest-000 §4.8).
+** a base of Fig. 3).
 **
 ** Nodes 0..n-1; node i has one arc i -> i + a_j (mod n) per offset a_j. The graph is
 ** k-regular (out- and in-degree k), has n k arcs, no self-loops (offsets are nonzero mod

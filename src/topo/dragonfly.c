@@ -1,6 +1,6 @@
 /*
-** dragonfly.c — the Dragonfly router graph (Kim, Dally, Scott, Abts 2008; paper 002 §1.6,
-** §4.4 and Figs 2.4/2.5; digest-002 §1.4, §1.6). Terminals are not modelled: nodes are
+** dragonfly.c — the Dragonfly router graph (Kim, Dally, Scott, Abts 2008; paper 002 ref. [7],
+** §2.1.4 with Figs 2.4/2.5, §4.4). Terminals are not modelled: nodes are
 ** routers.
 **
 ** Parameters: a routers per group, h global links per router, g groups. Every group is a
@@ -24,7 +24,7 @@
 ** dragonfly(a, h = g-1, g) is *identical* (same ids) to tc_topo_hyperx({g, a}): groups
 ** are the K_a lines along the fast coordinate a_1 = router, global links the K_g lines
 ** along a_2 = group. In particular dragonfly(3,3,4) is the 4 x 3 2dfc, isomorphic (by
-** swapping coordinates) to the 3 x 4 2dfc, as paper 002 §1.4 states (Figs 2.4/2.5).
+** swapping coordinates) to the 3 x 4 2dfc, as paper 002 §2.1.4 states (Figs 2.4/2.5).
 **
 ** Guarantees: a g nodes; regular of degree a - 1 + h; a g (a - 1 + h) arcs; bidirectional;
 ** no self-loops. When h <= g - 1 a router's h consecutive ports lead to h distinct groups,

@@ -1,5 +1,5 @@
 /*
-** drg.c — the distance-regular graphs of paper 000 Table 8 (§F.3, digest-000 §4.7), all
+** drg.c — the distance-regular graphs of paper 000 Table 8 (App. F.3), all
 ** 4-regular, built from their mathematical definitions and returned as bidirectional,
 ** simple, unit-capacity tc_graphs with node labels.
 **

@@ -20,12 +20,13 @@
 **   - a node x carries a self-loop exactly when (d+1)*x ≡ -a (mod m) for some a in 1..d,
 **     and then exactly one (two loops would need a1 ≡ a2 mod m); no node has a loop when
 **     (d+1) divides m;
-**   - self-loop policy (the papers differ, so the caller chooses):
+**   - self-loop policy (paper 000 keeps loops, paper 003 does not say; the caller chooses):
 **       TC_LOOPS_KEEP  keeps every loop arc, so every node has out- and in-degree exactly d
 **                      with loops counted in d. This is paper 000's convention and the one
 **                      that reproduces its Table 7 BFB values (e.g. Π_{4,64}: 21/16).
-**       TC_LOOPS_DROP  omits loop arcs; a looped node then has out- and in-degree d-1. This
-**                      is what paper 003's evaluation does (digest-003 §4.1, §6 table).
+**       TC_LOOPS_DROP  omits loop arcs; a looped node then has out- and in-degree d-1. The
+**                      other reading of paper 003 §5.4, whose GenKautz (its ref. [21])
+**                      leaves loops unmentioned.
 **   - unit capacities, all nodes compute nodes, no labels (the residue is the name).
 **
 ** Cost: O(d*m) time and memory, one arc array reserved up front; Π_{4,10^6} builds in a

@@ -1,6 +1,6 @@
 /*
-** hamming.c — the Hamming graph H(n,q) = K_q^{□n} (paper 000 Table 9 row 3, Thm 13;
-** digest-000 §4.3).
+** hamming.c — the Hamming graph H(n,q) = K_q^{□n} (paper 000 Table 9 row 3, §5.3,
+** Thm 13).
 **
 ** Node u = Σ_i x_i q^i (i = 0..n-1, 0 <= x_i < q) is the word x_{n-1}..x_0 of base-q
 ** digits; u and v are linked when their words differ in exactly one digit. The graph has

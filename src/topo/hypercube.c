@@ -1,5 +1,5 @@
 /*
-** hypercube.c — the hypercube Q_n = H(n,2) = K_2^{□n} (digest-000 §4.3).
+** hypercube.c — the hypercube Q_n = H(n,2) = K_2^{□n} (paper 000 §5.3; Table 9 row 3, q = 2).
 **
 ** Node u is the n-bit word of its id; u and u XOR 2^i are linked for i = 0..n-1. The
 ** graph has 2^n nodes, is n-regular, has diameter n, no self-loops and no parallel arcs.

@@ -1,6 +1,6 @@
 /*
-** hyperx.c — the n-dimensional fully connected network (ndfc) / HyperX (paper 002 §1.4–1.5,
-** Eqs. 2.4–2.9 and 4.14–4.16; digest-002 §1.4–1.5).
+** hyperx.c — the n-dimensional fully connected network (ndfc) / HyperX (paper 002 §2.1.4,
+** §4.5, Eqs. 2.4–2.9 and 4.14–4.16).
 **
 ** Node addresses are A = (a_k, ..., a_1) with 0 <= a_i < m_i, and A ~ A' iff they differ in
 ** exactly one coordinate (each dimension is a complete graph K_{m_i}; the whole graph is the

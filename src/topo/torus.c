@@ -1,12 +1,12 @@
 /*
 ** torus.c — the torus d_1 x ... x d_k = BiRing(2,d_1) □ ... □ BiRing(2,d_k) (paper 000
-** §6.2, §2.3; digest-000 §4.9).
+** §6.2, §5.3, Thm 13).
 **
 ** Node numbering: row-major, the last coordinate fastest: the node with coordinates
 ** (x_0, ..., x_{k-1}) has id Σ_i x_i s_i with s_{k-1} = 1 and s_i = s_{i+1} d_{i+1}.
 ** In dimension i a node is linked to the nodes one step either way along that dimension
-** (mod d_i). A dimension of length 2 contributes ONE link (K_2), not a doubled one — the
-** paper models a length-2 dimension as K_2 (§2.3) — and lengths may differ.
+** (mod d_i). A dimension of length 2 contributes ONE link (K_2), not a doubled one — Thm 13
+** needs simple factors, and a doubled 2-ring is not one — and lengths may differ.
 **
 ** Guarantees: N = Π d_i nodes; every node has degree Σ_i (d_i == 2 ? 1 : 2) (so 3x3x2
 ** has degree 5); bidirectional; no self-loops; no parallel arcs; diameter Σ_i floor(d_i/2).

@@ -1,6 +1,6 @@
 /*
 ** twisted_hypercube.c — the Esfahanian–Ni–Sagan twisted n-cube (paper 000 App. A.1,
-** ref. [28]; digest-000 §4.10, digest-003 §4.2).
+** ref. [28]; also paper 003 §5.1's testbed).
 **
 ** Construction: start from the hypercube Q_n (node u = n-bit word, u ~ u XOR 2^i) and
 ** take its 4-cycle a–b–c–d = 000–001–011–010 in the two lowest coordinates, all higher

@@ -1,7 +1,7 @@
 /*
 ** twisted_torus.c — the 2D twisted torus (paper 000 §6.2 and ref. [26], Cámara, Moretó,
 ** Vallejo, Beivide, Miguel-Alonso, Martínez, Navaridas, "Twisted torus topologies for
-** enhanced interconnection networks", IEEE TPDS 21(12), 2010; digest-000 §4.9).
+** enhanced interconnection networks", IEEE TPDS 21(12), 2010).
 **
 ** The paper names the twisted torus (used by TPU v4) but does not define it; we follow
 ** Cámara et al.: an a x b torus whose wrap-around links in the second dimension are

@@ -1,6 +1,6 @@
 /*
-** uniring.c — the unidirectional ring UniRing(d,m) (paper 000 Table 9 row 9; digest-000
-** §4.2).
+** uniring.c — the unidirectional ring UniRing(d,m) (paper 000 Table 9 row 9;
+** the "ring of degree d" of App. C.2).
 **
 ** Nodes 0..m-1; node i sends d parallel arcs to i+1 (mod m). Out- and in-degree are d,
 ** there are m d arcs, the diameter is m-1, there are no self-loops, and there are
