@@ -118,7 +118,7 @@ static int build_1024(int runs) {
 int main(int argc, char **argv) {
   int runs = argc > 1 ? atoi(argv[1]) : 5;
   if (runs < 1) runs = 1;
-  printf("bench_find: topology finder (issue #4 §6)\n");
+  printf("bench_find: topology finder (paper 000 §5.4)\n");
   if (single_finds(runs) || sweeps(runs < 3 ? runs : 3) || build_1024(runs < 3 ? runs : 3)) return 1;
   return 0;
 }

@@ -6,7 +6,7 @@
 ** What it guarantees: every spec it prints is one `topocoll topo` and `topocoll sched`
 ** accept and that rebuilds the member's topology (the finder's contract, find.h); T_B
 ** factors print exactly (num/den) beside their 3-decimal "%.3f" form, which is how the
-** paper's tables round them (digest-000 §9); "verified" is only ever true for a member
+** paper's tables (paper 000 Tables 4 and 7) round them; "verified" is only ever true for a member
 ** whose allgather the verifier passed (--build). Predicted costs are labelled as such.
 */
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 /*
-** baselines.h — the classical collective schedules the papers compare against (issue #3
-** §6), each as a step schedule (sched.h) on the topology it was designed for.
+** baselines.h — the classical collective schedules the papers compare against, each as a
+** step schedule (sched.h) on the topology it was designed for.
 **
 ** These are the generators; reach them by name, verified and costed, through the
 ** algorithm registry (collective.h: tc_collective_build). Every generator first checks that g really is its topology and fails with TC_EINPUT and
@@ -26,7 +26,7 @@
 **   ring         uniring(d,m): m - 1 steps; step t node i sends shard i-t+1 (AG) or
 **                i-t (RS) to i+1. T_L = m-1, tau = (m-1)/m: BW-optimal (paper 000 §4.2).
 **   biring       traditional bidirectional ring on biring(d,m): half of every shard each
-**                way, a full circle. T_L = N-1, tau = (N-1)/N (digest-000 §4.1, App. F.1).
+**                way, a full circle. T_L = N-1, tau = (N-1)/N (paper 000 App. F.1).
 **   bfbring      the BFB ring of App. F.1 / Fig. 17 on biring(d,m): the whole shard both
 **                ways, half a circle; for even N the opposite node gets one half from each
 **                side in the last step. T_L = floor(N/2), tau = (N-1)/N.

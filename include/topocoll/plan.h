@@ -1,9 +1,11 @@
 /*
-** plan.h — the main job (issue #4 §4): for a cluster of N nodes with d ports, a per-step
-** latency α, a link bandwidth and the allreduce sizes it will run, pick the topology with
-** the least expected allreduce time from the finder's Pareto frontier (find.h), build it,
-** build its allgather, reduce-scatter and allreduce schedules, verify every one, measure
-** them and the classical baselines on the same N and d, and write it all into a directory:
+** plan.h — the main job (paper 000 §5.4, its last step): for a cluster of N nodes with d
+** ports, a per-step latency α, a link bandwidth and the allreduce sizes it will run, pick
+** the topology with the least expected allreduce time from the finder's Pareto frontier
+** (find.h), build it, build its allgather, reduce-scatter and allreduce schedules
+** (tc_collective_build_set with the `expand` algorithm: the construction the prediction
+** rests on), verify every one, measure them and the baselines of the algorithm registry
+** (collective.h) on the same N and d, and write it all into a directory:
 **
 **   topology.json        the graph (graph JSON, readable back with file(...))
 **   topology.dot         a Graphviz drawing
