@@ -34,7 +34,7 @@ static void expect_cost(const char *spec, const char *algo, tc_collective coll, 
 }
 
 /* BFB on K_5: every shard to every neighbour in one step, tau = (N-1)/N; reduce-scatter by
-   Theorem 2 costs the same; allreduce adds them (paper 000 §1.2). */
+   Theorem 2 costs the same; allreduce adds them (paper 000 §3.2, Table 4). */
 static void bfb_on_complete(void **state) {
   (void)state;
   expect_cost("complete(5)", "bfb", TC_COLL_ALLGATHER, 0, 1, 4, 5, NULL);

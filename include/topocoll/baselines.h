@@ -24,7 +24,7 @@
 ** or AG (allreduce: twice both):
 **
 **   ring         uniring(d,m): m - 1 steps; step t node i sends shard i-t+1 (AG) or
-**                i-t (RS) to i+1. T_L = m-1, tau = (m-1)/m: BW-optimal (paper 000 §4.2).
+**                i-t (RS) to i+1. T_L = m-1, tau = (m-1)/m: BW-optimal (paper 000 Table 9, App. C.2).
 **   biring       traditional bidirectional ring on biring(d,m): half of every shard each
 **                way, a full circle. T_L = N-1, tau = (N-1)/N (paper 000 App. F.1).
 **   bfbring      the BFB ring of App. F.1 / Fig. 17 on biring(d,m): the whole shard both

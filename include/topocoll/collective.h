@@ -1,7 +1,7 @@
 /*
 ** collective.h — every schedule algorithm by name, and the one call that builds a whole
 ** collective with it: generator -> P-chunk rounding (App. E.2) -> reduce-scatter by
-** Theorem 2 or Corollary 1.1 -> allreduce = reduce-scatter + allgather (paper 000 §1.2)
+** Theorem 2 or Corollary 1.1 -> allreduce = reduce-scatter + allgather (paper 000 §3.2, Table 4)
 ** -> canonical order -> verify -> cost.
 **
 ** The registry (src/coll/algorithms.c) is the only list of algorithms: `topocoll sched

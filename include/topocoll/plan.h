@@ -13,7 +13,7 @@
 **   allgather.json       the chosen member's allgather (schedule JSON, sched_io.h)
 **   reduce-scatter.json  Theorem 2 on the allgather when G ≅ G^T, else Corollary 1.1 (the
 **                        reverse of the BFB allgather on G^T), paper 000 App. B
-**   allreduce.json       reduce-scatter then allgather (paper 000 §1.2)
+**   allreduce.json       reduce-scatter then allgather (paper 000 §3.2, Table 4)
 **   summary.md           the frontier table, the choice and why (time per size of every
 **                        member), and the predicted allreduce time per size of the chosen
 **                        schedule against the ring and the double binary tree on the same N, d

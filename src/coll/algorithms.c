@@ -115,14 +115,14 @@ static int h_dbt(int32_t n, int32_t d, int bidir, tc_graph **g, char *desc, size
 
 static const tc_algorithm algorithms[] = {
     {{"bfb", "BFB", AG_RS_AR, "any strongly connected graph", "rounds the allgather to P chunks (App. E.2)",
-      "optimal Breadth-First-Broadcast (paper 000 §4); reduce-scatter by Thm 2 / Cor 1.1"},
+      "optimal Breadth-First-Broadcast (paper 000 §6); reduce-scatter by Thm 2 / Cor 1.1"},
      ag_bfb, NULL, NULL, TC_CHUNKS_REFINE, NULL, 0},
     {{"expand", "expansion", AG_RS_AR, "the topology its spec constructs",
       "rounds the allgather to P chunks (App. E.2)",
       "the spec's construction (paper 000 §5): line graph, degree, power, A.6 over stored or BFB bases"},
      ag_expand, ag_bfb, NULL, TC_CHUNKS_REFINE, NULL, 0},
     {{"ring", "ring", AG_RS_AR, "uniring(d,m)", "refines to P equal chunks",
-      "unidirectional ring (paper 000 §4.2)"},
+      "unidirectional ring (paper 000 Table 9, App. C.2)"},
      NULL, NULL, d_ring, TC_CHUNKS_REFINE, h_ring, 0},
     {{"biring", "bidirectional ring", AG_RS_AR, "biring(d,m)", "refines to P equal chunks",
       "bidirectional ring, half of every shard each way (paper 000 App. F.1)"},
