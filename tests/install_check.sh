@@ -27,8 +27,10 @@ while [ $# -gt 0 ]; do
     *) echo "install_check: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-[ -n "$build" ] && [ -n "$cc" ] && [ -n "$libdir" ] && [ -n "$bindir" ] ||
-  { echo "install_check: --build, --cc, --libdir and --bindir are required" >&2; exit 2; }
+if [ -z "$build" ] || [ -z "$cc" ] || [ -z "$libdir" ] || [ -z "$bindir" ]; then
+  echo "install_check: --build, --cc, --libdir and --bindir are required" >&2
+  exit 2
+fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -137,9 +139,12 @@ C
     -o "$tmp/mpi_client_pc" || fail "cannot build an MPI client with pkg-config topocoll-mpi"
   mpirun_client "$tmp/mpi_client_pc"
 fi
-cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
-  -DCMAKE_C_FLAGS="$extra" -DCMAKE_EXE_LINKER_FLAGS="$extra" -DWANT_MPI=$want_mpi >"$tmp/cmake_out" 2>&1 &&
-  cmake --build "$tmp/proj/build" >>"$tmp/cmake_out" 2>&1 || { cat "$tmp/cmake_out" >&2; fail "the CMake client did not build"; }
+if ! { cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
+         -DCMAKE_C_FLAGS="$extra" -DCMAKE_EXE_LINKER_FLAGS="$extra" -DWANT_MPI=$want_mpi &&
+       cmake --build "$tmp/proj/build"; } >"$tmp/cmake_out" 2>&1; then
+  cat "$tmp/cmake_out" >&2
+  fail "the CMake client did not build"
+fi
 grep -qxF "topocoll_DIR:PATH=$prefix/$libdir/cmake/topocoll" "$tmp/proj/build/CMakeCache.txt" ||
   fail "find_package(topocoll) did not use the installed package: $(grep topocoll_DIR "$tmp/proj/build/CMakeCache.txt")"
 out=$("$tmp/proj/build/client") || fail "CMake client failed"
@@ -154,8 +159,9 @@ for exe in "$prefix/$bindir"/*; do
   ! grep -q "not found" <<<"$deps" || fail "$(basename "$exe"): $(grep "not found" <<<"$deps" | head -3)"
   # "libtopocoll.so.0 => PATH (0x...)", PATH as the RPATH spells it ($ORIGIN/../lib/...)
   loaded=$(awk '$1 == "libtopocoll.so.0" { print $3 }' <<<"$deps")
-  [ -n "$loaded" ] && [ "$(realpath "$loaded")" = "$(realpath "$prefix/$libdir/libtopocoll.so.0")" ] ||
+  if [ -z "$loaded" ] || [ "$(realpath "$loaded")" != "$(realpath "$prefix/$libdir/libtopocoll.so.0")" ]; then
     fail "$(basename "$exe") does not load the installed libtopocoll: $(grep libtopocoll <<<"$deps")"
+  fi
 done
 "$prefix/$bindir/topocoll" --version | grep -q '^topocoll ' || fail "installed binary does not run"
 echo "install_check: ok"
