@@ -1,12 +1,32 @@
 #!/usr/bin/env bash
-# build.sh [normal|asan] — configure and build into build/ (normal) or build-asan/ (ASan+UBSan).
+# build.sh [--werror] [KIND] — configure and build one kind of build (default: normal):
+#   normal   build/          RelWithDebInfo, the default compiler, everything
+#   asan     build-asan/     Debug with ASan+UBSan (no SMPI: it cannot run sanitized code)
+#   clang    build-clang/    clang, Release, -D_FORTIFY_SOURCE=2, installed as a Debian package
+#                            would be (prefix /usr: multiarch libdir lib/<triplet>)
+#   minimal  build-minimal/  the synthesis library and the CLI alone: no tests, MPI,
+#                            SimGrid or benchmarks (what a packager of just the library builds)
+# --werror turns warnings into errors (TC_WERROR); scripts/test.sh and CI use it, the demo
+# does not (a user's newer compiler may warn about something new). Every configure states
+# TC_WERROR, so a build directory never keeps the other script's setting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+werror=OFF
+if [ "${1:-}" = --werror ]; then
+  werror=ON
+  shift
+fi
 kind=${1:-normal}
 case "$kind" in
-  normal) dir=build; flags=() ;;
-  asan) dir=build-asan; flags=(-DTC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug) ;;
-  *) echo "build.sh: unknown build kind '$kind' (normal|asan)" >&2; exit 2 ;;
+  normal) dir=build; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
+  asan) dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DTC_SANITIZE=ON) ;;
+  clang) dir=build-clang
+    flags=(-DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-D_FORTIFY_SOURCE=2
+           -DCMAKE_INSTALL_PREFIX=/usr) ;;
+  minimal) dir=build-minimal
+    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF -DTC_WITH_MPI=OFF -DTC_WITH_SIMGRID=OFF
+           -DTC_BUILD_BENCH=OFF) ;;
+  *) echo "build.sh: unknown build kind '$kind' (normal|asan|clang|minimal)" >&2; exit 2 ;;
 esac
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${flags[@]}" >/dev/null
+cmake -S . -B "$dir" -DTC_WERROR="$werror" "${flags[@]}" >/dev/null
 cmake --build "$dir" -j"$(nproc)" >/dev/null

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# deps.sh — install every system dependency of topocoll from Debian. Idempotent: when all
-# packages are present it prints nothing and touches nothing.
+# deps.sh [--test] — install every system dependency of topocoll from Debian; --test adds
+# what only scripts/test.sh needs (clang and its OpenMP runtime, for the clang build), so
+# the demo does not pull in a second compiler. Idempotent: when all packages are present it
+# prints nothing and touches nothing.
 set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config libcmocka-dev libigraph-dev libglpk-dev
           libjansson-dev libxml2-dev libxml2-utils graphviz python3
           libopenmpi-dev openmpi-bin openssh-client libsimgrid-dev)
+case "${1:-}" in
+  "") ;;
+  --test) PACKAGES+=(clang libomp-dev) ;;
+  *) echo "deps.sh: unknown argument '$1' (usage: deps.sh [--test])" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,13 +1,55 @@
 #!/usr/bin/env bash
-# install_check.sh BUILD_DIR CC [EXTRA_CFLAGS] — `cmake --install` into a temporary prefix,
-# then build a client program with only `pkg-config topocoll` and run it, and run the
-# installed binary: proves binary, library, headers and pkg-config file are complete.
+# install_check.sh --build DIR --cc CC [--cflags FLAGS] --libdir LIBDIR --bindir BINDIR
+#                  [--mpirun MPIRUN] [--smpi]
+# `cmake --install` the build into a temporary prefix (not the one it was configured for:
+# the installed tree must be relocatable), then prove it is complete and usable:
+#   - files land in LIBDIR and BINDIR (CMAKE_INSTALL_LIBDIR, e.g. lib/x86_64-linux-gnu);
+#   - a client built with only `pkg-config topocoll` runs;
+#   - a client CMake project finds the package with find_package(topocoll 0.1) and
+#     -DCMAKE_PREFIX_PATH, links topocoll::topocoll and runs; the version file refuses 1.0;
+#   - every installed executable resolves libtopocoll inside the prefix (its INSTALL_RPATH),
+#     and the installed `topocoll` runs;
+#   - with --mpirun (the MPI parts were built): topocoll-mpi.pc and topocoll::topocoll_mpi
+#     each build an MPI client that runs a verified plan's allreduce on 2 ranks;
+#   - with --smpi: topocoll-smpi-exec is installed.
+# CFLAGS are added to every client compile and link (the sanitizer build's flags).
 set -eu
-build=$1 cc=$2 extra=${3:-}
+build="" cc="" extra="" libdir="" bindir="" mpirun="" smpi=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --build) build=$2; shift 2 ;;
+    --cc) cc=$2; shift 2 ;;
+    --cflags) extra=$2; shift 2 ;;
+    --libdir) libdir=$2; shift 2 ;;
+    --bindir) bindir=$2; shift 2 ;;
+    --mpirun) mpirun=$2; shift 2 ;;
+    --smpi) smpi=1; shift ;;
+    *) echo "install_check: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$build" ] || [ -z "$cc" ] || [ -z "$libdir" ] || [ -z "$bindir" ]; then
+  echo "install_check: --build, --cc, --libdir and --bindir are required" >&2
+  exit 2
+fi
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
-export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
+fail() { echo "install_check: FAIL: $*" >&2; exit 1; }
+prefix=$tmp/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
+
+# ---- layout ----
+for f in "$libdir/libtopocoll.so" "$libdir/pkgconfig/topocoll.pc" "$libdir/cmake/topocoll/topocollConfig.cmake" \
+         "$libdir/cmake/topocoll/topocollConfigVersion.cmake" "$bindir/topocoll" include/topocoll/graph.h; do
+  [ -e "$prefix/$f" ] || fail "not installed: $f"
+done
+# Nothing may land in lib/ when the libdir is another directory (multiarch).
+if [ "$libdir" != lib ] && [ -d "$prefix/lib" ]; then
+  stray=$(find "$prefix/lib" -maxdepth 1 ! -type d)
+  [ -z "$stray" ] || fail "installed outside $libdir: $stray"
+fi
+
+# ---- pkg-config ----
 cat >"$tmp/client.c" <<'C'
 #include <stdio.h>
 #include <topocoll/metrics.h>
@@ -22,8 +64,104 @@ int main(void) {
   return 0;
 }
 C
+export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
 # shellcheck disable=SC2046,SC2086
-"$cc" $extra "$tmp/client.c" $(pkg-config --cflags --libs topocoll) -Wl,-rpath,"$tmp/prefix/lib" -o "$tmp/client"
-[ "$("$tmp/client")" = "24 4" ] || { echo "installed library gave: $("$tmp/client")" >&2; exit 1; }
-"$tmp/prefix/bin/topocoll" --version | grep -q '^topocoll ' || { echo "installed binary does not run" >&2; exit 1; }
+"$cc" $extra "$tmp/client.c" $(pkg-config --cflags --libs topocoll) -Wl,-rpath,"$prefix/$libdir" -o "$tmp/client"
+out=$("$tmp/client") || fail "pkg-config client failed"
+[ "$out" = "24 4" ] || fail "pkg-config client gave: $out"
+
+# ---- the CMake package ----
+mkdir "$tmp/proj"
+cp "$tmp/client.c" "$tmp/proj/client.c"
+cat >"$tmp/proj/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.18)
+project(topocoll_client C)
+# The version file: 0.x releases are compatible within one minor version only.
+find_package(topocoll 1.0 QUIET)
+if(topocoll_FOUND)
+  message(FATAL_ERROR "find_package(topocoll 1.0) accepted version ${topocoll_VERSION}")
+endif()
+if(WANT_MPI)
+  find_package(topocoll 0.1 REQUIRED COMPONENTS mpi)
+else()
+  find_package(topocoll 0.1 REQUIRED)
+endif()
+add_executable(client client.c)
+target_link_libraries(client PRIVATE topocoll::topocoll)
+if(WANT_MPI)
+  add_executable(mpi_client mpi_client.c)
+  target_link_libraries(mpi_client PRIVATE topocoll::topocoll_mpi)
+endif()
+CMAKE
+
+want_mpi=OFF
+if [ -n "$mpirun" ]; then
+  want_mpi=ON
+  [ -e "$prefix/$libdir/pkgconfig/topocoll-mpi.pc" ] || fail "not installed: $libdir/pkgconfig/topocoll-mpi.pc"
+  # Both ranks add their inputs through the installed libtopocoll_mpi and a plan the
+  # installed CLI generated; the sums are known in closed form.
+  cat >"$tmp/mpi_client.c" <<'C'
+#include <stdio.h>
+#include <topocoll/run_mpi.h>
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size, bad = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  tc_mpi_plan *plan;
+  tc_error e;
+  int32_t in[5], out[5];
+  for (int i = 0; i < 5; i++) in[i] = 100 * rank + i;
+  if (tc_mpi_plan_load(argv[1], MPI_COMM_WORLD, 0, &plan, &e) ||
+      tc_mpi_allreduce(plan, in, out, 5, MPI_INT32_T, MPI_SUM, &e)) {
+    fprintf(stderr, "rank %d: %s\n", rank, e.msg);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  for (int i = 0; i < 5; i++) bad |= out[i] != 100 * size * (size - 1) / 2 + size * i;
+  tc_mpi_plan_free(plan);
+  MPI_Finalize();
+  if (rank == 0) printf("%s\n", bad ? "wrong sums" : "ok");
+  return bad;
+}
+C
+  cp "$tmp/mpi_client.c" "$tmp/proj/"
+  "$prefix/$bindir/topocoll" sched 'complete(2)' --coll allreduce --algo bfb --out "$tmp/plan.json" \
+    >/dev/null 2>"$tmp/err" || fail "installed topocoll sched failed: $(cat "$tmp/err")"
+  # mpirun_client BINARY: on 2 ranks over shared memory; Open MPI leaks by design, so no
+  # leak detection in the sanitizer build.
+  mpirun_client() {
+    ASAN_OPTIONS=detect_leaks=0 timeout 60 "$mpirun" --allow-run-as-root --oversubscribe -x ASAN_OPTIONS \
+      --mca btl self,vader --mca pml ob1 -np 2 "$1" "$tmp/plan.json" >"$tmp/mpi_out" 2>"$tmp/mpi_err"
+    [ "$(cat "$tmp/mpi_out")" = ok ] || fail "$(basename "$1") on 2 ranks: $(cat "$tmp/mpi_out" "$tmp/mpi_err" | head -5)"
+  }
+  # shellcheck disable=SC2046,SC2086
+  "$cc" $extra "$tmp/mpi_client.c" $(pkg-config --cflags --libs topocoll-mpi) -Wl,-rpath,"$prefix/$libdir" \
+    -o "$tmp/mpi_client_pc" || fail "cannot build an MPI client with pkg-config topocoll-mpi"
+  mpirun_client "$tmp/mpi_client_pc"
+fi
+if ! { cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
+         -DCMAKE_C_FLAGS="$extra" -DCMAKE_EXE_LINKER_FLAGS="$extra" -DWANT_MPI=$want_mpi &&
+       cmake --build "$tmp/proj/build"; } >"$tmp/cmake_out" 2>&1; then
+  cat "$tmp/cmake_out" >&2
+  fail "the CMake client did not build"
+fi
+grep -qxF "topocoll_DIR:PATH=$prefix/$libdir/cmake/topocoll" "$tmp/proj/build/CMakeCache.txt" ||
+  fail "find_package(topocoll) did not use the installed package: $(grep topocoll_DIR "$tmp/proj/build/CMakeCache.txt")"
+out=$("$tmp/proj/build/client") || fail "CMake client failed"
+[ "$out" = "24 4" ] || fail "CMake client gave: $out"
+[ -z "$mpirun" ] || mpirun_client "$tmp/proj/build/mpi_client"
+
+# ---- installed executables ----
+[ "$smpi" = 0 ] || [ -x "$prefix/$bindir/topocoll-smpi-exec" ] || fail "not installed: $bindir/topocoll-smpi-exec"
+[ -z "$mpirun" ] || [ -x "$prefix/$bindir/topocoll-exec" ] || fail "not installed: $bindir/topocoll-exec"
+for exe in "$prefix/$bindir"/*; do
+  deps=$(ldd "$exe") || fail "ldd $exe failed"
+  ! grep -q "not found" <<<"$deps" || fail "$(basename "$exe"): $(grep "not found" <<<"$deps" | head -3)"
+  # "libtopocoll.so.0 => PATH (0x...)", PATH as the RPATH spells it ($ORIGIN/../lib/...)
+  loaded=$(awk '$1 == "libtopocoll.so.0" { print $3 }' <<<"$deps")
+  if [ -z "$loaded" ] || [ "$(realpath "$loaded")" != "$(realpath "$prefix/$libdir/libtopocoll.so.0")" ]; then
+    fail "$(basename "$exe") does not load the installed libtopocoll: $(grep libtopocoll <<<"$deps")"
+  fi
+done
+"$prefix/$bindir/topocoll" --version | grep -q '^topocoll ' || fail "installed binary does not run"
 echo "install_check: ok"
