@@ -9,7 +9,7 @@
 **   gen, verify     tc_bfb_allgather and tc_schedule_verify (medians); total = their sum
 **                   per run, median; the targets and the paper's times refer to it;
 **   exact LPs       tc_bfb_optima: every U*_{u,t} solved exactly, no schedule written;
-**   GLPK LPs        tc_bfb_optima_glpk: the same LPs (1) built and solved by GLPK on one
+**   GLPK LPs        tci_bfb_optima_glpk: the same LPs (1) built and solved by GLPK on one
 **                   thread (GLPK is not used concurrently), with the largest deviation from
 **                   the exact optima; "-" where skipped as too slow (say so in the table).
 ** The paper's times (52.7 s, 61.1 s) are its LP-based generator on its hardware; the ratio
@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "topocoll/bfb.h"
+#include "synth/bfb_internal.h"
 #include "topocoll/cost.h"
 #include "topocoll/spec.h"
 #include "topocoll/verify.h"
@@ -102,7 +103,7 @@ static int run_glpk(const bench_case *c, int fd) {
   tc_rat *U = NULL;
   int32_t D, De;
   double t0 = now();
-  if (tc_bfb_optima_glpk(g, &Ug, &D, &err)) return fail("glpk", &err);
+  if (tci_bfb_optima_glpk(g, &Ug, &D, &err)) return fail("glpk", &err);
   double secs = now() - t0, dev = 0;
   if (tc_bfb_optima(g, &U, &De, &err)) return fail("optima", &err);
   if (De != D) {

@@ -9,7 +9,9 @@ in order, with its folder and the public headers it implements. Three checks:
   2. symbols: no object file of the library (built from src/<layer>/*.c) references a
      symbol defined in an object of a later layer (nm on the built objects);
   3. cycles: the objects of the library do not reference each other in a cycle (a
-     strongly connected set of two or more object files).
+     strongly connected set of two or more object files);
+  4. the API boundary: libtopocoll.so exports exactly the functions the public headers
+     declare TC_API (run_mpi.h's are libtopocoll_mpi.so's, when built), nothing internal.
 
 Every violation is printed on one line; the exit status is the number found (capped).
 """
@@ -173,6 +175,37 @@ def strongly_connected(nodes, edges):
     return out
 
 
+def tc_api_functions(source):
+    """{header: set of function names declared TC_API in it}."""
+    out = {}
+    inc = os.path.join(source, "include", "topocoll")
+    for f in sorted(os.listdir(inc)):
+        text = open(os.path.join(inc, f), encoding="utf-8").read()
+        out[f] = set(re.findall(r"^TC_API\b[^(;]*?\b(tc_\w+)\s*\(", text, re.M))
+    return out
+
+
+def exported(lib):
+    out = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True, check=True).stdout
+    return {p[2] for p in (l.split() for l in out.splitlines()) if len(p) == 3 and p[1] in "TDBRVW"}
+
+
+def check_exports(source, build, problems):
+    api = tc_api_functions(source)
+    for lib, headers in (("libtopocoll.so", [h for h in api if h != "run_mpi.h"]), ("libtopocoll_mpi.so", ["run_mpi.h"])):
+        path = os.path.join(build, lib)
+        if not os.path.exists(path):
+            if lib == "libtopocoll.so":
+                problems.append(f"{path}: not built")
+            continue
+        want = set().union(*(api[h] for h in headers))
+        have = {s for s in exported(path) if not s.startswith("_")}
+        for s in sorted(have - want):
+            problems.append(f"{lib} exports {s}, which no public header declares TC_API (internal: prefix tci_, declare in src/)")
+        for s in sorted(want - have):
+            problems.append(f"{lib} does not export {s}, declared TC_API in a public header")
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: layers_check.py SOURCE_DIR BUILD_DIR")
@@ -181,6 +214,7 @@ def main():
     problems = []
     check_includes(source, order, folder_of, header_layer, problems)
     check_objects(source, build, order, folder_of, problems)
+    check_exports(source, build, problems)
     for p in problems:
         print("layers_check: " + p, file=sys.stderr)
     if not problems:

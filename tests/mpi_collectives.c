@@ -11,7 +11,7 @@
 ** same input byte for byte. Inputs are integer-valued and small, so every float sum is
 ** exact and any order of summation gives the same bits. A guard zone after each result
 ** must come back untouched. Then the same with messages cut into pieces of at most 5
-** elements (tc_run_plan_set_msg_max), which must give the same bits too — or, on a plan with
+** elements (tci_run_plan_set_msg_max), which must give the same bits too — or, on a plan with
 ** a dropped redundant receive, fail on every rank with the "beyond MPI's int count" error.
 ** The lowest failing rank prints the first mismatch (plan, case, element, both values);
 ** the exit status is 1 on every rank then.
@@ -223,7 +223,7 @@ static int run_plan(const char *path) {
   int dropped = 0, any_dropped = 0;
   for (int64_t i = 0; i < plan->nops; i++) dropped |= plan->ops[i].kind == TC_OP_RECV && plan->ops[i].chunk < 0;
   MPI_Allreduce(&dropped, &any_dropped, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  tc_run_plan_set_msg_max(plan, 5);
+  tci_run_plan_set_msg_max(plan, 5);
   for (int inplace = 0; inplace < 2 && !failed; inplace++) {
     tcase c = {unit * 7 + 3, types[0], ops[0], coll == TC_COLL_ALLGATHER ? "no op" : "sum", inplace};
     char msg[1024] = "";
@@ -234,7 +234,7 @@ static int run_plan(const char *path) {
   if (!failed && rank == 0)
     printf("mpi_collectives: %s: %s %s on %d ranks: %d cases equal MPI's%s\n", path, tc_collective_name(coll),
            tc_mpi_plan_algorithm(plan), nranks, cases, any_dropped ? " (split messages refused as expected)" : "");
-  tc_mpi_plan_free(plan);
+  tc_mpi_plan_destroy(plan);
   return failed;
 }
 

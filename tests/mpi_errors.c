@@ -156,8 +156,8 @@ int main(int argc, char **argv) {
     call_errors(ar, ag);
     still_works(ar, ag);
   }
-  tc_mpi_plan_free(ar);
-  tc_mpi_plan_free(ag);
+  tc_mpi_plan_destroy(ar);
+  tc_mpi_plan_destroy(ag);
   int any = 0;
   MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0 && !any) printf("mpi_errors: every error reached all %d ranks\n", nranks);

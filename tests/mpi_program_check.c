@@ -1,6 +1,6 @@
 /*
-** mpi_program_check.c — the MPI executor's reading of a program (tc_run_plan_annotate)
-** and its element layout (tc_run_chunk_start, tc_run_layout_prepare), on hand-made
+** mpi_program_check.c — the MPI executor's reading of a program (tci_run_plan_annotate)
+** and its element layout (tci_run_chunk_start, tci_run_layout_prepare), on hand-made
 ** programs of rank 0 of a 2-rank allgather with 2 units per shard (input 2 chunks, output
 ** 4). No messages are sent; run it with one process.
 **   - a valid program: its element spans for count 5 (10 elements: chunks [0,2) [2,5)
@@ -79,7 +79,7 @@ static int annotate(tc_mpi_plan *plan, const char *name, tc_program p, const cha
   tc_error err;
   tc_error_clear(&err);
   plan_init(plan);
-  int rc = tc_run_plan_annotate(plan, &p, &err);
+  int rc = tci_run_plan_annotate(plan, &p, &err);
   if (!fragment) CHECK(rc == TC_OK, "%s: expected success, got %d: %s", name, rc, err.msg);
   else CHECK(rc == TC_EFAIL && strstr(err.msg, fragment), "%s: expected TC_EFAIL '%s', got %d: %s", name, fragment, rc,
              err.msg);
@@ -101,7 +101,7 @@ static void valid_programs(tc_mpi_plan *plan) {
     CHECK(plan->step_first[0] == 0 && plan->step_first[1] == 1 && plan->step_first[2] == 3 && plan->step_first[3] == 3,
           "step boundaries %lld %lld %lld %lld", (long long)plan->step_first[0], (long long)plan->step_first[1],
           (long long)plan->step_first[2], (long long)plan->step_first[3]);
-    CHECK(tc_run_layout_prepare(plan, 5, &err) == TC_OK, "layout: %s", err.msg);
+    CHECK(tci_run_layout_prepare(plan, 5, &err) == TC_OK, "layout: %s", err.msg);
     CHECK(plan->layout.total == 10 && plan->layout.maxc == 3, "total %lld maxc %lld", (long long)plan->layout.total,
           (long long)plan->layout.maxc);
     expect_span(plan, 0, 0, 0, 5); /* own block: chunks 0, 1 = elements [0, 5) */
@@ -165,7 +165,7 @@ static void redundant_receives(tc_mpi_plan *plan) {
                   copy_op(1, TC_BUF_SCRATCH, 1, TC_BUF_OUTPUT, 3, 1)};
   if (!annotate(plan, "partly new", program(part, 3, 2), NULL)) {
     CHECK(plan->ops[1].chunk == 2, "partly new receive: chunk %lld, expected 2", (long long)plan->ops[1].chunk);
-    CHECK(tc_run_layout_prepare(plan, 5, &err) == TC_OK, "layout: %s", err.msg);
+    CHECK(tci_run_layout_prepare(plan, 5, &err) == TC_OK, "layout: %s", err.msg);
     expect_span(plan, 1, -1, 0, 5);  /* chunks 2, 3 = 5 elements at slot 0 */
     expect_span(plan, 2, 2, 7, 3);   /* chunk 3 = elements [7, 10): 2 into the receive */
     CHECK(plan->layout.scratch_elems == 6, "scratch %lld elements, expected 2 slots of 3",
@@ -176,12 +176,12 @@ static void redundant_receives(tc_mpi_plan *plan) {
   tc_op dropped[] = {send_op(1, TC_BUF_INPUT, 0, 2), recv_op(1, TC_BUF_SCRATCH, 0, 2)};
   if (!annotate(plan, "dropped", program(dropped, 2, 2), NULL)) {
     CHECK(plan->ops[1].chunk == -1, "dropped receive: chunk %lld", (long long)plan->ops[1].chunk);
-    CHECK(tc_run_layout_prepare(plan, 5, &err) == TC_OK, "layout: %s", err.msg);
+    CHECK(tci_run_layout_prepare(plan, 5, &err) == TC_OK, "layout: %s", err.msg);
     expect_span(plan, 1, -1, 0, 6);
-    tc_run_plan_set_msg_max(plan, 5);
-    CHECK(tc_run_layout_prepare(plan, 5, &err) == TC_EINPUT && strstr(err.msg, "beyond MPI's int count"),
+    tci_run_plan_set_msg_max(plan, 5);
+    CHECK(tci_run_layout_prepare(plan, 5, &err) == TC_EINPUT && strstr(err.msg, "beyond MPI's int count"),
           "dropped receive split: %s", err.msg);
-    CHECK(tc_run_layout_prepare(plan, 4, &err) == TC_OK, "count 4 (maxc 2, room 4): %s", err.msg);
+    CHECK(tci_run_layout_prepare(plan, 4, &err) == TC_OK, "count 4 (maxc 2, room 4): %s", err.msg);
   }
   plan_clear(plan);
 }
@@ -193,11 +193,11 @@ static void chunk_starts(void) {
   p.units = 2;
   const int64_t want[] = {0, 1, 3, 4, 6, 8, 10};
   for (int c = 0; c <= 6; c++)
-    CHECK(tc_run_chunk_start(&p, 10, c) == want[c], "chunk %d of 10 elements starts at %lld, expected %lld", c,
-          (long long)tc_run_chunk_start(&p, 10, c), (long long)want[c]);
+    CHECK(tci_run_chunk_start(&p, 10, c) == want[c], "chunk %d of 10 elements starts at %lld, expected %lld", c,
+          (long long)tci_run_chunk_start(&p, 10, c), (long long)want[c]);
   p.nshards = 7;
   p.units = 1000003;
-  int64_t big = tc_run_chunk_start(&p, (INT64_C(1) << 62) + 1, 3 * INT64_C(1000003) + 999999);
+  int64_t big = tci_run_chunk_start(&p, (INT64_C(1) << 62) + 1, 3 * INT64_C(1000003) + 999999);
   CHECK(big == INT64_C(2635246518145831138), "big chunk start %lld", (long long)big);
 }
 

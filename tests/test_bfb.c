@@ -23,6 +23,7 @@
 #include "core/rng.h"
 #include "graph/maxflow.h"
 #include "topocoll/bfb.h"
+#include "synth/bfb_internal.h"
 #include "topocoll/cost.h"
 #include "topocoll/metrics.h"
 #include "topocoll/topo.h"
@@ -150,8 +151,8 @@ static tc_graph *figure5_graph(void) {
 }
 
 /* x of job `v` over the arc from node `w` in step t of receiver r. */
-static tc_rat x_of(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, const tc_rat *x, int v, int w) {
-  const tc_bfb_step *st = &r->step[t - 1];
+static tc_rat x_of(const tc_graph *g, const tci_bfb_receiver *r, int32_t t, const tc_rat *x, int v, int w) {
+  const tci_bfb_step *st = &r->step[t - 1];
   for (int32_t i = 0; i < st->njobs; i++)
     if (st->job[i] == v)
       for (int64_t e = st->allow_off[i]; e < st->allow_off[i + 1]; e++)
@@ -163,9 +164,9 @@ static void figure5_lp_example(void **state) {
   (void)state;
   tc_graph *g = figure5_graph();
   tc_error err;
-  tc_bfb_receiver r;
+  tci_bfb_receiver r;
   /* u2 = 5: U = 2/3 with x = (2/3, 1/3, 1/3, 2/3), the unique optimum. */
-  assert_int_equal(tc_bfb_receiver_build(g, 5, &r, &err), TC_OK);
+  assert_int_equal(tci_bfb_receiver_build(g, 5, &r, &err), TC_OK);
   assert_int_equal(r.narcs, 3);
   assert_true(r.depth >= 2);
   assert_int_equal(r.step[1].njobs, 2);
@@ -173,24 +174,24 @@ static void figure5_lp_example(void **state) {
   assert_int_equal(r.step[1].job[1], 1);
   tc_rat U, x[8];
   assert_int_equal(r.step[1].allow_off[2], 4);
-  assert_int_equal(tc_bfb_step_solve(g, &r, 2, &U, x, &err), TC_OK);
+  assert_int_equal(tci_bfb_step_solve(g, &r, 2, &U, x, &err), TC_OK);
   assert_rat_equal(U, rat(2, 3), "Fig 5 U_{u2}");
   assert_rat_equal(x_of(g, &r, 2, x, 0, 2), rat(2, 3), "x_{v1,(w1,u2)}");
   assert_rat_equal(x_of(g, &r, 2, x, 0, 3), rat(1, 3), "x_{v1,(w2,u2)}");
   assert_rat_equal(x_of(g, &r, 2, x, 1, 3), rat(1, 3), "x_{v2,(w2,u2)}");
   assert_rat_equal(x_of(g, &r, 2, x, 1, 4), rat(2, 3), "x_{v2,(w3,u2)}");
   double Ug, xg[4];
-  assert_int_equal(tc_bfb_step_solve_glpk(g, &r, 2, &Ug, xg, &err), TC_OK);
+  assert_int_equal(tci_bfb_step_solve_glpk(g, &r, 2, &Ug, xg, &err), TC_OK);
   assert_true(fabs(Ug - 2.0 / 3.0) < 1e-9);
-  tc_bfb_receiver_destroy(&r);
+  tci_bfb_receiver_destroy(&r);
   /* u1 = 6: w1 sends v1's shard, w2 sends v2's shard, U = 1. */
-  assert_int_equal(tc_bfb_receiver_build(g, 6, &r, &err), TC_OK);
-  assert_int_equal(tc_bfb_step_solve(g, &r, 2, &U, x, &err), TC_OK);
+  assert_int_equal(tci_bfb_receiver_build(g, 6, &r, &err), TC_OK);
+  assert_int_equal(tci_bfb_step_solve(g, &r, 2, &U, x, &err), TC_OK);
   assert_rat_equal(U, rat(1, 1), "Fig 5 U_{u1}");
   assert_rat_equal(x_of(g, &r, 2, x, 0, 2), rat(1, 1), "x_{v1,(w1,u1)}");
   assert_rat_equal(x_of(g, &r, 2, x, 0, 3), rat(0, 1), "x_{v1,(w2,u1)}");
   assert_rat_equal(x_of(g, &r, 2, x, 1, 3), rat(1, 1), "x_{v2,(w2,u1)}");
-  tc_bfb_receiver_destroy(&r);
+  tci_bfb_receiver_destroy(&r);
   /* The schedule delivers exactly these amounts to u2 in step 2. */
   tc_schedule s;
   tc_cost c;
@@ -411,17 +412,17 @@ static tc_graph *random_digraph(tc_rng *r, int n, int extra, int maxcap) {
   assert_true(n <= 64);
   for (int i = 0; i < n; i++) perm[i] = i;
   for (int i = n - 1; i > 0; i--) {
-    int j = (int)tc_rng_below(r, (uint64_t)i + 1), t = perm[i];
+    int j = (int)tci_rng_below(r, (uint64_t)i + 1), t = perm[i];
     perm[i] = perm[j];
     perm[j] = t;
   }
   assert_int_equal(tc_graph_builder_init(&b, n, &err), TC_OK);
   for (int i = 0; i < n; i++)
-    assert_int_equal(tc_graph_builder_add_arc(&b, perm[i], perm[(i + 1) % n], 1 + (int64_t)tc_rng_below(r, (uint64_t)maxcap), &err),
+    assert_int_equal(tc_graph_builder_add_arc(&b, perm[i], perm[(i + 1) % n], 1 + (int64_t)tci_rng_below(r, (uint64_t)maxcap), &err),
                      TC_OK);
   for (int i = 0; i < extra; i++)
-    assert_int_equal(tc_graph_builder_add_arc(&b, (int64_t)tc_rng_below(r, (uint64_t)n), (int64_t)tc_rng_below(r, (uint64_t)n),
-                                              1 + (int64_t)tc_rng_below(r, (uint64_t)maxcap), &err),
+    assert_int_equal(tc_graph_builder_add_arc(&b, (int64_t)tci_rng_below(r, (uint64_t)n), (int64_t)tci_rng_below(r, (uint64_t)n),
+                                              1 + (int64_t)tci_rng_below(r, (uint64_t)maxcap), &err),
                      TC_OK);
   assert_int_equal(tc_graph_builder_finish(&b, &g, &err), TC_OK);
   return g;
@@ -429,8 +430,8 @@ static tc_graph *random_digraph(tc_rng *r, int n, int extra, int maxcap) {
 
 /* U* by brute force over nonempty arc subsets P: max |{jobs with allowed set ⊆ P}| / cap(P)
    (the cut argument of Thm 19, App. E.1, turned into a formula); r->narcs must be small. */
-static tc_rat brute_force_optimum(const tc_graph *g, const tc_bfb_receiver *r, int32_t t) {
-  const tc_bfb_step *st = &r->step[t - 1];
+static tc_rat brute_force_optimum(const tc_graph *g, const tci_bfb_receiver *r, int32_t t) {
+  const tci_bfb_step *st = &r->step[t - 1];
   tc_rat best = {0, 1};
   for (uint32_t P = 1; P < (1u << r->narcs); P++) {
     int64_t cap = 0, inside = 0;
@@ -448,8 +449,8 @@ static tc_rat brute_force_optimum(const tc_graph *g, const tc_bfb_receiver *r, i
 }
 
 /* x is feasible for LP (1) with value U: each job sums to 1, each arc carries <= U cap. */
-static void assert_feasible(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, tc_rat U, const tc_rat *x) {
-  const tc_bfb_step *st = &r->step[t - 1];
+static void assert_feasible(const tc_graph *g, const tci_bfb_receiver *r, int32_t t, tc_rat U, const tc_rat *x) {
+  const tci_bfb_step *st = &r->step[t - 1];
   tc_error err;
   tc_rat *load = calloc((size_t)r->narcs + 1, sizeof *load);
   assert_non_null(load);
@@ -479,12 +480,12 @@ static void check_against_oracles(const tc_graph *g, const char *what) {
   double *Ug = NULL;
   int32_t D, Dg;
   assert_int_equal(tc_bfb_optima(g, &U, &D, &err), TC_OK);
-  assert_int_equal(tc_bfb_optima_glpk(g, &Ug, &Dg, &err), TC_OK);
+  assert_int_equal(tci_bfb_optima_glpk(g, &Ug, &Dg, &err), TC_OK);
   assert_int_equal(D, Dg);
   assert_int_equal(D, tc_test_floyd_diameter(g));
   for (int32_t u = 0; u < g->n; u++) {
-    tc_bfb_receiver r;
-    assert_int_equal(tc_bfb_receiver_build(g, u, &r, &err), TC_OK);
+    tci_bfb_receiver r;
+    assert_int_equal(tci_bfb_receiver_build(g, u, &r, &err), TC_OK);
     for (int32_t t = 1; t <= D; t++) {
       tc_rat exact = U[(int64_t)u * D + t - 1];
       if (fabs(tc_rat_to_double(exact) - Ug[(int64_t)u * D + t - 1]) > 1e-9)
@@ -496,12 +497,12 @@ static void check_against_oracles(const tc_graph *g, const char *what) {
       if (r.narcs <= 14) assert_rat_equal(exact, brute_force_optimum(g, &r, t), what);
       tc_rat Us, *x = malloc((size_t)(r.step[t - 1].allow_off[r.step[t - 1].njobs] + 1) * sizeof *x);
       assert_non_null(x);
-      assert_int_equal(tc_bfb_step_solve(g, &r, t, &Us, x, &err), TC_OK);
+      assert_int_equal(tci_bfb_step_solve(g, &r, t, &Us, x, &err), TC_OK);
       assert_rat_equal(Us, exact, what);
       assert_feasible(g, &r, t, Us, x);
       free(x);
     }
-    tc_bfb_receiver_destroy(&r);
+    tci_bfb_receiver_destroy(&r);
   }
   free(U);
   free(Ug);
@@ -517,10 +518,10 @@ static void check_against_oracles(const tc_graph *g, const char *what) {
 static void exact_matches_glpk_random(void **state) {
   (void)state;
   tc_rng r;
-  tc_rng_seed(&r, 20250501);
+  tci_rng_seed(&r, 20250501);
   int64_t loops = 0, multi = 0;
   for (int rep = 0; rep < 60; rep++) {
-    int n = 2 + (int)tc_rng_below(&r, 11), extra = (int)tc_rng_below(&r, (uint64_t)(3 * n + 1));
+    int n = 2 + (int)tci_rng_below(&r, 11), extra = (int)tci_rng_below(&r, (uint64_t)(3 * n + 1));
     tc_graph *g = random_digraph(&r, n, extra, rep % 3 ? 3 : 1);
     char what[64];
     snprintf(what, sizeof what, "random digraph #%d (n %d, m %lld)", rep, n, (long long)g->m);
@@ -614,17 +615,17 @@ static void hetero_equal_links_reproduce_homogeneous(void **state) {
       expected_total += alpha_s + per_shard * best;
     }
     for (int32_t u = 0; u < g->n; u++) {
-      tc_bfb_receiver r;
-      assert_int_equal(tc_bfb_receiver_build(g, u, &r, &err), TC_OK);
+      tci_bfb_receiver r;
+      assert_int_equal(tci_bfb_receiver_build(g, u, &r, &err), TC_OK);
       for (int32_t t = 1; t <= r.depth; t++) {
-        tc_bfb_hetero_step h;
-        assert_int_equal(tc_bfb_hetero_step_solve(g, &r, t, alpha, band, shard, &h, &err), TC_OK);
+        tci_bfb_hetero_step h;
+        assert_int_equal(tci_bfb_hetero_step_solve(g, &r, t, alpha, band, shard, &h, &err), TC_OK);
         double want = alpha_s + per_shard * tc_rat_to_double(U[(int64_t)u * D + t - 1]);
         if (fabs(h.time - want) > 1e-9 * want) fail_msg("%s: hetero U(%d,%d) %.12g, want %.12g", specs[i], u, t, h.time, want);
         assert_int_equal(h.resolves, 0);
-        tc_bfb_hetero_step_destroy(&h);
+        tci_bfb_hetero_step_destroy(&h);
       }
-      tc_bfb_receiver_destroy(&r);
+      tci_bfb_receiver_destroy(&r);
     }
     double total;
     assert_int_equal(tc_bfb_hetero_time(g, alpha, band, shard, &total, &err), TC_OK);
@@ -649,23 +650,23 @@ static void hetero_resolve_drops_idle_dominating_link(void **state) {
   double alpha[16], band[16];
   for (int64_t a = 0; a < g->m; a++) alpha[a] = alpha_s, band[a] = bw;
   tc_error err;
-  tc_bfb_receiver r;
-  assert_int_equal(tc_bfb_receiver_build(g, 5, &r, &err), TC_OK);
+  tci_bfb_receiver r;
+  assert_int_equal(tci_bfb_receiver_build(g, 5, &r, &err), TC_OK);
   assert_int_equal(r.narcs, 3);
   int w3 = -1;
   for (int32_t a = 0; a < r.narcs; a++)
     if (g->src[r.arc[a]] == 4) w3 = a;
   assert_true(w3 >= 0);
   tc_rat U;
-  assert_int_equal(tc_bfb_step_solve(g, &r, 2, &U, NULL, &err), TC_OK);
+  assert_int_equal(tci_bfb_step_solve(g, &r, 2, &U, NULL, &err), TC_OK);
   assert_rat_equal(U, rat(2, 3), "homogeneous U of the constructed step");
-  tc_bfb_hetero_step h;
-  assert_int_equal(tc_bfb_hetero_step_solve(g, &r, 2, alpha, band, shard, &h, &err), TC_OK);
+  tci_bfb_hetero_step h;
+  assert_int_equal(tci_bfb_hetero_step_solve(g, &r, 2, alpha, band, shard, &h, &err), TC_OK);
   assert_true(fabs(h.time - (alpha_s + per_shard * 2.0 / 3.0)) < 1e-9 * h.time);
   assert_int_equal(h.resolves, 0);
-  tc_bfb_hetero_step_destroy(&h);
+  tci_bfb_hetero_step_destroy(&h);
   alpha[r.arc[w3]] = 1.0;
-  assert_int_equal(tc_bfb_hetero_step_solve(g, &r, 2, alpha, band, shard, &h, &err), TC_OK);
+  assert_int_equal(tci_bfb_hetero_step_solve(g, &r, 2, alpha, band, shard, &h, &err), TC_OK);
   assert_int_equal(h.resolves, 1);
   assert_int_equal(h.dropped[w3], 1);
   assert_true(fabs(h.load[w3]) < 1e-12);
@@ -675,13 +676,13 @@ static void hetero_resolve_drops_idle_dominating_link(void **state) {
       assert_true(fabs(h.load[a] - 1.0) < 1e-9);
     }
   assert_true(fabs(h.time - (alpha_s + per_shard)) < 1e-9 * h.time);
-  tc_bfb_hetero_step_destroy(&h);
+  tci_bfb_hetero_step_destroy(&h);
   /* At step 1 w3 must send its own shard, so it is not idle and nothing is dropped. */
-  assert_int_equal(tc_bfb_hetero_step_solve(g, &r, 1, alpha, band, shard, &h, &err), TC_OK);
+  assert_int_equal(tci_bfb_hetero_step_solve(g, &r, 1, alpha, band, shard, &h, &err), TC_OK);
   assert_int_equal(h.resolves, 0);
   assert_true(fabs(h.time - (1.0 + per_shard)) < 1e-9);
-  tc_bfb_hetero_step_destroy(&h);
-  tc_bfb_receiver_destroy(&r);
+  tci_bfb_hetero_step_destroy(&h);
+  tci_bfb_receiver_destroy(&r);
   tc_graph_destroy(g);
 }
 
@@ -702,30 +703,30 @@ static void rejects_bad_input(void **state) {
   assert_int_equal(tc_bfb_optima(g, &U, &D, &err), TC_EINPUT);
   assert_null(U);
   double *Ug;
-  assert_int_equal(tc_bfb_optima_glpk(g, &Ug, &D, &err), TC_EINPUT);
-  tc_bfb_receiver r;
-  assert_int_equal(tc_bfb_receiver_build(g, 0, &r, &err), TC_EINPUT);
+  assert_int_equal(tci_bfb_optima_glpk(g, &Ug, &D, &err), TC_EINPUT);
+  tci_bfb_receiver r;
+  assert_int_equal(tci_bfb_receiver_build(g, 0, &r, &err), TC_EINPUT);
   tc_graph_destroy(g);
   /* Receiver and step out of range. */
   g = tc_test_spec("torus(3,3)");
-  assert_int_equal(tc_bfb_receiver_build(g, 9, &r, &err), TC_EINPUT);
-  assert_int_equal(tc_bfb_receiver_build(g, 0, &r, &err), TC_OK);
+  assert_int_equal(tci_bfb_receiver_build(g, 9, &r, &err), TC_EINPUT);
+  assert_int_equal(tci_bfb_receiver_build(g, 0, &r, &err), TC_OK);
   tc_rat U1;
-  assert_int_equal(tc_bfb_step_solve(g, &r, 3, &U1, NULL, &err), TC_EINPUT);
-  assert_int_equal(tc_bfb_step_solve(g, &r, 0, &U1, NULL, &err), TC_EINPUT);
+  assert_int_equal(tci_bfb_step_solve(g, &r, 3, &U1, NULL, &err), TC_EINPUT);
+  assert_int_equal(tci_bfb_step_solve(g, &r, 0, &U1, NULL, &err), TC_EINPUT);
   /* Heterogeneous inputs must be finite and positive. */
   double alpha[64], band[64];
   for (int64_t a = 0; a < g->m; a++) alpha[a] = 1e-5, band[a] = 1e9;
   band[7] = 0;
-  tc_bfb_hetero_step h;
-  assert_int_equal(tc_bfb_hetero_step_solve(g, &r, 1, alpha, band, 1e5, &h, &err), TC_EINPUT);
+  tci_bfb_hetero_step h;
+  assert_int_equal(tci_bfb_hetero_step_solve(g, &r, 1, alpha, band, 1e5, &h, &err), TC_EINPUT);
   assert_non_null(strstr(err.msg, "bandwidth"));
   band[7] = 1e9;
   alpha[3] = -1;
-  assert_int_equal(tc_bfb_hetero_step_solve(g, &r, 1, alpha, band, 1e5, &h, &err), TC_EINPUT);
+  assert_int_equal(tci_bfb_hetero_step_solve(g, &r, 1, alpha, band, 1e5, &h, &err), TC_EINPUT);
   alpha[3] = 1e-5;
-  assert_int_equal(tc_bfb_hetero_step_solve(g, &r, 1, alpha, band, 0, &h, &err), TC_EINPUT);
-  tc_bfb_receiver_destroy(&r);
+  assert_int_equal(tci_bfb_hetero_step_solve(g, &r, 1, alpha, band, 0, &h, &err), TC_EINPUT);
+  tci_bfb_receiver_destroy(&r);
   tc_graph_destroy(g);
   /* A switch node. */
   tc_graph_builder b;
@@ -798,25 +799,25 @@ static void parallel_arcs_and_capacities(void **state) {
 static void maxflow_matches_brute_force_min_cut(void **state) {
   (void)state;
   tc_rng r;
-  tc_rng_seed(&r, 77);
+  tci_rng_seed(&r, 77);
   tc_maxflow f;
-  tc_maxflow_init(&f);
+  tci_maxflow_init(&f);
   for (int rep = 0; rep < 300; rep++) {
-    int n = 2 + (int)tc_rng_below(&r, 7), m = (int)tc_rng_below(&r, 25);
+    int n = 2 + (int)tci_rng_below(&r, 7), m = (int)tci_rng_below(&r, 25);
     int from[32], to[32];
     int64_t cap[32];
     tc_error err;
-    assert_int_equal(tc_maxflow_reset(&f, n, &err), TC_OK);
+    assert_int_equal(tci_maxflow_reset(&f, n, &err), TC_OK);
     for (int i = 0; i < m; i++) {
-      from[i] = (int)tc_rng_below(&r, (uint64_t)n);
-      to[i] = (int)tc_rng_below(&r, (uint64_t)n);
-      cap[i] = (int64_t)tc_rng_below(&r, 10);
+      from[i] = (int)tci_rng_below(&r, (uint64_t)n);
+      to[i] = (int)tci_rng_below(&r, (uint64_t)n);
+      cap[i] = (int64_t)tci_rng_below(&r, 10);
       int64_t id;
-      assert_int_equal(tc_maxflow_add(&f, from[i], to[i], cap[i], &id, &err), TC_OK);
+      assert_int_equal(tci_maxflow_add(&f, from[i], to[i], cap[i], &id, &err), TC_OK);
       assert_int_equal(id, i);
     }
     int64_t value;
-    assert_int_equal(tc_maxflow_run(&f, 0, n - 1, &value, &err), TC_OK);
+    assert_int_equal(tci_maxflow_run(&f, 0, n - 1, &value, &err), TC_OK);
     int64_t best = INT64_MAX;
     for (uint32_t S = 0; S < (1u << n); S++) {
       if (!(S & 1) || (S >> (n - 1) & 1)) continue;
@@ -828,35 +829,35 @@ static void maxflow_matches_brute_force_min_cut(void **state) {
     assert_int_equal(value, best);
     int64_t net[16] = {0}, side_cut = 0;
     for (int i = 0; i < m; i++) {
-      int64_t x = tc_maxflow_flow(&f, i);
+      int64_t x = tci_maxflow_flow(&f, i);
       assert_true(x >= 0 && x <= cap[i]);
       net[from[i]] -= x;
       net[to[i]] += x;
-      if (tc_maxflow_source_side(&f, from[i]) && !tc_maxflow_source_side(&f, to[i])) side_cut += cap[i];
+      if (tci_maxflow_source_side(&f, from[i]) && !tci_maxflow_source_side(&f, to[i])) side_cut += cap[i];
     }
     for (int v = 1; v < n - 1; v++) assert_int_equal(net[v], 0);
     assert_int_equal(net[n - 1], value);
-    assert_true(tc_maxflow_source_side(&f, 0));
-    assert_false(tc_maxflow_source_side(&f, n - 1));
+    assert_true(tci_maxflow_source_side(&f, 0));
+    assert_false(tci_maxflow_source_side(&f, n - 1));
     assert_int_equal(side_cut, value);
     /* Changing a capacity and re-running starts from zero flow again. */
     if (m > 0) {
-      tc_maxflow_set_cap(&f, 0, 0);
-      assert_int_equal(tc_maxflow_run(&f, 0, n - 1, &value, &err), TC_OK);
-      assert_int_equal(tc_maxflow_flow(&f, 0), 0);
+      tci_maxflow_set_cap(&f, 0, 0);
+      assert_int_equal(tci_maxflow_run(&f, 0, n - 1, &value, &err), TC_OK);
+      assert_int_equal(tci_maxflow_flow(&f, 0), 0);
     }
   }
   tc_error err;
-  assert_int_equal(tc_maxflow_reset(&f, 1, &err), TC_EINPUT);
-  assert_int_equal(tc_maxflow_reset(&f, 3, &err), TC_OK);
-  assert_int_equal(tc_maxflow_add(&f, 0, 3, 1, NULL, &err), TC_EINPUT);
-  assert_int_equal(tc_maxflow_add(&f, 0, 1, -1, NULL, &err), TC_EINPUT);
-  assert_int_equal(tc_maxflow_add(&f, 0, 1, INT64_MAX, NULL, &err), TC_OK);
-  assert_int_equal(tc_maxflow_add(&f, 0, 2, 1, NULL, &err), TC_OK);
+  assert_int_equal(tci_maxflow_reset(&f, 1, &err), TC_EINPUT);
+  assert_int_equal(tci_maxflow_reset(&f, 3, &err), TC_OK);
+  assert_int_equal(tci_maxflow_add(&f, 0, 3, 1, NULL, &err), TC_EINPUT);
+  assert_int_equal(tci_maxflow_add(&f, 0, 1, -1, NULL, &err), TC_EINPUT);
+  assert_int_equal(tci_maxflow_add(&f, 0, 1, INT64_MAX, NULL, &err), TC_OK);
+  assert_int_equal(tci_maxflow_add(&f, 0, 2, 1, NULL, &err), TC_OK);
   int64_t value;
-  assert_int_equal(tc_maxflow_run(&f, 0, 2, &value, &err), TC_ERANGE);
-  assert_int_equal(tc_maxflow_run(&f, 0, 0, &value, &err), TC_EINPUT);
-  tc_maxflow_destroy(&f);
+  assert_int_equal(tci_maxflow_run(&f, 0, 2, &value, &err), TC_ERANGE);
+  assert_int_equal(tci_maxflow_run(&f, 0, 0, &value, &err), TC_EINPUT);
+  tci_maxflow_destroy(&f);
 }
 
 int main(void) {

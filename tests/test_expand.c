@@ -28,13 +28,13 @@ static void assert_regular(const tc_graph *g, int64_t d) {
 static void line_graph_matches_definition(void **state) {
   (void)state;
   tc_rng r;
-  tc_rng_seed(&r, 3);
+  tci_rng_seed(&r, 3);
   for (int rep = 0; rep < 20; rep++) {
-    int n = 1 + (int)tc_rng_below(&r, 6), m = (int)tc_rng_below(&r, 12);
+    int n = 1 + (int)tci_rng_below(&r, 6), m = (int)tci_rng_below(&r, 12);
     int arcs[12][2];
     for (int i = 0; i < m; i++) {
-      arcs[i][0] = (int)tc_rng_below(&r, n);
-      arcs[i][1] = (int)tc_rng_below(&r, n);
+      arcs[i][0] = (int)tci_rng_below(&r, n);
+      arcs[i][1] = (int)tci_rng_below(&r, n);
     }
     tc_graph *g = tc_test_from_arcs(n, (const int(*)[2])arcs, m), *l = NULL;
     tc_error err;

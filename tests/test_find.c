@@ -546,7 +546,7 @@ static void stored_bfb_rows(void **state) {
                 {4, 255}, {4, 1024}, {8, 10}, {8, 72},  {8, 300}, {16, 18}, {16, 100}, {16, 272}};
   for (size_t i = 0; i < sizeof sample / sizeof sample[0]; i++) {
     tc_find_bfb_row row;
-    assert_true(tc_find_stored_genkautz(sample[i].d, sample[i].m, &row));
+    assert_true(tci_find_stored_genkautz(sample[i].d, sample[i].m, &row));
     char spec[64];
     snprintf(spec, sizeof spec, "genkautz(%d,%d)", (int)sample[i].d, (int)sample[i].m);
     check_row(spec, sample[i].d, &row);
@@ -556,7 +556,7 @@ static void stored_bfb_rows(void **state) {
   } dbj[] = {{2, 1}, {2, 6}, {3, 3}, {4, 4}, {5, 2}, {16, 2}};
   for (size_t i = 0; i < sizeof dbj / sizeof dbj[0]; i++) {
     tc_find_bfb_row row;
-    assert_true(tc_find_stored_debruijn(dbj[i].d, dbj[i].k, &row));
+    assert_true(tci_find_stored_debruijn(dbj[i].d, dbj[i].k, &row));
     char spec[64];
     snprintf(spec, sizeof spec, "debruijn(%d,%d)", (int)dbj[i].d, (int)dbj[i].k);
     check_row(spec, dbj[i].d, &row);
@@ -564,21 +564,21 @@ static void stored_bfb_rows(void **state) {
   /* Paper 000 Table 7's BFB values: Π_{4,64} 21/16, Π_{4,1024} 341/256 (D 3 and 5),
      DBJ(4,4) 85/64 (D 4); Π_{4,64} has 4 self-loops (Def. 16: 5x ≡ -a mod 64, a = 1..4). */
   tc_find_bfb_row row;
-  assert_true(tc_find_stored_genkautz(4, 64, &row));
+  assert_true(tci_find_stored_genkautz(4, 64, &row));
   assert_int_equal(row.steps, 3);
   assert_int_equal(row.loops, 4);
   assert_true(row.s_num * 4 * 16 == 21 * row.s_den * 64);
-  assert_true(tc_find_stored_genkautz(4, 1024, &row));
+  assert_true(tci_find_stored_genkautz(4, 1024, &row));
   assert_int_equal(row.steps, 5);
   assert_true(row.s_num * 4 * 256 == 341 * row.s_den * 1024);
-  assert_true(tc_find_stored_debruijn(4, 4, &row));
+  assert_true(tci_find_stored_debruijn(4, 4, &row));
   assert_int_equal(row.steps, 4);
   assert_true(row.s_num * 4 * 64 == 85 * row.s_den * 256);
   /* Outside the table: d = 3 and m = 2001 are not stored; m = d+1 is K_{d+1}. */
-  assert_false(tc_find_stored_genkautz(3, 100, &row));
-  assert_false(tc_find_stored_genkautz(4, 2001, &row));
-  assert_false(tc_find_stored_genkautz(4, 5, &row));
-  assert_false(tc_find_stored_debruijn(2, 13, &row));
+  assert_false(tci_find_stored_genkautz(3, 100, &row));
+  assert_false(tci_find_stored_genkautz(4, 2001, &row));
+  assert_false(tci_find_stored_genkautz(4, 5, &row));
+  assert_false(tci_find_stored_debruijn(2, 13, &row));
 }
 
 /* ---- circulant offsets ---- */
@@ -628,7 +628,7 @@ static void circulant_offsets(void **state) {
      100 -> 7. */
   static const int32_t n22[] = {7, 9, 10, 11, 12, 16, 25, 50, 100}, m22[] = {2, 2, 2, 2, 2, 3, 3, 5, 7};
   for (int i = 0; i < 9; i++) {
-    assert_int_equal(tc_find_circulant_search(n22[i], 2, 1, offs, &D, &err), TC_OK);
+    assert_int_equal(tci_find_circulant_search(n22[i], 2, 1, offs, &D, &err), TC_OK);
     assert_int_equal(offs[0], m22[i]);
     assert_int_equal(offs[1], m22[i] + 1);
     assert_int_equal(D, m22[i]);
@@ -636,20 +636,20 @@ static void circulant_offsets(void **state) {
   }
   /* Three offsets: the search finds the exhaustive optimum, and reports the true diameter. */
   for (int32_t n = 8; n <= 26; n += 3) {
-    assert_int_equal(tc_find_circulant_search(n, 3, 2000, offs, &D, &err), TC_OK);
+    assert_int_equal(tci_find_circulant_search(n, 3, 2000, offs, &D, &err), TC_OK);
     assert_int_equal(D, circulant_diameter(n, offs, 3));
     assert_int_equal(D, best_three_offsets(n));
-    assert_true(tc_find_circulant_lower_bound(n, 3) <= D);
+    assert_true(tci_find_circulant_lower_bound(n, 3) <= D);
   }
   /* Larger k: a valid set whose diameter is reported truly, and no circulant below 2k+1. */
-  assert_int_equal(tc_find_circulant_search(200, 5, 300, offs, &D, &err), TC_OK);
+  assert_int_equal(tci_find_circulant_search(200, 5, 300, offs, &D, &err), TC_OK);
   assert_int_equal(D, circulant_diameter(200, offs, 5));
-  assert_true(D >= tc_find_circulant_lower_bound(200, 5));
-  assert_int_equal(tc_find_circulant_search(10, 5, 300, offs, &D, &err), TC_OK);
+  assert_true(D >= tci_find_circulant_lower_bound(200, 5));
+  assert_int_equal(tci_find_circulant_search(10, 5, 300, offs, &D, &err), TC_OK);
   assert_int_equal(D, -1);
   /* The ball bound: 2 offsets reach 1 + 4 + 8 + 12 = 25 nodes within 3 steps (2D^2 + 2D + 1). */
-  assert_int_equal(tc_find_circulant_lower_bound(25, 2), 3);
-  assert_int_equal(tc_find_circulant_lower_bound(26, 2), 4);
+  assert_int_equal(tci_find_circulant_lower_bound(25, 2), 3);
+  assert_int_equal(tci_find_circulant_lower_bound(26, 2), 4);
 }
 
 int main(void) {

@@ -79,7 +79,7 @@ static tc_graph *relabel_edit(const tc_graph *g, const int32_t *perm, int64_t ed
 static void random_permutation(tc_rng *r, int32_t *p, int32_t n) {
   for (int32_t i = 0; i < n; i++) p[i] = i;
   for (int32_t i = n - 1; i > 0; i--) {
-    int32_t j = (int32_t)tc_rng_below(r, (uint64_t)i + 1), t = p[i];
+    int32_t j = (int32_t)tci_rng_below(r, (uint64_t)i + 1), t = p[i];
     p[i] = p[j];
     p[j] = t;
   }
@@ -97,20 +97,20 @@ static tc_graph *random_small_graph(tc_rng *r, int n, int m, int simple, int swi
     if (simple) {
       int u, v;
       do {
-        u = (int)tc_rng_below(r, (uint64_t)n);
-        v = (int)tc_rng_below(r, (uint64_t)n);
+        u = (int)tci_rng_below(r, (uint64_t)n);
+        v = (int)tci_rng_below(r, (uint64_t)n);
       } while (u == v || used[u][v]);
       used[u][v] = 1;
       arcs[i] = (arc){u, v, 1};
-    } else if (i > 0 && tc_rng_below(r, 3) == 0) {
-      arcs[i] = arcs[tc_rng_below(r, (uint64_t)i)];
-      arcs[i].cap = 1 + (int)tc_rng_below(r, ORACLE_MAX_CAP);
+    } else if (i > 0 && tci_rng_below(r, 3) == 0) {
+      arcs[i] = arcs[tci_rng_below(r, (uint64_t)i)];
+      arcs[i].cap = 1 + (int)tci_rng_below(r, ORACLE_MAX_CAP);
     } else {
-      arcs[i] = (arc){(int)tc_rng_below(r, (uint64_t)n), (int)tc_rng_below(r, (uint64_t)n),
-                      1 + (int)tc_rng_below(r, ORACLE_MAX_CAP)};
+      arcs[i] = (arc){(int)tci_rng_below(r, (uint64_t)n), (int)tci_rng_below(r, (uint64_t)n),
+                      1 + (int)tci_rng_below(r, ORACLE_MAX_CAP)};
     }
   }
-  for (int u = 0; u < n; u++) kind[u] = switches ? (uint8_t)tc_rng_below(r, 2) : TC_NODE_COMPUTE;
+  for (int u = 0; u < n; u++) kind[u] = switches ? (uint8_t)tci_rng_below(r, 2) : TC_NODE_COMPUTE;
   return graph_of(n, arcs, m, kind);
 }
 
@@ -236,23 +236,23 @@ static int reverse_answer(const tc_graph *g) {
 static void random_pairs_agree_with_brute_force(void **state) {
   (void)state;
   tc_rng r;
-  tc_rng_seed(&r, 20240611);
+  tci_rng_seed(&r, 20240611);
   int yes = 0, no = 0, yes_after_edit = 0;
   for (int trial = 0; trial < 900; trial++) {
-    int n = 1 + (int)tc_rng_below(&r, RANDOM_MAX_N);
-    int m = (int)tc_rng_below(&r, (uint64_t)(3 * n + 1));
-    int simple = tc_rng_below(&r, 3) == 0, switches = tc_rng_below(&r, 2) == 0;
+    int n = 1 + (int)tci_rng_below(&r, RANDOM_MAX_N);
+    int m = (int)tci_rng_below(&r, (uint64_t)(3 * n + 1));
+    int simple = tci_rng_below(&r, 3) == 0, switches = tci_rng_below(&r, 2) == 0;
     tc_graph *g1 = random_small_graph(&r, n, m, simple, switches), *g2;
     int32_t perm[ORACLE_MAX_N];
     random_permutation(&r, perm, n);
-    int mode = (int)tc_rng_below(&r, 3);
+    int mode = (int)tci_rng_below(&r, 3);
     if (mode == 0) {
       g2 = relabel_edit(g1, perm, -1, 0, 0); /* a relabelled copy: isomorphic by construction */
     } else if (mode == 1 && g1->m > 0) {
       /* A relabelled copy with one arc moved or re-weighted: usually, not always, different. */
-      int64_t a = (int64_t)tc_rng_below(&r, (uint64_t)g1->m);
-      g2 = relabel_edit(g1, perm, a, (int32_t)tc_rng_below(&r, (uint64_t)n),
-                        simple ? 1 : 1 + (int64_t)tc_rng_below(&r, ORACLE_MAX_CAP));
+      int64_t a = (int64_t)tci_rng_below(&r, (uint64_t)g1->m);
+      g2 = relabel_edit(g1, perm, a, (int32_t)tci_rng_below(&r, (uint64_t)n),
+                        simple ? 1 : 1 + (int64_t)tci_rng_below(&r, ORACLE_MAX_CAP));
     } else {
       g2 = random_small_graph(&r, n, m, simple, switches);
     }
@@ -382,7 +382,7 @@ static void capacities_loops_and_kinds_distinguish(void **state) {
 static void large_relabelled_copies_are_found(void **state) {
   (void)state;
   tc_rng r;
-  tc_rng_seed(&r, 7);
+  tci_rng_seed(&r, 7);
   const int32_t n = 1000;
   int32_t *perm = malloc((size_t)n * sizeof *perm);
   assert_non_null(perm);

@@ -15,7 +15,7 @@ static tc_graph *random_graph(tc_rng *r, int n, int m) {
   tc_graph *g = NULL;
   assert_int_equal(tc_graph_builder_init(&b, n, &err), TC_OK);
   for (int i = 0; i < m; i++)
-    assert_int_equal(tc_graph_builder_add_arc(&b, (int64_t)tc_rng_below(r, n), (int64_t)tc_rng_below(r, n), 1, &err), TC_OK);
+    assert_int_equal(tc_graph_builder_add_arc(&b, (int64_t)tci_rng_below(r, n), (int64_t)tci_rng_below(r, n), 1, &err), TC_OK);
   assert_int_equal(tc_graph_builder_finish(&b, &g, &err), TC_OK);
   return g;
 }
@@ -24,11 +24,11 @@ static tc_graph *random_graph(tc_rng *r, int n, int m) {
 static void all_pairs_matches_floyd(void **state) {
   (void)state;
   tc_rng r;
-  tc_rng_seed(&r, 7);
+  tci_rng_seed(&r, 7);
   const int sizes[] = {1, 2, 5, 17, 64, 255, 256, 257, 300};
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
     for (int rep = 0; rep < 3; rep++) {
-      int n = sizes[s], m = n * (1 + rep) + (int)tc_rng_below(&r, 4);
+      int n = sizes[s], m = n * (1 + rep) + (int)tci_rng_below(&r, 4);
       tc_graph *g = random_graph(&r, n, m);
       int *d = tc_test_floyd(g);
       int64_t hist[512] = {0}, unreachable = 0, sum = 0, pairs = 0;

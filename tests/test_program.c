@@ -29,7 +29,7 @@ static void interval_set_random(void **state) {
   uint64_t seed = 12345;
   for (int round = 0; round < 300; round++) {
     tc_interval_set s;
-    tc_interval_set_init(&s);
+    tci_interval_set_init(&s);
     uint8_t bit[W] = {0};
     tc_error err;
     for (int op = 0; op < 12; op++) {
@@ -37,16 +37,16 @@ static void interval_set_random(void **state) {
       int lo = (int)((seed >> 33) % W), len = 1 + (int)((seed >> 45) % 9);
       int hi = lo + len > W ? W : lo + len;
       if ((seed >> 20) & 1) {
-        assert_int_equal(tc_interval_set_add(&s, lo, hi, &err), TC_OK);
+        assert_int_equal(tci_interval_set_add(&s, lo, hi, &err), TC_OK);
         for (int i = lo; i < hi; i++) bit[i] = 1;
       }
       int any = 0, all = 1;
       for (int i = lo; i < hi; i++) any |= bit[i], all &= bit[i];
-      assert_int_equal(tc_interval_set_overlaps(&s, lo, hi), any);
-      assert_int_equal(tc_interval_set_covers(&s, lo, hi), all);
+      assert_int_equal(tci_interval_set_overlaps(&s, lo, hi), any);
+      assert_int_equal(tci_interval_set_covers(&s, lo, hi), all);
       tc_interval *gaps = NULL;
       int64_t n = 0, room = 0;
-      assert_int_equal(tc_interval_set_gaps(&s, lo, hi, &gaps, &n, &room, &err), TC_OK);
+      assert_int_equal(tci_interval_set_gaps(&s, lo, hi, &gaps, &n, &room, &err), TC_OK);
       uint8_t gap[W] = {0};
       for (int64_t g = 0; g < n; g++) {
         assert_true(gaps[g].lo < gaps[g].hi);
@@ -58,7 +58,7 @@ static void interval_set_random(void **state) {
       /* The representation is canonical: sorted, disjoint, not adjacent. */
       for (int64_t i = 1; i < s.count; i++) assert_true(s.iv[i - 1].hi < s.iv[i].lo);
     }
-    tc_interval_set_destroy(&s);
+    tci_interval_set_destroy(&s);
   }
 }
 

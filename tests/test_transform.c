@@ -51,7 +51,7 @@ static void split_bfb(const tc_graph *g, int weighted, tc_schedule *s) {
         for (int64_t k = g->in_off[u]; k < g->in_off[u + 1]; k++) b += dist[v * n + g->src[g->in_arc[k]]] == t - 1;
         assert_true(b >= 1);
         int64_t whole = weighted ? b * (b + 1) / 2 : b, at = 0;
-        if (!pass) { units = units / tc_gcd64(units, whole) * whole; continue; }
+        if (!pass) { units = units / tci_gcd64(units, whole) * whole; continue; }
         for (int64_t k = g->in_off[u]; k < g->in_off[u + 1]; k++) {
           int64_t a = g->in_arc[k], share = (weighted ? i + 1 : 1) * (units / whole);
           if (dist[v * n + g->src[a]] != t - 1) continue;
@@ -153,26 +153,26 @@ static void inputs_match_the_paper(void **state) {
   }
 }
 
-/* tc_graph_map_arcs on random multigraphs with loops, parallel arcs and mixed capacities:
+/* tci_graph_map_arcs on random multigraphs with loops, parallel arcs and mixed capacities:
    the map into the transpose is a bijection onto reversed arcs of equal capacity. */
 static void arc_map_into_transpose(void **state) {
   (void)state;
   tc_rng r;
-  tc_rng_seed(&r, 11);
+  tci_rng_seed(&r, 11);
   for (int rep = 0; rep < 200; rep++) {
-    int n = 1 + (int)tc_rng_below(&r, 5), m = (int)tc_rng_below(&r, 16);
+    int n = 1 + (int)tci_rng_below(&r, 5), m = (int)tci_rng_below(&r, 16);
     tc_graph_builder b;
     tc_graph *g = NULL, *gt = NULL;
     tc_error err;
     assert_int_equal(tc_graph_builder_init(&b, n, &err), TC_OK);
     for (int i = 0; i < m; i++)
-      assert_int_equal(tc_graph_builder_add_arc(&b, (int64_t)tc_rng_below(&r, n), (int64_t)tc_rng_below(&r, n),
-                                                1 + (int64_t)tc_rng_below(&r, 3), &err), TC_OK);
+      assert_int_equal(tc_graph_builder_add_arc(&b, (int64_t)tci_rng_below(&r, n), (int64_t)tci_rng_below(&r, n),
+                                                1 + (int64_t)tci_rng_below(&r, 3), &err), TC_OK);
     assert_int_equal(tc_graph_builder_finish(&b, &g, &err), TC_OK);
     assert_int_equal(tc_graph_transpose(g, &gt, &err), TC_OK);
     int64_t map[16];
     uint8_t hit[16] = {0};
-    assert_int_equal(tc_graph_map_arcs(g, gt, NULL, 1, NULL, map, &err), TC_OK);
+    assert_int_equal(tci_graph_map_arcs(g, gt, NULL, 1, NULL, map, &err), TC_OK);
     for (int64_t a = 0; a < g->m; a++) {
       assert_int_equal(gt->src[map[a]], g->dst[a]);
       assert_int_equal(gt->dst[map[a]], g->src[a]);
@@ -181,7 +181,7 @@ static void arc_map_into_transpose(void **state) {
       hit[map[a]] = 1;
     }
     /* Into g itself (not reversed) it must be the identity up to parallel arcs. */
-    assert_int_equal(tc_graph_map_arcs(g, g, NULL, 0, NULL, map, &err), TC_OK);
+    assert_int_equal(tci_graph_map_arcs(g, g, NULL, 0, NULL, map, &err), TC_OK);
     for (int64_t a = 0; a < g->m; a++) assert_int_equal(map[a], a);
     tc_graph_destroy(gt);
     tc_graph_destroy(g);
@@ -190,7 +190,7 @@ static void arc_map_into_transpose(void **state) {
   tc_graph *g = tc_test_spec("uniring(1,5)");
   int64_t map[5];
   tc_error err;
-  expect_error(tc_graph_map_arcs(g, g, NULL, 1, NULL, map, &err), TC_EINPUT, &err, "no free counterpart 1 -> 0");
+  expect_error(tci_graph_map_arcs(g, g, NULL, 1, NULL, map, &err), TC_EINPUT, &err, "no free counterpart 1 -> 0");
   tc_graph_destroy(g);
 }
 

@@ -213,9 +213,9 @@ static int gen_copy(tc_rng *r, const tc_graph *h, int steps, int units, gen_xfer
     for (int64_t a = 0; a < h->m; a++)
       for (int k = 0; k < n; k++) {
         int from = h->src[a], to = h->dst[a];
-        int lo = (int)tc_rng_below(r, units), hi = lo + 1 + (int)tc_rng_below(r, units - lo), ok = 1;
+        int lo = (int)tci_rng_below(r, units), hi = lo + 1 + (int)tci_rng_below(r, units - lo), ok = 1;
         for (int j = lo; j < hi; j++) ok &= held[from][k][j] >= 0 && held[from][k][j] < t && held[to][k][j] < 0;
-        if (!ok || tc_rng_below(r, 6) == 0) continue;
+        if (!ok || tci_rng_below(r, 6) == 0) continue;
         for (int j = lo; j < hi; j++) held[to][k][j] = t;
         out[count++] = (gen_xfer){k, t, a, lo, hi};
       }
@@ -237,7 +237,7 @@ static int64_t untranspose(const tc_graph *g, const tc_graph *gt, int64_t a) {
 /* A random schedule of the collective, then with probability 1/3 one random corruption. */
 static void random_schedule(tc_rng *r, const tc_graph *g, const tc_graph *gt, tc_collective coll, tc_schedule *s) {
   tc_error err;
-  int units = 1 + (int)tc_rng_below(r, 3), steps = 1 + (int)tc_rng_below(r, 4);
+  int units = 1 + (int)tci_rng_below(r, 3), steps = 1 + (int)tci_rng_below(r, 4);
   gen_xfer buf[4096];
   assert_int_equal(tc_schedule_init(s, coll, g->n, units, "random", &err), TC_OK);
   int base = 0;
@@ -255,13 +255,13 @@ static void random_schedule(tc_rng *r, const tc_graph *g, const tc_graph *gt, tc
       assert_int_equal(tc_schedule_add(s, buf[i].shard, buf[i].arc, base + buf[i].step, buf[i].lo, buf[i].hi, &err), TC_OK);
   }
   s->steps = base + (coll == TC_COLL_REDUCE_SCATTER ? 0 : steps);
-  if (s->count && tc_rng_below(r, 3) == 0) {
-    tc_transfer *x = &s->xfer[tc_rng_below(r, (uint64_t)s->count)];
-    switch (tc_rng_below(r, 4)) {
-      case 0: x->step = 1 + (int)tc_rng_below(r, (uint64_t)s->steps); break;
-      case 1: x->arc = (int64_t)tc_rng_below(r, (uint64_t)g->m); break;
-      case 2: x->shard = (int)tc_rng_below(r, (uint64_t)g->n); break;
-      default: *x = s->xfer[tc_rng_below(r, (uint64_t)s->count)]; break; /* duplicate another */
+  if (s->count && tci_rng_below(r, 3) == 0) {
+    tc_transfer *x = &s->xfer[tci_rng_below(r, (uint64_t)s->count)];
+    switch (tci_rng_below(r, 4)) {
+      case 0: x->step = 1 + (int)tci_rng_below(r, (uint64_t)s->steps); break;
+      case 1: x->arc = (int64_t)tci_rng_below(r, (uint64_t)g->m); break;
+      case 2: x->shard = (int)tci_rng_below(r, (uint64_t)g->n); break;
+      default: *x = s->xfer[tci_rng_below(r, (uint64_t)s->count)]; break; /* duplicate another */
     }
   }
 }
@@ -269,7 +269,7 @@ static void random_schedule(tc_rng *r, const tc_graph *g, const tc_graph *gt, tc
 static void verifier_agrees_with_simulation(void **state) {
   (void)state;
   tc_rng r;
-  tc_rng_seed(&r, 11);
+  tci_rng_seed(&r, 11);
   const char *specs[] = {"complete(3)", "uniring(1,3)", "bipartite(2)", "genkautz(2,4)", "biring(4,3)"};
   const tc_collective colls[] = {TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER, TC_COLL_ALLREDUCE};
   int valid = 0, total = 0;

@@ -1,6 +1,6 @@
 /*
 ** cli_fs.c — scratch directories (contract in cli_fs.h). Removal is the library's
-** tc_fs_remove_tree (src/core/fs_tree.h), the one the plan directory uses.
+** tci_fs_remove_tree (src/core/fs_tree.h), the one the plan directory uses.
 */
 #include "cli_fs.h"
 
@@ -28,5 +28,5 @@ int tc_cli_make_scratch_dir(const char *tag, char *dir, size_t size, tc_error *e
 }
 
 void tc_cli_remove_scratch_dir(const char *dir) {
-  if (dir[0]) tc_fs_remove_tree(dir);
+  if (dir[0]) tci_fs_remove_tree(dir);
 }

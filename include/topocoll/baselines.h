@@ -3,9 +3,9 @@
 ** step schedule (sched.h) on the topology it was designed for.
 **
 ** These are the generators; reach them by name, verified and costed, through the
-** algorithm registry (collective.h: tc_collective_build). Every generator first checks that g really is its topology and fails with TC_EINPUT and
-** one line naming the first node or arc that does not fit; it never "makes do" on another
-** graph. The schedules are built constructively (no search) and are NOT verified here: a
+** algorithm registry (collective.h: tc_collective_build). Every generator first checks
+** that g really is its topology and fails with TC_EINPUT and one line naming the first node
+** or arc that does not fit; it never "makes do" on another graph. The schedules are built constructively (no search) and are NOT verified here: a
 ** caller that publishes one runs tc_schedule_verify (verify.h) first, as for every
 ** generator. On failure *out is left empty (safe to tc_schedule_destroy). The IR lists
 ** every transfer and these schedules have Θ(N^2) of them (N (N-1) shard deliveries per
@@ -71,27 +71,29 @@
 #ifndef TOPOCOLL_BASELINES_H
 #define TOPOCOLL_BASELINES_H
 
+#include "topocoll/export.h"
+
 #include <stdint.h>
 
 #include "topocoll/sched.h"
 
-int tc_baseline_ring(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err);
-int tc_baseline_biring(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err);
-int tc_baseline_bfbring(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err);
+TC_API int tc_baseline_ring(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err);
+TC_API int tc_baseline_biring(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err);
+TC_API int tc_baseline_bfbring(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err);
 /* bfb = 0: ShiftedRing; bfb = 1: ShiftedBFBRing. The offsets are read off g. */
-int tc_baseline_shiftedring(const tc_graph *g, tc_collective coll, int bfb, tc_schedule *out, tc_error *err);
-int tc_baseline_rhd(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err);
+TC_API int tc_baseline_shiftedring(const tc_graph *g, tc_collective coll, int bfb, tc_schedule *out, tc_error *err);
+TC_API int tc_baseline_rhd(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err);
 /* dims[0..k-1]: the torus lengths in torus()'s node numbering (row-major, last fastest). */
-int tc_baseline_torus_dor(const tc_graph *g, const int64_t *dims, int k, tc_collective coll, tc_schedule *out,
-                          tc_error *err);
+TC_API int tc_baseline_torus_dor(const tc_graph *g, const int64_t *dims, int k, tc_collective coll, tc_schedule *out,
+                                 tc_error *err);
 
 /* coll: allreduce (root must be -1), broadcast or reduce (root in 0..N-1). chunks = P >= 1. */
-int tc_baseline_dbt(const tc_graph *g, tc_collective coll, int32_t root, int32_t chunks, tc_schedule *out,
-                    tc_error *err);
+TC_API int tc_baseline_dbt(const tc_graph *g, tc_collective coll, int32_t root, int32_t chunks, tc_schedule *out,
+                           tc_error *err);
 /* The two trees on n >= 2 nodes: parent[t*n + v] is v's parent in tree t, -1 at the root
    (root = -1: allreduce layout; root = R: both trees hang below R, parent[t*n + R] = -1). */
-int tc_baseline_dbt_trees(int32_t n, int32_t root, int32_t *parent, tc_error *err);
+TC_API int tc_baseline_dbt_trees(int32_t n, int32_t root, int32_t *parent, tc_error *err);
 /* The DBT's own topology: one bidirectional unit link per tree link of both trees. */
-int tc_baseline_dbt_topology(int32_t n, int32_t root, tc_graph **out, tc_error *err);
+TC_API int tc_baseline_dbt_topology(int32_t n, int32_t root, tc_graph **out, tc_error *err);
 
 #endif

@@ -22,11 +22,13 @@
 **     a common denominator or capacity product beyond int64 is TC_ERANGE.
 ** The result should still go through tc_schedule_verify (verify.h) before it is used.
 **
-** The per-(u,t) problems are also exposed explicitly (tc_bfb_receiver), solved exactly or
-** with GLPK's simplex (the cross-check, and the heterogeneous LP (14) of App. E.3).
+** The per-(u,t) problems, their exact and GLPK solvers (the cross-check) and the
+** heterogeneous LP (14) of App. E.3 per receiver are internal (src/synth/bfb_internal.h).
 */
 #ifndef TOPOCOLL_BFB_H
 #define TOPOCOLL_BFB_H
+
+#include "topocoll/export.h"
 
 #include <stdint.h>
 
@@ -45,72 +47,22 @@ typedef struct tc_bfb_stats {
 } tc_bfb_stats;
 
 /* The optimal BFB allgather of g (initialises *out; stats may be NULL). */
-int tc_bfb_allgather(const tc_graph *g, tc_schedule *out, tc_bfb_stats *stats, tc_error *err);
+TC_API int tc_bfb_allgather(const tc_graph *g, tc_schedule *out, tc_bfb_stats *stats, tc_error *err);
 
 /* Exact U*_{u,t} for every node u and step t = 1..D: (*U)[u * D + t - 1], in shards per unit
    of arc capacity; 0 where u has no source at distance t. The caller frees *U (NULL when
    D == 0). */
-int tc_bfb_optima(const tc_graph *g, tc_rat **U, int32_t *diameter, tc_error *err);
-
-/* LP (1) of one receiver, spelled out. Arcs are u's in-arcs without self-loops, in in_arc
-   order; step[t-1] lists the sources at distance t and which of those arcs each may use. */
-typedef struct tc_bfb_step {
-  int32_t njobs;
-  int32_t *job;       /* njobs sources v with d(v,u) = t, ascending */
-  int64_t *allow_off; /* njobs + 1 */
-  int32_t *allow;     /* job i may use arc[allow[allow_off[i] .. allow_off[i+1]-1]] (ascending
-                         indices into tc_bfb_receiver.arc) */
-} tc_bfb_step;
-
-typedef struct tc_bfb_receiver {
-  int32_t u;
-  int32_t depth;      /* largest t with a source (u's in-eccentricity) */
-  int32_t narcs;
-  int64_t *arc;       /* narcs arc ids w -> u, w != u */
-  tc_bfb_step *step;  /* depth entries */
-} tc_bfb_receiver;
-
-int tc_bfb_receiver_build(const tc_graph *g, int32_t u, tc_bfb_receiver *out, tc_error *err);
-void tc_bfb_receiver_destroy(tc_bfb_receiver *r);
-
-/* Exact optimum of LP (1) for receiver r at step t (1..depth): *U and, if x != NULL, one
-   optimal x per allow entry (x[e] = fraction of the job's shard sent over that arc). */
-int tc_bfb_step_solve(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, tc_rat *U, tc_rat *x,
-                      tc_error *err);
-
-/* The same LP solved by GLPK's simplex method (floating point). */
-int tc_bfb_step_solve_glpk(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, double *U, double *x,
-                           tc_error *err);
-
-/* tc_bfb_optima with every LP solved by GLPK (one thread): the cross-check and the
-   benchmark's "LP solver" side. The caller frees *U. */
-int tc_bfb_optima_glpk(const tc_graph *g, double **U, int32_t *diameter, tc_error *err);
-
-/* Heterogeneous links, LP (14) (paper 000 App. E.3): arc a has latency alpha[a] (s) and
-   bandwidth bw[a] (bytes/s); a shard is shard_bytes. U_{u,t} is then the time of step t at u:
-   max over in-arcs of alpha + shard_bytes * load / bw. Every in-arc pays its alpha in the LP;
-   an arc that carries nothing while its alpha alone sets U is deleted and the LP re-solved
-   (repeatedly), so idle slow links do not count. */
-typedef struct tc_bfb_hetero_step {
-  double time;       /* U_{u,t} after the re-solves, in seconds */
-  int32_t resolves;  /* how many times arcs were deleted and the LP solved again */
-  double *load;      /* r->narcs: shards each arc carries */
-  uint8_t *dropped;  /* r->narcs: 1 if the arc was deleted */
-  double *x;         /* one value per allow entry */
-} tc_bfb_hetero_step;
-
-int tc_bfb_hetero_step_solve(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, const double *alpha,
-                             const double *bw, double shard_bytes, tc_bfb_hetero_step *out, tc_error *err);
-void tc_bfb_hetero_step_destroy(tc_bfb_hetero_step *s);
+TC_API int tc_bfb_optima(const tc_graph *g, tc_rat **U, int32_t *diameter, tc_error *err);
 
 /* A heterogeneous BFB allgather schedule: LP (14) per (u,t), each job's amounts rounded to
    P units per shard (largest remainder, App. E.2). Its time (tc_schedule_time_hetero) is
    within the rounding of tc_bfb_hetero_time's. */
-int tc_bfb_allgather_hetero(const tc_graph *g, const double *alpha, const double *bw, double shard_bytes, int64_t P,
-                            tc_schedule *out, tc_error *err);
+TC_API int tc_bfb_allgather_hetero(const tc_graph *g, const double *alpha, const double *bw, double shard_bytes,
+                                   int64_t P,
+                                   tc_schedule *out, tc_error *err);
 
 /* Predicted heterogeneous BFB allgather time Σ_t max_u U_{u,t} (seconds). */
-int tc_bfb_hetero_time(const tc_graph *g, const double *alpha, const double *bw, double shard_bytes,
-                       double *time_s, tc_error *err);
+TC_API int tc_bfb_hetero_time(const tc_graph *g, const double *alpha, const double *bw, double shard_bytes,
+                              double *time_s, tc_error *err);
 
 #endif

@@ -24,6 +24,8 @@
 #ifndef TOPOCOLL_COLLECTIVE_H
 #define TOPOCOLL_COLLECTIVE_H
 
+#include "topocoll/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,18 +46,18 @@ typedef struct tc_algorithm_info {
   const char *summary;   /* one line, with the paper's section */
 } tc_algorithm_info;
 
-int tc_algorithm_count(void);
-const tc_algorithm_info *tc_algorithm_at(int i);
+TC_API int tc_algorithm_count(void);
+TC_API const tc_algorithm_info *tc_algorithm_at(int i);
 /* NULL if no algorithm has this name. */
-const tc_algorithm_info *tc_algorithm_find(const char *name);
+TC_API const tc_algorithm_info *tc_algorithm_find(const char *name);
 /* "bfb, expand, ring, ..." (every name, in listing order) into buf. */
-void tc_algorithm_names(char *buf, size_t size);
+TC_API void tc_algorithm_names(char *buf, size_t size);
 /* "allgather, reduce-scatter and allreduce" for a collectives mask, into buf. */
-void tc_algorithm_collectives_text(uint32_t collectives, char *buf, size_t size);
+TC_API void tc_algorithm_collectives_text(uint32_t collectives, char *buf, size_t size);
 /* TC_EINPUT with one line unless `algo` exists and builds `coll`:
    "unknown algorithm 'x' (bfb, expand, ...)" or "bfb builds allgather, ... , not broadcast
    (use --algo dbt)", naming the algorithms that do build it. */
-int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *err);
+TC_API int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *err);
 
 /* What an algorithm may need besides the graph; zero-initialise and set what applies. */
 typedef struct tc_collective_opts {
@@ -66,13 +68,15 @@ typedef struct tc_collective_opts {
 } tc_collective_opts;
 
 /* The collective `coll` by `algo` on g, NOT verified, in the generator's order. */
-int tc_algorithm_generate(const tc_graph *g, const char *algo, tc_collective coll, const tc_collective_opts *opts,
-                          tc_schedule *out, tc_error *err);
+TC_API int tc_algorithm_generate(const tc_graph *g, const char *algo, tc_collective coll,
+                                 const tc_collective_opts *opts,
+                                 tc_schedule *out, tc_error *err);
 
 /* The same, then sorted, verified (TC_EFAIL "ALGO COLL schedule failed verification: ...")
    and costed; cost may be NULL. */
-int tc_collective_build(const tc_graph *g, const char *algo, tc_collective coll, const tc_collective_opts *opts,
-                        tc_schedule *out, tc_cost *cost, tc_error *err);
+TC_API int tc_collective_build(const tc_graph *g, const char *algo, tc_collective coll,
+                               const tc_collective_opts *opts,
+                               tc_schedule *out, tc_cost *cost, tc_error *err);
 
 /* Allgather, reduce-scatter and allreduce of one algorithm on g, each verified and costed;
    for an allgather generator all three come from one allgather. */
@@ -83,9 +87,9 @@ typedef struct tc_collective_set {
                             (G ≅ G^T), 0 when by Corollary 1.1; -1 for direct builders */
 } tc_collective_set;
 
-int tc_collective_build_set(const tc_graph *g, const char *algo, const tc_collective_opts *opts,
-                            tc_collective_set *out, tc_error *err);
-void tc_collective_set_destroy(tc_collective_set *s);
+TC_API int tc_collective_build_set(const tc_graph *g, const char *algo, const tc_collective_opts *opts,
+                                   tc_collective_set *out, tc_error *err);
+TC_API void tc_collective_set_destroy(tc_collective_set *s);
 
 /* The plan's baselines: an algorithm that has a topology of its own for a cluster of n
    nodes with d ports each (`bidirectional`: only bidirectional links). Returns TC_OK with
@@ -93,9 +97,9 @@ void tc_collective_set_destroy(tc_collective_set *s);
    with the reason it cannot exist here (the plan lists it with that reason), or
    TC_ALGO_NO_HOME when it is not a baseline for such a cluster at all. */
 #define TC_ALGO_NO_HOME (-1)
-int tc_algorithm_home(const tc_algorithm_info *a, int32_t n, int32_t d, int bidirectional, tc_graph **g,
-                      char *desc, size_t desc_size, tc_error *err);
+TC_API int tc_algorithm_home(const tc_algorithm_info *a, int32_t n, int32_t d, int bidirectional, tc_graph **g,
+                             char *desc, size_t desc_size, tc_error *err);
 /* 1 if the plan should try pipelining depths P = 1, 2, 4, ... for this algorithm. */
-int tc_algorithm_pipelined(const tc_algorithm_info *a);
+TC_API int tc_algorithm_pipelined(const tc_algorithm_info *a);
 
 #endif

@@ -18,16 +18,19 @@
 #ifndef TOPOCOLL_CONSTRUCT_H
 #define TOPOCOLL_CONSTRUCT_H
 
+#include "topocoll/export.h"
+
 #include "topocoll/sched.h"
 #include "topocoll/spec.h"
 
 /* Graph and allgather of `node` (NULL: the root) of the parsed spec s. */
-int tc_schedule_construct(const tc_spec *s, const tc_spec_node *node, tc_graph **g, tc_schedule *ag, tc_error *err);
+TC_API int tc_schedule_construct(const tc_spec *s, const tc_spec_node *node, tc_graph **g, tc_schedule *ag,
+                                 tc_error *err);
 
 /* The same from spec text (parsed here). */
-int tc_schedule_construct_text(const char *spec, tc_graph **g, tc_schedule *ag, tc_error *err);
+TC_API int tc_schedule_construct_text(const char *spec, tc_graph **g, tc_schedule *ag, tc_error *err);
 
 /* 1 if a and b have the same nodes and the same arcs (src, dst, cap) in the same order. */
-int tc_graph_same_arcs(const tc_graph *a, const tc_graph *b);
+TC_API int tc_graph_same_arcs(const tc_graph *a, const tc_graph *b);
 
 #endif

@@ -14,6 +14,8 @@
 #ifndef TOPOCOLL_COST_H
 #define TOPOCOLL_COST_H
 
+#include "topocoll/export.h"
+
 #include "topocoll/rational.h"
 #include "topocoll/sched.h"
 
@@ -28,16 +30,16 @@ typedef struct tc_cost {
   tc_rat *step_load;   /* steps entries: max_a load(a,t) in shards per unit capacity */
 } tc_cost;
 
-int tc_schedule_cost(const tc_graph *g, const tc_schedule *s, tc_cost *out, tc_error *err);
-void tc_cost_destroy(tc_cost *c);
+TC_API int tc_schedule_cost(const tc_graph *g, const tc_schedule *s, tc_cost *out, tc_error *err);
+TC_API void tc_cost_destroy(tc_cost *c);
 
 /* Predicted time in seconds: steps*alpha + tau * M / (d * link_bw), with alpha in s,
    link_bw in bytes/s per unit-capacity link and M in bytes. */
-double tc_cost_time(const tc_cost *c, double alpha_s, double link_bw, double bytes);
+TC_API double tc_cost_time(const tc_cost *c, double alpha_s, double link_bw, double bytes);
 
 /* Heterogeneous links (paper 000 E.3): Σ_t max over arcs used in step t of
    alpha[a] + bytes on a at t / bw[a]; alpha in s and bw in bytes/s, per arc id. */
-int tc_schedule_time_hetero(const tc_graph *g, const tc_schedule *s, const double *alpha, const double *bw,
-                            double bytes, double *time_s, tc_error *err);
+TC_API int tc_schedule_time_hetero(const tc_graph *g, const tc_schedule *s, const double *alpha, const double *bw,
+                                   double bytes, double *time_s, tc_error *err);
 
 #endif

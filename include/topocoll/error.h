@@ -9,6 +9,8 @@
 #ifndef TOPOCOLL_ERROR_H
 #define TOPOCOLL_ERROR_H
 
+#include "topocoll/export.h"
+
 #include <stdarg.h>
 
 enum {
@@ -28,20 +30,20 @@ typedef struct tc_error {
 } tc_error;
 
 /* Record code and a printf-style message in err (if non-NULL); returns code. */
-int tc_error_set(tc_error *err, int code, const char *fmt, ...)
+TC_API int tc_error_set(tc_error *err, int code, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+           __attribute__((format(printf, 3, 4)))
 #endif
-    ;
+           ;
 
 /* Prefix err->msg with "prefix: " (used when a nested call's error needs context). */
-void tc_error_prefix(tc_error *err, const char *fmt, ...)
+TC_API void tc_error_prefix(tc_error *err, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+           __attribute__((format(printf, 2, 3)))
 #endif
-    ;
+           ;
 
 /* Clear err to TC_OK with an empty message. */
-void tc_error_clear(tc_error *err);
+TC_API void tc_error_clear(tc_error *err);
 
 #endif

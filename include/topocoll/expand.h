@@ -13,14 +13,16 @@
 #ifndef TOPOCOLL_EXPAND_H
 #define TOPOCOLL_EXPAND_H
 
+#include "topocoll/export.h"
+
 #include "topocoll/graph.h"
 
-int tc_graph_line(const tc_graph *g, tc_graph **out, tc_error *err);
+TC_API int tc_graph_line(const tc_graph *g, tc_graph **out, tc_error *err);
 /* L^k(G), k >= 0 (k == 0 copies G). */
-int tc_graph_line_power(const tc_graph *g, int64_t k, tc_graph **out, tc_error *err);
-int tc_graph_degree_expand(const tc_graph *g, int64_t n, tc_graph **out, tc_error *err);
-int tc_graph_product(const tc_graph *g1, const tc_graph *g2, tc_graph **out, tc_error *err);
-int tc_graph_power(const tc_graph *g, int64_t k, tc_graph **out, tc_error *err);
-int tc_graph_bidir_closure(const tc_graph *g, tc_graph **out, tc_error *err);
+TC_API int tc_graph_line_power(const tc_graph *g, int64_t k, tc_graph **out, tc_error *err);
+TC_API int tc_graph_degree_expand(const tc_graph *g, int64_t n, tc_graph **out, tc_error *err);
+TC_API int tc_graph_product(const tc_graph *g1, const tc_graph *g2, tc_graph **out, tc_error *err);
+TC_API int tc_graph_power(const tc_graph *g, int64_t k, tc_graph **out, tc_error *err);
+TC_API int tc_graph_bidir_closure(const tc_graph *g, tc_graph **out, tc_error *err);
 
 #endif

@@ -34,12 +34,17 @@
 #ifndef TOPOCOLL_EXPAND_SCHED_H
 #define TOPOCOLL_EXPAND_SCHED_H
 
+#include "topocoll/export.h"
+
 #include "topocoll/sched.h"
 
-int tc_schedule_line(const tc_graph *g, const tc_schedule *ag, const tc_graph *lg, tc_schedule *out, tc_error *err);
-int tc_schedule_degree(const tc_graph *g, const tc_schedule *ag, int64_t n, const tc_graph *dg, tc_schedule *out,
-                       tc_error *err);
-int tc_schedule_power(const tc_graph *g, const tc_schedule *ag, int64_t k, const tc_graph *pg, tc_schedule *out,
-                      tc_error *err);
+TC_API int tc_schedule_line(const tc_graph *g, const tc_schedule *ag, const tc_graph *lg, tc_schedule *out,
+                            tc_error *err);
+TC_API int tc_schedule_degree(const tc_graph *g, const tc_schedule *ag, int64_t n, const tc_graph *dg,
+                              tc_schedule *out,
+                              tc_error *err);
+TC_API int tc_schedule_power(const tc_graph *g, const tc_schedule *ag, int64_t k, const tc_graph *pg,
+                             tc_schedule *out,
+                             tc_error *err);
 
 #endif

@@ -14,6 +14,8 @@
 #ifndef TOPOCOLL_FIG_SCHEDULES_H
 #define TOPOCOLL_FIG_SCHEDULES_H
 
+#include "topocoll/export.h"
+
 #include <stdint.h>
 
 #include "topocoll/graph.h"
@@ -29,12 +31,12 @@ typedef struct tc_fig_info {
 } tc_fig_info;
 
 /* The stored schedules' descriptions, sorted by spec; *count receives their number. */
-const tc_fig_info *tc_fig_schedule_list(int *count);
+TC_API const tc_fig_info *tc_fig_schedule_list(int *count);
 
 /* The stored allgather for `name` — a spec as listed ("dbjmod(2,3)"; whitespace and
    letter case are ignored, and "diamond" may omit its parentheses) — on g, which must be
    the graph that spec builds: same nodes and the same arcs (else TC_EINPUT naming the
    first difference). Initialises *out (algorithm "stored"); arc ids are g's. */
-int tc_fig_schedule(const char *name, const tc_graph *g, tc_schedule *out, tc_error *err);
+TC_API int tc_fig_schedule(const char *name, const tc_graph *g, tc_schedule *out, tc_error *err);
 
 #endif

@@ -12,6 +12,8 @@
 #ifndef TOPOCOLL_FIND_H
 #define TOPOCOLL_FIND_H
 
+#include "topocoll/export.h"
+
 #include "topocoll/graph.h"
 #include "topocoll/rational.h"
 #include "topocoll/sched.h"
@@ -76,12 +78,12 @@ typedef struct tc_frontier {
 /* The frontier for o->nodes, o->degree. Bad sizes are TC_EINPUT with one line; so is an
    (N, d) no construction reaches (e.g. a bidirectional topology of odd degree on an odd
    number of nodes). On failure *out is left empty (safe to tc_frontier_destroy). */
-int tc_find(const tc_find_options *o, tc_frontier *out, tc_error *err);
-void tc_frontier_destroy(tc_frontier *f);
+TC_API int tc_find(const tc_find_options *o, tc_frontier *out, tc_error *err);
+TC_API void tc_frontier_destroy(tc_frontier *f);
 
 /* Build the member's graph and its allgather schedule (expansion schedules, BFB, or the
    stored schedules of Diamond / DBJMod), verified; *g and *ag are the caller's to free. */
-int tc_candidate_build(const tc_candidate *c, tc_graph **g, tc_schedule *ag, tc_error *err);
+TC_API int tc_candidate_build(const tc_candidate *c, tc_graph **g, tc_schedule *ag, tc_error *err);
 
 /* Verify and measure a built member (g, ag as tc_candidate_build returns them) and hold it
    to its prediction: tc_schedule_verify must pass, tc_schedule_cost must give exactly
@@ -89,7 +91,7 @@ int tc_candidate_build(const tc_candidate *c, tc_graph **g, tc_schedule *ag, tc_
    it was predicted. Fills built, verified, measured_steps, measured_tau, avg_distance and
    (if it was unknown) diameter. A mismatch is a bug in a theorem's use, reported as
    TC_EFAIL naming the member. */
-int tc_candidate_measure(tc_candidate *c, const tc_graph *g, const tc_schedule *ag, tc_error *err);
+TC_API int tc_candidate_measure(tc_candidate *c, const tc_graph *g, const tc_schedule *ag, tc_error *err);
 
 /* A workload: allreduce sizes M_i (bytes) with weights w_i, per-step latency α (s), and the
    bandwidth of one link (bytes/s); B = degree * link_bw. */
@@ -103,11 +105,11 @@ typedef struct tc_workload {
    "1MB,64MB" (equal weights) or "1MB:3,64MB:1" (size:weight, weights > 0, decimals
    allowed). Sizes as tc_units_parse_size; at most 64 entries. alpha_s and link_bw are
    left untouched. A bad list is TC_EINPUT naming the item. */
-int tc_workload_parse_sizes(const char *text, tc_workload *w, tc_error *err);
+TC_API int tc_workload_parse_sizes(const char *text, tc_workload *w, tc_error *err);
 
 /* Σ_i w_i · 2(T_L + tau·M_i/B) / Σ w_i: expected allreduce time of a member (s). */
-double tc_candidate_allreduce_time(const tc_candidate *c, const tc_workload *w);
+TC_API double tc_candidate_allreduce_time(const tc_candidate *c, const tc_workload *w);
 /* Index of the member with the least expected allreduce time (ties: fewer steps). */
-int32_t tc_frontier_choose(const tc_frontier *f, const tc_workload *w);
+TC_API int32_t tc_frontier_choose(const tc_frontier *f, const tc_workload *w);
 
 #endif

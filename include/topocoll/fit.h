@@ -27,6 +27,8 @@
 #ifndef TOPOCOLL_FIT_H
 #define TOPOCOLL_FIT_H
 
+#include "topocoll/export.h"
+
 #include "topocoll/cost.h"
 #include "topocoll/error.h"
 
@@ -35,7 +37,8 @@ typedef struct tc_fit_line {
   double b; /* slope */
 } tc_fit_line;
 
-int tc_fit_line_weighted(const double *x, const double *y, const double *w, int n, tc_fit_line *out, tc_error *err);
+TC_API int tc_fit_line_weighted(const double *x, const double *y, const double *w, int n, tc_fit_line *out,
+                                tc_error *err);
 
 typedef struct tc_cost_fit {
   tc_fit_line line;         /* t ≈ line.a + line.b · M, seconds and seconds per byte */
@@ -46,7 +49,8 @@ typedef struct tc_cost_fit {
   double max_rel_err;       /* of the model against the times */
 } tc_cost_fit;
 
-int tc_fit_cost_model(const tc_cost *c, double alpha_s, double link_bw, const double *bytes, const double *times,
-                      int n, tc_cost_fit *out, tc_error *err);
+TC_API int tc_fit_cost_model(const tc_cost *c, double alpha_s, double link_bw, const double *bytes,
+                             const double *times,
+                             int n, tc_cost_fit *out, tc_error *err);
 
 #endif

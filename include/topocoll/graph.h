@@ -22,6 +22,8 @@
 #ifndef TOPOCOLL_GRAPH_H
 #define TOPOCOLL_GRAPH_H
 
+#include "topocoll/export.h"
+
 #include <stdint.h>
 
 #include "topocoll/error.h"
@@ -60,22 +62,22 @@ typedef struct tc_graph_builder {
   char **label;
 } tc_graph_builder;
 
-int tc_graph_builder_init(tc_graph_builder *b, int64_t n, tc_error *err);
+TC_API int tc_graph_builder_init(tc_graph_builder *b, int64_t n, tc_error *err);
 /* Reserve room for `m` arcs in total (optional; avoids regrowth). */
-int tc_graph_builder_reserve(tc_graph_builder *b, int64_t m, tc_error *err);
+TC_API int tc_graph_builder_reserve(tc_graph_builder *b, int64_t m, tc_error *err);
 /* Add arc u->v with capacity cap (>= 1). */
-int tc_graph_builder_add_arc(tc_graph_builder *b, int64_t u, int64_t v, int64_t cap, tc_error *err);
+TC_API int tc_graph_builder_add_arc(tc_graph_builder *b, int64_t u, int64_t v, int64_t cap, tc_error *err);
 /* Add an undirected link: arcs u->v and v->u, both with capacity cap (u == v adds one loop). */
-int tc_graph_builder_add_edge(tc_graph_builder *b, int64_t u, int64_t v, int64_t cap, tc_error *err);
-int tc_graph_builder_set_kind(tc_graph_builder *b, int64_t u, tc_node_kind kind, tc_error *err);
+TC_API int tc_graph_builder_add_edge(tc_graph_builder *b, int64_t u, int64_t v, int64_t cap, tc_error *err);
+TC_API int tc_graph_builder_set_kind(tc_graph_builder *b, int64_t u, tc_node_kind kind, tc_error *err);
 /* Copy `label` as node u's label. */
-int tc_graph_builder_set_label(tc_graph_builder *b, int64_t u, const char *label, tc_error *err);
+TC_API int tc_graph_builder_set_label(tc_graph_builder *b, int64_t u, const char *label, tc_error *err);
 /* Build the graph and release the builder (also on failure). */
-int tc_graph_builder_finish(tc_graph_builder *b, tc_graph **out, tc_error *err);
+TC_API int tc_graph_builder_finish(tc_graph_builder *b, tc_graph **out, tc_error *err);
 /* Release a builder that will not be finished. */
-void tc_graph_builder_destroy(tc_graph_builder *b);
+TC_API void tc_graph_builder_destroy(tc_graph_builder *b);
 
-void tc_graph_destroy(tc_graph *g);
+TC_API void tc_graph_destroy(tc_graph *g);
 
 static inline int64_t tc_graph_out_degree(const tc_graph *g, int32_t u) {
   return g->out_off[u + 1] - g->out_off[u];
@@ -86,27 +88,27 @@ static inline int64_t tc_graph_in_degree(const tc_graph *g, int32_t u) {
 
 /* Common out-degree (with multiplicity, loops included) if all nodes agree, else -1.
  */
-int64_t tc_graph_out_regular(const tc_graph *g);
-int64_t tc_graph_in_regular(const tc_graph *g);
-int64_t tc_graph_max_out_degree(const tc_graph *g);
+TC_API int64_t tc_graph_out_regular(const tc_graph *g);
+TC_API int64_t tc_graph_in_regular(const tc_graph *g);
+TC_API int64_t tc_graph_max_out_degree(const tc_graph *g);
 
-int64_t tc_graph_count_self_loops(const tc_graph *g);
+TC_API int64_t tc_graph_count_self_loops(const tc_graph *g);
 /* Number of arcs that repeat an earlier arc's (src, dst) pair. */
-int64_t tc_graph_count_multi_arcs(const tc_graph *g);
+TC_API int64_t tc_graph_count_multi_arcs(const tc_graph *g);
 /* 1 if every capacity is 1. */
-int tc_graph_unit_capacity(const tc_graph *g);
-int32_t tc_graph_count_kind(const tc_graph *g, tc_node_kind kind);
+TC_API int tc_graph_unit_capacity(const tc_graph *g);
+TC_API int32_t tc_graph_count_kind(const tc_graph *g, tc_node_kind kind);
 
 /* Number of arcs u->v (0 if none); O(log deg). */
-int64_t tc_graph_arc_multiplicity(const tc_graph *g, int32_t u, int32_t v);
+TC_API int64_t tc_graph_arc_multiplicity(const tc_graph *g, int32_t u, int32_t v);
 
 /* Transpose G^T: every arc reversed, capacities, kinds and labels kept. */
-int tc_graph_transpose(const tc_graph *g, tc_graph **out, tc_error *err);
+TC_API int tc_graph_transpose(const tc_graph *g, tc_graph **out, tc_error *err);
 /* Deep copy. */
-int tc_graph_copy(const tc_graph *g, tc_graph **out, tc_error *err);
+TC_API int tc_graph_copy(const tc_graph *g, tc_graph **out, tc_error *err);
 
 /* 1 if every node reaches every other along arcs (n <= 1 counts as connected). */
-int tc_graph_is_strongly_connected(const tc_graph *g);
+TC_API int tc_graph_is_strongly_connected(const tc_graph *g);
 
 /* Label of u, or NULL. */
 static inline const char *tc_graph_label(const tc_graph *g, int32_t u) {

@@ -9,27 +9,29 @@
 #ifndef TOPOCOLL_GRAPH_IO_H
 #define TOPOCOLL_GRAPH_IO_H
 
+#include "topocoll/export.h"
+
 #include <stdio.h>
 
 #include "topocoll/graph.h"
 
 /* Edge list: '#' comments; optional header "nodes N"; then one arc per line "u v [cap]". */
-int tc_graph_read_edgelist(const char *path, tc_graph **out, tc_error *err);
-int tc_graph_write_edgelist(const tc_graph *g, const char *path, tc_error *err);
+TC_API int tc_graph_read_edgelist(const char *path, tc_graph **out, tc_error *err);
+TC_API int tc_graph_write_edgelist(const tc_graph *g, const char *path, tc_error *err);
 
 /* JSON document {"format":"topocoll-graph","version":1,...}. `spec` may be NULL. */
-int tc_graph_read_json(const char *path, tc_graph **out, tc_error *err);
-int tc_graph_write_json(const tc_graph *g, const char *spec, const char *path, tc_error *err);
+TC_API int tc_graph_read_json(const char *path, tc_graph **out, tc_error *err);
+TC_API int tc_graph_write_json(const tc_graph *g, const char *spec, const char *path, tc_error *err);
 
 /* Graphviz DOT: a digraph, or a graph with one edge per opposite arc pair when bidirectional. */
-int tc_graph_write_dot(const tc_graph *g, const char *name, const char *path, tc_error *err);
+TC_API int tc_graph_write_dot(const tc_graph *g, const char *name, const char *path, tc_error *err);
 
 /* Wiring plan CSV: one cable per row. Bidirectional links are duplex cables between
    port p of u and port q of v; arcs of unidirectional graphs are simplex fibres from the
    transmit side of u's port p to the receive side of v's port q. */
-int tc_graph_write_wiring(const tc_graph *g, const char *path, tc_error *err);
+TC_API int tc_graph_write_wiring(const tc_graph *g, const char *path, tc_error *err);
 
 /* Read by extension: .json -> JSON, anything else -> edge list. */
-int tc_graph_read_file(const char *path, tc_graph **out, tc_error *err);
+TC_API int tc_graph_read_file(const char *path, tc_graph **out, tc_error *err);
 
 #endif

@@ -10,17 +10,19 @@
 #ifndef TOPOCOLL_ISO_H
 #define TOPOCOLL_ISO_H
 
+#include "topocoll/export.h"
+
 #include "topocoll/graph.h"
 
 /* On success *found says whether g1 ≅ g2; if so and map != NULL, map[u] (n entries) is
    the image in g2 of node u of g1. */
-int tc_graph_isomorphism(const tc_graph *g1, const tc_graph *g2, int *found, int32_t *map, tc_error *err);
+TC_API int tc_graph_isomorphism(const tc_graph *g1, const tc_graph *g2, int *found, int32_t *map, tc_error *err);
 
 /* Reverse symmetry: isomorphism from G to G^T (map may be NULL). */
-int tc_graph_reverse_symmetry(const tc_graph *g, int *found, int32_t *map, tc_error *err);
+TC_API int tc_graph_reverse_symmetry(const tc_graph *g, int *found, int32_t *map, tc_error *err);
 
 /* 1 iff map is a bijection with mult_{g2}(map u, map v) == mult_{g1}(u, v) for all u, v
    (capacity multisets and node kinds included). */
-int tc_graph_check_isomorphism(const tc_graph *g1, const tc_graph *g2, const int32_t *map);
+TC_API int tc_graph_check_isomorphism(const tc_graph *g1, const tc_graph *g2, const int32_t *map);
 
 #endif

@@ -9,13 +9,15 @@
 #ifndef TOPOCOLL_METRICS_H
 #define TOPOCOLL_METRICS_H
 
+#include "topocoll/export.h"
+
 #include <stdint.h>
 
 #include "topocoll/graph.h"
 
 /* Hop distances from u along dir (TC_OUT: u -> x; TC_IN: x -> u); -1 if unreachable.
    `dist` has room for g->n entries. */
-int tc_graph_bfs(const tc_graph *g, int32_t u, tc_dir dir, int32_t *dist, tc_error *err);
+TC_API int tc_graph_bfs(const tc_graph *g, int32_t u, tc_dir dir, int32_t *dist, tc_error *err);
 
 /* BFS layers of one node: nodes at distance exactly t are
    order[layer_off[t] .. layer_off[t+1]-1] for t = 0..depth (layer 0 is u itself).
@@ -26,8 +28,8 @@ typedef struct tc_layers {
   int32_t *order;     /* reached entries */
   int64_t *layer_off; /* depth + 2 entries */
 } tc_layers;
-int tc_graph_layers(const tc_graph *g, int32_t u, tc_dir dir, tc_layers *out, tc_error *err);
-void tc_layers_destroy(tc_layers *l);
+TC_API int tc_graph_layers(const tc_graph *g, int32_t u, tc_dir dir, tc_layers *out, tc_error *err);
+TC_API void tc_layers_destroy(tc_layers *l);
 
 /* All-pairs distance summary over ordered pairs of distinct nodes. */
 typedef struct tc_distance_stats {
@@ -40,19 +42,19 @@ typedef struct tc_distance_stats {
   int64_t pairs;           /* #reachable ordered pairs of distinct nodes */
   int64_t distance_sum;    /* Σ distances over reachable pairs; avg = sum / pairs */
 } tc_distance_stats;
-int tc_graph_distance_stats(const tc_graph *g, tc_distance_stats *out, tc_error *err);
-void tc_distance_stats_destroy(tc_distance_stats *s);
+TC_API int tc_graph_distance_stats(const tc_graph *g, tc_distance_stats *out, tc_error *err);
+TC_API void tc_distance_stats_destroy(tc_distance_stats *s);
 
 /* Diameter only (-1 if not strongly connected). Same cost as the stats. */
-int tc_graph_diameter(const tc_graph *g, int32_t *diameter, tc_error *err);
+TC_API int tc_graph_diameter(const tc_graph *g, int32_t *diameter, tc_error *err);
 
 /* Directed Moore bound M_{d,k} = Σ_{i=0..k} d^i (saturates at INT64_MAX). */
-int64_t tc_moore_directed(int64_t d, int64_t k);
+TC_API int64_t tc_moore_directed(int64_t d, int64_t k);
 /* Undirected Moore bound 1 + d Σ_{i=0..k-1} (d-1)^i (saturates at INT64_MAX). */
-int64_t tc_moore_undirected(int64_t d, int64_t k);
+TC_API int64_t tc_moore_undirected(int64_t d, int64_t k);
 /* T_L*(N,d) = min{k : N <= M_{d,k}} (paper 000 Def. 10); -1 if no k exists (d == 0, N > 1). */
-int32_t tc_moore_diameter_directed(int64_t n, int64_t d);
+TC_API int32_t tc_moore_diameter_directed(int64_t n, int64_t d);
 /* T_L**(N,d) = min{k : N <= 1 + d Σ_{i<k} (d-1)^i}; -1 if none exists. */
-int32_t tc_moore_diameter_undirected(int64_t n, int64_t d);
+TC_API int32_t tc_moore_diameter_undirected(int64_t n, int64_t d);
 
 #endif

@@ -52,6 +52,8 @@
 #ifndef TOPOCOLL_MSCCL_H
 #define TOPOCOLL_MSCCL_H
 
+#include "topocoll/export.h"
+
 #include <stdint.h>
 
 #include "topocoll/error.h"
@@ -92,16 +94,16 @@ typedef struct tc_msccl_stats {
 } tc_msccl_stats;
 
 /* Defaults as documented on each field. */
-void tc_msccl_options_init(tc_msccl_options *o);
+TC_API void tc_msccl_options_init(tc_msccl_options *o);
 
 /* Export s (on g) to path. o may be NULL (defaults); stats may be NULL. */
-int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_options *o, const char *path,
-                    tc_msccl_stats *stats, tc_error *err);
+TC_API int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_options *o, const char *path,
+                           tc_msccl_stats *stats, tc_error *err);
 
 /* "Simple", "LL", "LL128" and back (-1 when unknown; exact case). */
-const char *tc_msccl_proto_name(tc_msccl_proto p);
-int tc_msccl_proto_parse(const char *name);
+TC_API const char *tc_msccl_proto_name(tc_msccl_proto p);
+TC_API int tc_msccl_proto_parse(const char *name);
 /* "allgather", "reducescatter", "allreduce"; NULL for the other collectives. */
-const char *tc_msccl_coll_name(tc_collective c);
+TC_API const char *tc_msccl_coll_name(tc_collective c);
 
 #endif

@@ -34,6 +34,8 @@
 #ifndef TOPOCOLL_PLAN_H
 #define TOPOCOLL_PLAN_H
 
+#include "topocoll/export.h"
+
 #include <stdint.h>
 
 #include "topocoll/cost.h"
@@ -76,25 +78,25 @@ typedef void (*tc_plan_progress)(void *ctx, const char *phase);
 /* Find, choose, build and verify everything for the cluster `find` (find->build is
    ignored) and workload w (count >= 1, alpha_s >= 0, link_bw > 0). progress may be NULL.
    On failure *out is left empty (safe to tc_plan_destroy). */
-int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_progress progress, void *ctx,
-                 tc_plan *out, tc_error *err);
-void tc_plan_destroy(tc_plan *p);
+TC_API int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_progress progress, void *ctx,
+                        tc_plan *out, tc_error *err);
+TC_API void tc_plan_destroy(tc_plan *p);
 
 /* Whether `dir` may receive a plan: it does not exist, or is an empty directory, or
    `force` is set and it is a directory. Anything else is TC_EINPUT with one line. */
-int tc_plan_check_dir(const char *dir, int force, tc_error *err);
+TC_API int tc_plan_check_dir(const char *dir, int force, tc_error *err);
 
 /* Write the plan's files into dir, whole or not at all (see the header). */
-int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
-                  tc_error *err);
+TC_API int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
+                         tc_error *err);
 
 /* Write summary.md alone to path (replaced atomically). */
-int tc_plan_write_summary(const tc_plan *p, const char *path, tc_error *err);
+TC_API int tc_plan_write_summary(const tc_plan *p, const char *path, tc_error *err);
 
 /* Predicted allreduce time (s) at one size M (bytes): steps*α + tau*M/(degree*link_bw)
    with steps, tau and degree measured (tc_schedule_cost) on the chosen member's verified
    allreduce schedule, or on a baseline's. */
-double tc_plan_time(const tc_plan *p, double bytes);
-double tc_plan_baseline_time(const tc_plan *p, const tc_plan_baseline *b, double bytes);
+TC_API double tc_plan_time(const tc_plan *p, double bytes);
+TC_API double tc_plan_baseline_time(const tc_plan *p, const tc_plan_baseline *b, double bytes);
 
 #endif

@@ -67,6 +67,8 @@
 #ifndef TOPOCOLL_PROGRAM_H
 #define TOPOCOLL_PROGRAM_H
 
+#include "topocoll/export.h"
+
 #include <stdint.h>
 
 #include "topocoll/error.h"
@@ -118,19 +120,20 @@ typedef struct tc_program {
 enum { TC_LOWER_DEPS = 1 };
 
 /* Lower schedule s (on g; s must have passed tc_schedule_verify) for `rank`. */
-int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t rank, unsigned flags, tc_program *out,
-                     tc_error *err);
+TC_API int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t rank, unsigned flags, tc_program *out,
+                            tc_error *err);
 /* All N ranks at once into out[0..N-1], in O(transfers log transfers) for the bookkeeping
    (calling tc_program_lower N times scans the schedule N times). On failure nothing is
    left to free. */
-int tc_program_lower_all(const tc_graph *g, const tc_schedule *s, unsigned flags, tc_program *out, tc_error *err);
-void tc_program_destroy(tc_program *p);
+TC_API int tc_program_lower_all(const tc_graph *g, const tc_schedule *s, unsigned flags, tc_program *out,
+                                tc_error *err);
+TC_API void tc_program_destroy(tc_program *p);
 
 /* Shard k of chunk c, and the chunk range of shard k: helpers both executors use. */
 static inline int32_t tc_program_chunk_shard(const tc_program *p, int64_t c) { return (int32_t)(c / p->units); }
 
 /* "send", "recv", "recv-reduce", "copy" and "input", "output", "scratch". */
-const char *tc_op_kind_name(tc_op_kind k);
-const char *tc_buffer_name(tc_buffer b);
+TC_API const char *tc_op_kind_name(tc_op_kind k);
+TC_API const char *tc_buffer_name(tc_buffer b);
 
 #endif

@@ -11,7 +11,7 @@
 ** ranks read the same schedule (a digest of it and its graph). comm must be an
 ** intracommunicator (else TC_EINPUT on every rank at once). The plan works on its own
 ** duplicate of comm (MPI_Comm_dup, errors returned), so its messages never meet the
-** caller's; tc_mpi_plan_free is collective over it and comes before MPI_Finalize.
+** caller's; tc_mpi_plan_destroy is collective over it and comes before MPI_Finalize.
 **
 ** Calls mirror MPI's: tc_mpi_allgather(sendbuf, recvbuf, count, ...) gathers `count`
 ** elements from every rank (recvbuf holds N*count); tc_mpi_reduce_scatter(sendbuf, recvbuf,
@@ -50,6 +50,8 @@
 #ifndef TOPOCOLL_RUN_MPI_H
 #define TOPOCOLL_RUN_MPI_H
 
+#include "topocoll/export.h"
+
 #include <mpi.h>
 
 #include "topocoll/error.h"
@@ -63,24 +65,24 @@ enum { TC_MPI_TRUSTED = 1 /* skip tc_schedule_verify (the caller has verified th
 
 /* Collective over comm: load `path`. On failure *out is NULL on every rank. err may be
    NULL (then only the code tells). */
-int tc_mpi_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, tc_error *err);
-void tc_mpi_plan_free(tc_mpi_plan *plan);
+TC_API int tc_mpi_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, tc_error *err);
+TC_API void tc_mpi_plan_destroy(tc_mpi_plan *plan);
 
 /* What the plan does; its algorithm name ("bfb", "ring", ...) and its node count. */
-tc_collective tc_mpi_plan_collective(const tc_mpi_plan *plan);
-const char *tc_mpi_plan_algorithm(const tc_mpi_plan *plan);
-int tc_mpi_plan_ranks(const tc_mpi_plan *plan);
+TC_API tc_collective tc_mpi_plan_collective(const tc_mpi_plan *plan);
+TC_API const char *tc_mpi_plan_algorithm(const tc_mpi_plan *plan);
+TC_API int tc_mpi_plan_ranks(const tc_mpi_plan *plan);
 
-int tc_mpi_allgather(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
-                     tc_error *err);
-int tc_mpi_reduce_scatter(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count,
-                          MPI_Datatype type, MPI_Op op, tc_error *err);
-int tc_mpi_allreduce(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
-                     MPI_Op op, tc_error *err);
+TC_API int tc_mpi_allgather(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                            tc_error *err);
+TC_API int tc_mpi_reduce_scatter(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count,
+                                 MPI_Datatype type, MPI_Op op, tc_error *err);
+TC_API int tc_mpi_allreduce(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                            MPI_Op op, tc_error *err);
 
 /* Testing and simulation aid: when off, reductions and copies are skipped (the messages
    are exactly the same), so SMPI can time 1 GB collectives on shared dummy buffers (under
    SMPI the plan's own scratch and staging then come from SMPI_SHARED_MALLOC too). */
-void tc_mpi_plan_set_compute(tc_mpi_plan *plan, int on);
+TC_API void tc_mpi_plan_set_compute(tc_mpi_plan *plan, int on);
 
 #endif

@@ -37,6 +37,8 @@
 #ifndef TOPOCOLL_SCHED_H
 #define TOPOCOLL_SCHED_H
 
+#include "topocoll/export.h"
+
 #include <stdint.h>
 
 #include "topocoll/graph.h"
@@ -50,9 +52,9 @@ typedef enum {
 } tc_collective;
 
 /* "allgather", "reduce-scatter", "allreduce", "broadcast", "reduce". */
-const char *tc_collective_name(tc_collective c);
+TC_API const char *tc_collective_name(tc_collective c);
 /* Parse a name as above; returns -1 if unknown. */
-int tc_collective_parse(const char *name);
+TC_API int tc_collective_parse(const char *name);
 
 typedef struct tc_transfer {
   int32_t shard; /* k: which shard (its owner is the allgather source / reduction target) */
@@ -78,24 +80,26 @@ typedef struct tc_schedule {
 
 /* Start an empty schedule with N shards owned by their nodes (allgather, reduce-scatter,
    allreduce in the paper's layout). */
-int tc_schedule_init(tc_schedule *s, tc_collective coll, int32_t nodes, int64_t units, const char *algorithm,
-                     tc_error *err);
+TC_API int tc_schedule_init(tc_schedule *s, tc_collective coll, int32_t nodes, int64_t units, const char *algorithm,
+                            tc_error *err);
 /* Start an empty schedule with `nshards` shards owned by owner[0..nshards-1] (copied).
    Broadcast and reduce need every owner equal (the root). */
-int tc_schedule_init_owned(tc_schedule *s, tc_collective coll, int32_t nodes, int32_t nshards, const int32_t *owner,
-                           int64_t units, const char *algorithm, tc_error *err);
+TC_API int tc_schedule_init_owned(tc_schedule *s, tc_collective coll, int32_t nodes, int32_t nshards,
+                                  const int32_t *owner,
+                                  int64_t units, const char *algorithm, tc_error *err);
 /* Owner of shard k. */
 static inline int32_t tc_schedule_owner(const tc_schedule *s, int32_t k) { return s->owner ? s->owner[k] : k; }
-void tc_schedule_destroy(tc_schedule *s);
+TC_API void tc_schedule_destroy(tc_schedule *s);
 /* Append a transfer (no semantic checks here; steps grows to cover t). */
-int tc_schedule_add(tc_schedule *s, int32_t shard, int64_t arc, int32_t step, int64_t lo, int64_t hi, tc_error *err);
+TC_API int tc_schedule_add(tc_schedule *s, int32_t shard, int64_t arc, int32_t step, int64_t lo, int64_t hi,
+                           tc_error *err);
 /* Reserve room for `count` transfers in total. */
-int tc_schedule_reserve(tc_schedule *s, int64_t count, tc_error *err);
+TC_API int tc_schedule_reserve(tc_schedule *s, int64_t count, tc_error *err);
 /* Multiply `units` and every endpoint by k >= 1 (overflow-checked). */
-int tc_schedule_refine(tc_schedule *s, int64_t k, tc_error *err);
+TC_API int tc_schedule_refine(tc_schedule *s, int64_t k, tc_error *err);
 /* Sort transfers by (step, shard, arc, lo) — a canonical order for output and comparison. */
-void tc_schedule_sort(tc_schedule *s);
+TC_API void tc_schedule_sort(tc_schedule *s);
 /* Deep copy. */
-int tc_schedule_copy(const tc_schedule *s, tc_schedule *out, tc_error *err);
+TC_API int tc_schedule_copy(const tc_schedule *s, tc_schedule *out, tc_error *err);
 
 #endif

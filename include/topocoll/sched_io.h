@@ -23,6 +23,8 @@
 #ifndef TOPOCOLL_SCHED_IO_H
 #define TOPOCOLL_SCHED_IO_H
 
+#include "topocoll/export.h"
+
 #include "topocoll/graph.h"
 #include "topocoll/sched.h"
 
@@ -34,14 +36,14 @@ typedef struct tc_schedule_doc {
 } tc_schedule_doc;
 
 /* Write s, which runs on g, to path. `spec` (may be NULL) is stored for information. */
-int tc_schedule_write_json(const tc_graph *g, const char *spec, const tc_schedule *s, const char *path,
-                           tc_error *err);
+TC_API int tc_schedule_write_json(const tc_graph *g, const char *spec, const tc_schedule *s, const char *path,
+                                  tc_error *err);
 
 /* Read path into *out (zeroed first; on failure nothing is left to free). When `expect`
    is not NULL the embedded graph must equal it arc for arc (same n, same arcs with the
    same ids and capacities), else TC_EINPUT naming the first difference. */
-int tc_schedule_read_json(const char *path, const tc_graph *expect, tc_schedule_doc *out, tc_error *err);
+TC_API int tc_schedule_read_json(const char *path, const tc_graph *expect, tc_schedule_doc *out, tc_error *err);
 
-void tc_schedule_doc_destroy(tc_schedule_doc *doc);
+TC_API void tc_schedule_doc_destroy(tc_schedule_doc *doc);
 
 #endif

@@ -25,9 +25,12 @@
 #ifndef TOPOCOLL_SIMGRID_H
 #define TOPOCOLL_SIMGRID_H
 
+#include "topocoll/export.h"
+
 #include "topocoll/error.h"
 #include "topocoll/graph.h"
 
-int tc_simgrid_write_platform(const tc_graph *g, double link_bw, double alpha_s, const char *dir, tc_error *err);
+TC_API int tc_simgrid_write_platform(const tc_graph *g, double link_bw, double alpha_s, const char *dir,
+                                     tc_error *err);
 
 #endif

@@ -17,12 +17,14 @@
 #ifndef TOPOCOLL_SPEC_H
 #define TOPOCOLL_SPEC_H
 
+#include "topocoll/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include "topocoll/graph.h"
 
-int tc_spec_build(const char *spec, tc_graph **out, tc_error *err);
+TC_API int tc_spec_build(const char *spec, tc_graph **out, tc_error *err);
 
 /* Description of one spec family for `topocoll topo --list`. */
 typedef struct tc_family_info {
@@ -33,8 +35,8 @@ typedef struct tc_family_info {
 } tc_family_info;
 
 /* Number of families and the i-th one (0-based), in listing order. */
-int tc_spec_family_count(void);
-const tc_family_info *tc_spec_family(int i);
+TC_API int tc_spec_family_count(void);
+TC_API const tc_family_info *tc_spec_family(int i);
 
 /* ---- the parse tree ---- */
 
@@ -62,25 +64,25 @@ typedef struct tc_spec {
 
 /* Parse and bind `text` (at most 4096 bytes, nesting at most 32). On failure *out is NULL
    and err names the column ("bad spec \"...\": column C: ..."). */
-int tc_spec_parse(const char *text, tc_spec **out, tc_error *err);
-void tc_spec_destroy(tc_spec *s);
+TC_API int tc_spec_parse(const char *text, tc_spec **out, tc_error *err);
+TC_API void tc_spec_destroy(tc_spec *s);
 
 /* Build the graph of `node` (a call of s). Errors name the column of the call that failed;
    node == NULL builds the root and prefixes errors with the spec, as tc_spec_build does. */
-int tc_spec_eval(const tc_spec *s, const tc_spec_node *node, tc_graph **out, tc_error *err);
+TC_API int tc_spec_eval(const tc_spec *s, const tc_spec_node *node, tc_graph **out, tc_error *err);
 
 /* The value bound to parameter `param` of `call` (a TC_SPEC_CALL), or NULL when it was not
    given (its default applies). For a list parameter ("dims", "offsets", "gs") this is the
    first item; tc_spec_arg_list returns them all. */
-const tc_spec_node *tc_spec_arg(const tc_spec_node *call, const char *param);
+TC_API const tc_spec_node *tc_spec_arg(const tc_spec_node *call, const char *param);
 /* The integer bound to `param`, or its default when not given; TC_EINPUT when the call has
    no such integer parameter. */
-int tc_spec_arg_int(const tc_spec_node *call, const char *param, int64_t *out, tc_error *err);
+TC_API int tc_spec_arg_int(const tc_spec_node *call, const char *param, int64_t *out, tc_error *err);
 /* The values bound to list parameter `param` in order: up to `max` pointers in items;
    returns their count (0 if none). */
-int tc_spec_arg_list(const tc_spec_node *call, const char *param, const tc_spec_node **items, int max);
+TC_API int tc_spec_arg_list(const tc_spec_node *call, const char *param, const tc_spec_node **items, int max);
 
 /* The source text of `node` (a fresh string; NULL if out of memory). */
-char *tc_spec_node_text(const tc_spec *s, const tc_spec_node *node);
+TC_API char *tc_spec_node_text(const tc_spec *s, const tc_spec_node *node);
 
 #endif

@@ -11,6 +11,8 @@
 #ifndef TOPOCOLL_SUMMARY_H
 #define TOPOCOLL_SUMMARY_H
 
+#include "topocoll/export.h"
+
 #include "topocoll/metrics.h"
 
 typedef struct tc_graph_summary {
@@ -31,7 +33,7 @@ typedef struct tc_graph_summary {
 } tc_graph_summary;
 
 /* Fill `out`; the reverse-symmetry search runs only when `check_reverse_symmetry`. */
-int tc_graph_summarize(const tc_graph *g, int check_reverse_symmetry, tc_graph_summary *out, tc_error *err);
-void tc_graph_summary_destroy(tc_graph_summary *s);
+TC_API int tc_graph_summarize(const tc_graph *g, int check_reverse_symmetry, tc_graph_summary *out, tc_error *err);
+TC_API void tc_graph_summary_destroy(tc_graph_summary *s);
 
 #endif

@@ -14,39 +14,41 @@
 #ifndef TOPOCOLL_TOPO_H
 #define TOPOCOLL_TOPO_H
 
+#include "topocoll/export.h"
+
 #include <stdint.h>
 
 #include "topocoll/error.h"
 #include "topocoll/graph.h"
 
 /* Complete graph K_n, bidirectional, degree n-1 (n >= 2). */
-int tc_topo_complete(int64_t n, tc_graph **out, tc_error *err);
+TC_API int tc_topo_complete(int64_t n, tc_graph **out, tc_error *err);
 /* Complete bipartite K_{d,d}: nodes 0..d-1 on one side, d..2d-1 on the other (d >= 1). */
-int tc_topo_bipartite(int64_t d, tc_graph **out, tc_error *err);
+TC_API int tc_topo_bipartite(int64_t d, tc_graph **out, tc_error *err);
 /* Hamming H(n,q) = K_q^{□n}: q^n nodes, node id = base-q digits, degree n(q-1). */
-int tc_topo_hamming(int64_t n, int64_t q, tc_graph **out, tc_error *err);
+TC_API int tc_topo_hamming(int64_t n, int64_t q, tc_graph **out, tc_error *err);
 /* Hypercube Q_n = H(n,2). */
-int tc_topo_hypercube(int64_t n, tc_graph **out, tc_error *err);
+TC_API int tc_topo_hypercube(int64_t n, tc_graph **out, tc_error *err);
 /* Twisted hypercube (Esfahanian–Ni–Sagan twisted n-cube, n >= 3); see twisted_hypercube.c. */
-int tc_topo_twisted_hypercube(int64_t n, tc_graph **out, tc_error *err);
+TC_API int tc_topo_twisted_hypercube(int64_t n, tc_graph **out, tc_error *err);
 /* UniRing(d,m): m nodes, d parallel arcs i -> i+1 (mod m). */
-int tc_topo_uniring(int64_t d, int64_t m, tc_graph **out, tc_error *err);
+TC_API int tc_topo_uniring(int64_t d, int64_t m, tc_graph **out, tc_error *err);
 /* BiRing(d,m): m nodes, even d, d/2 parallel links between i and i+1 (mod m). */
-int tc_topo_biring(int64_t d, int64_t m, tc_graph **out, tc_error *err);
+TC_API int tc_topo_biring(int64_t d, int64_t m, tc_graph **out, tc_error *err);
 /* Torus over dims[0..k-1] (row-major ids, last coordinate fastest); a dimension of length
    2 contributes one link (K_2), not a doubled one. */
-int tc_topo_torus(const int64_t *dims, int k, tc_graph **out, tc_error *err);
+TC_API int tc_topo_torus(const int64_t *dims, int k, tc_graph **out, tc_error *err);
 /* Twisted 2D torus a x b whose wrap-around links in the second dimension are shifted by
    `twist` along the first; see twisted_torus.c. */
-int tc_topo_twisted_torus(int64_t a, int64_t b, int64_t twist, tc_graph **out, tc_error *err);
+TC_API int tc_topo_twisted_torus(int64_t a, int64_t b, int64_t twist, tc_graph **out, tc_error *err);
 /* Circulant C(n, {a_1..a_k}), bidirectional, i ~ i ± a_j; each offset adds `mult`
    parallel links (mult >= 1). Offsets must be distinct in 1..n/2 and gcd(n, a..) == 1. */
-int tc_topo_circulant(int64_t n, const int64_t *offs, int k, int64_t mult, tc_graph **out, tc_error *err);
+TC_API int tc_topo_circulant(int64_t n, const int64_t *offs, int k, int64_t mult, tc_graph **out, tc_error *err);
 /* Minimum-diameter degree-4 circulant C(n,{m,m+1}), m = ceil((-1+sqrt(2n-1))/2)
    (Boesch–Wang, paper 000 Thm 22), n > 6; degree d (a multiple of 4) via d/4 parallel links. */
-int tc_topo_min_circulant(int64_t n, int64_t d, tc_graph **out, tc_error *err);
+TC_API int tc_topo_min_circulant(int64_t n, int64_t d, tc_graph **out, tc_error *err);
 /* Directed circulant on Z_n: i -> i + a_j (mod n), a_j distinct in 1..n-1. */
-int tc_topo_directed_circulant(int64_t n, const int64_t *offs, int k, tc_graph **out, tc_error *err);
+TC_API int tc_topo_directed_circulant(int64_t n, const int64_t *offs, int k, tc_graph **out, tc_error *err);
 
 /* Self-loop policy of the generalized Kautz graph. */
 typedef enum {
@@ -54,29 +56,29 @@ typedef enum {
   TC_LOOPS_DROP = 1  /* drop them: looped nodes lose a port (paper 003 does not say which) */
 } tc_loop_policy;
 /* Generalized Kautz Π_{d,m} (Imase–Itoh): x -> -(d x + a) mod m, a = 1..d (m >= d+1). */
-int tc_topo_genkautz(int64_t d, int64_t m, tc_loop_policy loops, tc_graph **out, tc_error *err);
+TC_API int tc_topo_genkautz(int64_t d, int64_t m, tc_loop_policy loops, tc_graph **out, tc_error *err);
 /* Kautz K(d,n) of paper 000: (d+1) d^n nodes, diameter n+1, = L^n(K_{d+1}). Nodes are
    words of n+1 letters over {0..d}, consecutive letters distinct, labelled by the word. */
-int tc_topo_kautz(int64_t d, int64_t n, tc_graph **out, tc_error *err);
+TC_API int tc_topo_kautz(int64_t d, int64_t n, tc_graph **out, tc_error *err);
 /* de Bruijn B(d,n): d^n nodes x -> d x + a (mod d^n), a = 0..d-1 (self-loops kept). */
-int tc_topo_debruijn(int64_t d, int64_t n, tc_graph **out, tc_error *err);
+TC_API int tc_topo_debruijn(int64_t d, int64_t n, tc_graph **out, tc_error *err);
 /* Modified de Bruijn DBJMod(d,n) (paper 000 Fig. 20), reconstructed; see dbjmod.c. */
-int tc_topo_dbjmod(int64_t d, int64_t n, tc_graph **out, tc_error *err);
+TC_API int tc_topo_dbjmod(int64_t d, int64_t n, tc_graph **out, tc_error *err);
 /* Diamond (paper 000 Fig. 19): N = 8, d = 2, reconstructed; see diamond.c. */
-int tc_topo_diamond(tc_graph **out, tc_error *err);
+TC_API int tc_topo_diamond(tc_graph **out, tc_error *err);
 /* A distance-regular graph of paper 000 Table 8 by name (see tc_topo_drg_names). */
-int tc_topo_drg(const char *name, tc_graph **out, tc_error *err);
+TC_API int tc_topo_drg(const char *name, tc_graph **out, tc_error *err);
 /* NULL-terminated list of the names tc_topo_drg accepts. */
-const char *const *tc_topo_drg_names(void);
+TC_API const char *const *tc_topo_drg_names(void);
 /* nD fully connected / HyperX over dims[0..k-1]: nodes adjacent iff they differ in
    exactly one coordinate (paper 002 §2.1.4, §4.5). */
-int tc_topo_hyperx(const int64_t *dims, int k, tc_graph **out, tc_error *err);
+TC_API int tc_topo_hyperx(const int64_t *dims, int k, tc_graph **out, tc_error *err);
 /* Dragonfly of routers: g groups of a fully connected routers, h global links per router,
    a*h divisible by g-1 (paper 002 §2.1.4, §4.4); see dragonfly.c. */
-int tc_topo_dragonfly(int64_t a, int64_t h, int64_t g, tc_graph **out, tc_error *err);
+TC_API int tc_topo_dragonfly(int64_t a, int64_t h, int64_t g, tc_graph **out, tc_error *err);
 /* Random d-regular simple graph (Jellyfish) on n nodes, connected, from `seed`. */
-int tc_topo_jellyfish(int64_t n, int64_t d, uint64_t seed, tc_graph **out, tc_error *err);
+TC_API int tc_topo_jellyfish(int64_t n, int64_t d, uint64_t seed, tc_graph **out, tc_error *err);
 /* Xpander: a random `lift`-lift of K_{d+1}, (d+1)*lift nodes, d-regular, connected. */
-int tc_topo_xpander(int64_t d, int64_t lift, uint64_t seed, tc_graph **out, tc_error *err);
+TC_API int tc_topo_xpander(int64_t d, int64_t lift, uint64_t seed, tc_graph **out, tc_error *err);
 
 #endif

@@ -31,6 +31,8 @@
 #ifndef TOPOCOLL_TRANSFORM_H
 #define TOPOCOLL_TRANSFORM_H
 
+#include "topocoll/export.h"
+
 #include <stdint.h>
 
 #include "topocoll/sched.h"
@@ -43,55 +45,58 @@ typedef int (*tc_schedule_generator)(const tc_graph *g, void *ctx, tc_schedule *
    (k, steps - t + 1, the arc u -> w of gt); chunks and owners are kept. Allgather <->
    reduce-scatter, broadcast <-> reduce; an allreduce stays one with rs_steps' =
    steps - rs_steps. */
-int tc_schedule_reverse(const tc_graph *g, const tc_schedule *s, const tc_graph *gt, tc_schedule *out, tc_error *err);
+TC_API int tc_schedule_reverse(const tc_graph *g, const tc_schedule *s, const tc_graph *gt, tc_schedule *out,
+                               tc_error *err);
 
 /* Schedule isomorphism f(A) (Def. 7): f maps the nodes of g one to one onto those of g2 and
    must be an isomorphism (checked through the arcs). Shard k of the N-shard layout becomes
    shard f(k); with explicit owners, shard indices stay and owners map. */
-int tc_schedule_relabel(const tc_graph *g, const tc_schedule *s, const tc_graph *g2, const int32_t *f,
-                        tc_schedule *out, tc_error *err);
+TC_API int tc_schedule_relabel(const tc_graph *g, const tc_schedule *s, const tc_graph *g2, const int32_t *f,
+                               tc_schedule *out, tc_error *err);
 
 /* Theorem 2: on reverse-symmetric g, f(s^T) — an allgather becomes a reduce-scatter on the
    same g (and back) with equal T_L and T_B. iso maps g to g^T (as tc_graph_reverse_symmetry
    returns it; such a map is also an isomorphism g^T -> g); NULL computes one. A graph that
    is not reverse-symmetric is TC_EINPUT: use tc_schedule_reduce_scatter_from. */
-int tc_schedule_reverse_symmetric(const tc_graph *g, const tc_schedule *s, const int32_t *iso, tc_schedule *out,
-                                  tc_error *err);
+TC_API int tc_schedule_reverse_symmetric(const tc_graph *g, const tc_schedule *s, const int32_t *iso,
+                                         tc_schedule *out,
+                                         tc_error *err);
 
 /* Corollary 1.1: the reduce-scatter on g that is the reverse of the allgather that `gen`
    builds on g^T. Works on every g, reverse-symmetric or not. */
-int tc_schedule_reduce_scatter_from(const tc_graph *g, tc_schedule_generator gen, void *ctx, tc_schedule *out,
-                                    tc_error *err);
+TC_API int tc_schedule_reduce_scatter_from(const tc_graph *g, tc_schedule_generator gen, void *ctx, tc_schedule *out,
+                                           tc_error *err);
 
 /* Reduce-scatter on g: Theorem 2 applied to the allgather ag on g when g ≅ g^T (so the
    reduce-scatter costs what the allgather costs; ag == NULL lets gen build it), Corollary
    1.1 with gen otherwise. */
-int tc_schedule_reduce_scatter_by(const tc_graph *g, const tc_schedule *ag, tc_schedule_generator gen, void *ctx,
-                                  tc_schedule *out, tc_error *err);
+TC_API int tc_schedule_reduce_scatter_by(const tc_graph *g, const tc_schedule *ag, tc_schedule_generator gen,
+                                         void *ctx,
+                                         tc_schedule *out, tc_error *err);
 
 /* Allreduce = reduce-scatter rs followed by allgather ag on g (paper 000 §3): both in the
    same unit (the LCM of theirs), ag's steps shifted by rs->steps, rs_steps = rs->steps.
    Both must have the same shards and owners. */
-int tc_schedule_allreduce_compose(const tc_graph *g, const tc_schedule *rs, const tc_schedule *ag,
-                                  tc_schedule *out, tc_error *err);
+TC_API int tc_schedule_allreduce_compose(const tc_graph *g, const tc_schedule *rs, const tc_schedule *ag,
+                                         tc_schedule *out, tc_error *err);
 
 /* Allreduce from an allgather generator: gen(g), the reduce-scatter by
    tc_schedule_reduce_scatter_by, then tc_schedule_allreduce_compose. */
-int tc_schedule_allreduce_by(const tc_graph *g, tc_schedule_generator gen, void *ctx, tc_schedule *out,
-                             tc_error *err);
+TC_API int tc_schedule_allreduce_by(const tc_graph *g, tc_schedule_generator gen, void *ctx, tc_schedule *out,
+                                    tc_error *err);
 
 /* A.6: s on reverse-symmetric g (N shards owned by their nodes) to the bidirectional
    closure gbi = g ∪ g^T (tc_graph_bidir_closure; checked arc by arc): the first half of
    every shard follows s on the arcs of g, the second half follows iso(s) on the arcs of
    g^T. iso maps g to g^T; NULL computes one. units double; steps and rs_steps are kept. */
-int tc_schedule_bidirectional(const tc_graph *g, const tc_schedule *s, const int32_t *iso, const tc_graph *gbi,
-                              tc_schedule *out, tc_error *err);
+TC_API int tc_schedule_bidirectional(const tc_graph *g, const tc_schedule *s, const int32_t *iso, const tc_graph *gbi,
+                                     tc_schedule *out, tc_error *err);
 
 /* Exact LCM chunking: the IR already holds a common denominator (units); this is the
    least one, units / gcd(units, every endpoint) (>= 1). */
-int64_t tc_schedule_chunk_count(const tc_schedule *s);
+TC_API int64_t tc_schedule_chunk_count(const tc_schedule *s);
 /* Rewrite s in its least units (same schedule, same chunks). */
-void tc_schedule_normalize(tc_schedule *s);
+TC_API void tc_schedule_normalize(tc_schedule *s);
 
 /* P-chunk rounding (App. E.2) of a copy-semantics schedule (allgather or broadcast) in
    which a node that receives a shard receives it in exactly one step, as one whole shard
@@ -101,6 +106,7 @@ void tc_schedule_normalize(tc_schedule *s);
    (lowest arc id on ties); the arcs then take consecutive chunk ranges in arc-id order.
    The result has units == P and the same steps; every rounded amount stays below the
    fractional one plus one chunk, which is what Theorem 20's bound rests on. */
-int tc_schedule_round_chunks(const tc_graph *g, const tc_schedule *s, int64_t P, tc_schedule *out, tc_error *err);
+TC_API int tc_schedule_round_chunks(const tc_graph *g, const tc_schedule *s, int64_t P, tc_schedule *out,
+                                    tc_error *err);
 
 #endif

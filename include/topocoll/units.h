@@ -21,21 +21,23 @@
 #ifndef TOPOCOLL_UNITS_H
 #define TOPOCOLL_UNITS_H
 
+#include "topocoll/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include "topocoll/error.h"
 
-int tc_units_parse_time(const char *text, double *seconds, tc_error *err);
-int tc_units_parse_bandwidth(const char *text, double *bytes_per_s, tc_error *err);
-int tc_units_parse_size(const char *text, int64_t *bytes, tc_error *err);
+TC_API int tc_units_parse_time(const char *text, double *seconds, tc_error *err);
+TC_API int tc_units_parse_bandwidth(const char *text, double *bytes_per_s, tc_error *err);
+TC_API int tc_units_parse_size(const char *text, int64_t *bytes, tc_error *err);
 
 /* A list of sizes, as `--sizes` takes it: a comma list of sizes ("4KB,1MB") or a doubling
    range "LO..HI" (LO, 2 LO, 4 LO, ... while <= HI; HI itself need not be reached, LO <= HI),
    or a mix ("1KB..8KB,1MB"). At most TC_SIZE_LIST_MAX sizes. *sizes is malloc'ed (free it);
    on failure it is NULL and the error quotes the offending item. */
 #define TC_SIZE_LIST_MAX 4096
-int tc_units_parse_size_list(const char *text, int64_t **sizes, int *count, tc_error *err);
+TC_API int tc_units_parse_size_list(const char *text, int64_t **sizes, int *count, tc_error *err);
 
 /* ---- formatting: one way to print each quantity, for the CLI's tables and plan summaries ----
    Each writes a NUL-terminated text into buf[size], cut short as snprintf does when it
@@ -51,13 +53,13 @@ enum {
    in s: "323.5 us", "5.369 ms", "1.234 s" (digits after the point: 1, 3, 3); with
    TC_UNITS_TIME_FINE "323.500 us", "5.3690 ms", "1.23400 s" (3, 4, 5). A negative time, which
    the tools use for "not measured", is "-". */
-void tc_units_format_time(double seconds, int flags, char *buf, size_t size);
+TC_API void tc_units_format_time(double seconds, int flags, char *buf, size_t size);
 /* A size exactly and short: in the largest unit that divides it, decimal before binary on
    each level (GB, GiB, MB, MiB, KB, KiB), else in bytes: "4 KB" (4000), "1 MiB", "128 KB"
    (128000, also 125 KiB), "1500 B". */
-void tc_units_format_size(int64_t bytes, char *buf, size_t size);
+TC_API void tc_units_format_size(int64_t bytes, char *buf, size_t size);
 /* A bandwidth in GB/s (10^9 bytes per second) with 3 digits after the point: "1.250 GB/s". A
    negative bandwidth ("not measured") is "-". */
-void tc_units_format_bandwidth(double bytes_per_s, char *buf, size_t size);
+TC_API void tc_units_format_bandwidth(double bytes_per_s, char *buf, size_t size);
 
 #endif

@@ -19,8 +19,10 @@
 #ifndef TOPOCOLL_VERIFY_H
 #define TOPOCOLL_VERIFY_H
 
+#include "topocoll/export.h"
+
 #include "topocoll/sched.h"
 
-int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err);
+TC_API int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err);
 
 #endif

@@ -158,16 +158,16 @@ const tc_algorithm_info *tc_algorithm_find(const char *name) {
   return NULL;
 }
 
-const tc_algorithm *tc_algorithm_row(const tc_algorithm_info *info) {
+const tc_algorithm *tci_algorithm_row(const tc_algorithm_info *info) {
   /* info is the first member of its row */
   return (const tc_algorithm *)(const void *)info;
 }
 
-int tc_algorithm_pipelined(const tc_algorithm_info *a) { return tc_algorithm_row(a)->pipelined; }
+int tc_algorithm_pipelined(const tc_algorithm_info *a) { return tci_algorithm_row(a)->pipelined; }
 
 int tc_algorithm_home(const tc_algorithm_info *a, int32_t n, int32_t d, int bidirectional, tc_graph **g,
                       char *desc, size_t desc_size, tc_error *err) {
-  const tc_algorithm *row = tc_algorithm_row(a);
+  const tc_algorithm *row = tci_algorithm_row(a);
   *g = NULL;
   if (desc_size) desc[0] = '\0';
   if (!row->home) return TC_ALGO_NO_HOME;

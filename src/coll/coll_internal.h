@@ -32,6 +32,6 @@ typedef struct tc_algorithm {
 } tc_algorithm;
 
 /* The row of a public info pointer (every info comes from the table). */
-const tc_algorithm *tc_algorithm_row(const tc_algorithm_info *info);
+const tc_algorithm *tci_algorithm_row(const tc_algorithm_info *info);
 
 #endif

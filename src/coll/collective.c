@@ -152,7 +152,7 @@ int tc_algorithm_generate(const tc_graph *g, const char *algo, tc_collective col
   if (!opts) opts = &none;
   int rc = check_request(g, algo, coll, opts, err);
   if (rc) return rc;
-  const tc_algorithm *row = tc_algorithm_row(tc_algorithm_find(algo));
+  const tc_algorithm *row = tci_algorithm_row(tc_algorithm_find(algo));
   if (row->direct) return generate_direct(g, row, coll, opts, out, err);
   gen_ctx ctx = {row, opts};
   tc_schedule ag, rs;
@@ -234,7 +234,7 @@ int tc_collective_build_set(const tc_graph *g, const char *algo, const tc_collec
   if (!rc) rc = tc_algorithm_check(algo, TC_COLL_REDUCE_SCATTER, err);
   if (!rc) rc = tc_algorithm_check(algo, TC_COLL_ALLREDUCE, err);
   if (rc) return rc;
-  const tc_algorithm *row = tc_algorithm_row(tc_algorithm_find(algo));
+  const tc_algorithm *row = tci_algorithm_row(tc_algorithm_find(algo));
   if (row->allgather) {
     rc = derive_set(g, row, opts, out, err);
   } else {

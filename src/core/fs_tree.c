@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int tc_fs_dir_is_empty(const char *dir) {
+int tci_fs_dir_is_empty(const char *dir) {
   DIR *d = opendir(dir);
   if (!d) return -1;
   int empty = 1;
@@ -21,7 +21,7 @@ int tc_fs_dir_is_empty(const char *dir) {
   return empty;
 }
 
-char *tc_fs_trimmed_copy(const char *dir) {
+char *tci_fs_trimmed_copy(const char *dir) {
   size_t len = strlen(dir);
   while (len > 1 && dir[len - 1] == '/') len--;
   char *s = malloc(len + 1);
@@ -32,7 +32,7 @@ char *tc_fs_trimmed_copy(const char *dir) {
   return s;
 }
 
-int tc_fs_make_sibling_dir(const char *base, const char *tag, char **out, tc_error *err) {
+int tci_fs_make_sibling_dir(const char *base, const char *tag, char **out, tc_error *err) {
   size_t size = strlen(base) + strlen(tag) + 48;
   char *path = malloc(size);
   if (!path) return tc_error_set(err, TC_ENOMEM, "out of memory");
@@ -49,7 +49,7 @@ int tc_fs_make_sibling_dir(const char *base, const char *tag, char **out, tc_err
   return tc_error_set(err, TC_EIO, "cannot create a directory beside '%s': %s", base, strerror(e));
 }
 
-int tc_fs_remove_tree(const char *path) {
+int tci_fs_remove_tree(const char *path) {
   struct stat st;
   if (lstat(path, &st) != 0) return -1;
   if (!S_ISDIR(st.st_mode)) return unlink(path);
@@ -62,7 +62,7 @@ int tc_fs_remove_tree(const char *path) {
       char *child = malloc(size);
       if (!child) { rc = -1; break; }
       snprintf(child, size, "%s/%s", path, e->d_name);
-      if (tc_fs_remove_tree(child)) rc = -1;
+      if (tci_fs_remove_tree(child)) rc = -1;
       free(child);
     }
     closedir(d);

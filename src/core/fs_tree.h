@@ -2,8 +2,8 @@
 ** fs_tree.h — internal: directory trees the library writes whole or not at all (the plan
 ** directory): a fresh sibling directory to build into, emptiness, removal.
 **
-** Guarantees: tc_fs_make_sibling_dir never reuses an existing path (mkdir is the test);
-** tc_fs_remove_tree removes symlinks without following them, so it never reaches outside
+** Guarantees: tci_fs_make_sibling_dir never reuses an existing path (mkdir is the test);
+** tci_fs_remove_tree removes symlinks without following them, so it never reaches outside
 ** the tree it is given.
 */
 #ifndef TC_CORE_FS_TREE_H
@@ -12,14 +12,14 @@
 #include "topocoll/error.h"
 
 /* 1 if dir is empty, 0 if not, -1 (errno set) if it cannot be read. */
-int tc_fs_dir_is_empty(const char *dir);
+int tci_fs_dir_is_empty(const char *dir);
 /* dir without trailing slashes (so "out/" and "out" name the same sibling paths); malloc'ed,
    NULL if out of memory. */
-char *tc_fs_trimmed_copy(const char *dir);
+char *tci_fs_trimmed_copy(const char *dir);
 /* Create a fresh directory "<base>.<tag>-<pid>-<i>" (mode 0777 less the umask); *out is the
    caller's to free. TC_EIO naming base on failure. */
-int tc_fs_make_sibling_dir(const char *base, const char *tag, char **out, tc_error *err);
+int tci_fs_make_sibling_dir(const char *base, const char *tag, char **out, tc_error *err);
 /* Remove a directory tree (best effort): 0, or -1 if something stayed. */
-int tc_fs_remove_tree(const char *path);
+int tci_fs_remove_tree(const char *path);
 
 #endif

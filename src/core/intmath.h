@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 /* Greatest common divisor of |a| and |b| (gcd(0,0) = 0). */
-static inline int64_t tc_gcd64(int64_t a, int64_t b) {
+static inline int64_t tci_gcd64(int64_t a, int64_t b) {
   if (a < 0) a = -a;
   if (b < 0) b = -b;
   while (b) {

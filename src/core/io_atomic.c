@@ -48,11 +48,11 @@ static mode_t target_mode(const char *path) {
 
 static int fail(tc_atomic_file *af, tc_error *err, const char *what, int e) {
   tc_error_set(err, TC_EIO, "cannot %s %s: %s", what, af->path, strerror(e));
-  tc_atomic_abort(af);
+  tci_atomic_abort(af);
   return TC_EIO;
 }
 
-int tc_atomic_open(tc_atomic_file *af, const char *path, tc_error *err) {
+int tci_atomic_open(tc_atomic_file *af, const char *path, tc_error *err) {
   af->fp = NULL;
   af->path = path;
   af->tmp_path = temp_template(path);
@@ -74,7 +74,7 @@ int tc_atomic_open(tc_atomic_file *af, const char *path, tc_error *err) {
   return TC_OK;
 }
 
-int tc_atomic_commit(tc_atomic_file *af, tc_error *err) {
+int tci_atomic_commit(tc_atomic_file *af, tc_error *err) {
   errno = 0;
   if (fflush(af->fp) != 0 || ferror(af->fp)) return fail(af, err, "write", errno ? errno : EIO);
   /* Some file systems cannot sync (EINVAL); the data is still written, so go on. */
@@ -88,7 +88,7 @@ int tc_atomic_commit(tc_atomic_file *af, tc_error *err) {
   return TC_OK;
 }
 
-void tc_atomic_abort(tc_atomic_file *af) {
+void tci_atomic_abort(tc_atomic_file *af) {
   if (af->fp) fclose(af->fp);
   af->fp = NULL;
   if (af->tmp_path) {

@@ -2,11 +2,11 @@
 ** io_atomic.h — internal: replace a file atomically (used by every writer: graphs,
 ** schedules, plans, exports).
 **
-** tc_atomic_open() creates a fresh temporary file in the target's directory (mkstemp) and
+** tci_atomic_open() creates a fresh temporary file in the target's directory (mkstemp) and
 ** hands back a stdio stream on it. The writer writes, then calls exactly one of:
-**   tc_atomic_commit() — flush, check for write errors, fsync, close and rename the
+**   tci_atomic_commit() — flush, check for write errors, fsync, close and rename the
 **                        temporary over the target;
-**   tc_atomic_abort()  — close and remove the temporary.
+**   tci_atomic_abort()  — close and remove the temporary.
 ** Guarantees: the target is either untouched or wholly replaced by the new contents; the
 ** temporary never outlives a failed call; errors are TC_EIO naming the target path. A new
 ** file gets mode 0666 minus the process umask, a replaced file keeps its old mode (best
@@ -26,10 +26,10 @@ typedef struct tc_atomic_file {
   const char *path; /* the target (borrowed) */
 } tc_atomic_file;
 
-int tc_atomic_open(tc_atomic_file *af, const char *path, tc_error *err);
+int tci_atomic_open(tc_atomic_file *af, const char *path, tc_error *err);
 /* Commit; on failure the temporary is removed and the target left as it was. */
-int tc_atomic_commit(tc_atomic_file *af, tc_error *err);
+int tci_atomic_commit(tc_atomic_file *af, tc_error *err);
 /* Give up: remove the temporary (safe to call after a failed open or commit). */
-void tc_atomic_abort(tc_atomic_file *af);
+void tci_atomic_abort(tc_atomic_file *af);
 
 #endif

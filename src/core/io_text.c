@@ -3,7 +3,7 @@
 */
 #include "core/io_text.h"
 
-tc_io_quoted tc_io_quote(const char *s, size_t len) {
+tc_io_quoted tci_io_quote(const char *s, size_t len) {
   tc_io_quoted q;
   size_t k = 0, keep = len < TC_IO_QUOTE_KEEP ? len : TC_IO_QUOTE_KEEP;
   q.text[k++] = '"';

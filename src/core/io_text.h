@@ -19,6 +19,6 @@ typedef struct tc_io_quoted {
 } tc_io_quoted;
 
 /* Quote the first `len` bytes of `s` (returned by value, so it fits in a printf call). */
-tc_io_quoted tc_io_quote(const char *s, size_t len);
+tc_io_quoted tci_io_quote(const char *s, size_t len);
 
 #endif

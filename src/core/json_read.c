@@ -1,9 +1,9 @@
 /*
 ** json_read.c — strict JSON document reading on top of jansson (contract in json_read.h).
 **
-** Every check reports through tc_json_fail or tc_error_set with the file name first, so
+** Every check reports through tci_json_fail or tc_error_set with the file name first, so
 ** the messages of all readers share one shape. Text from the file (keys, format names)
-** is echoed only through tc_io_quote.
+** is echoed only through tci_io_quote.
 */
 #include "core/json_read.h"
 
@@ -61,7 +61,7 @@ static json_t *load(tc_json_reader *r, int *rc) {
   return root;
 }
 
-json_t *tc_json_load_object(tc_json_reader *r, int *rc) {
+json_t *tci_json_load_object(tc_json_reader *r, int *rc) {
   json_t *root = load(r, rc);
   if (root && !json_is_object(root)) {
     *rc = tc_error_set(r->err, TC_EINPUT, "%s: expected an object at the top level, found %s", r->path,
@@ -72,7 +72,7 @@ json_t *tc_json_load_object(tc_json_reader *r, int *rc) {
   return root;
 }
 
-int tc_json_fail(tc_json_reader *r, const char *jpath, const char *fmt, ...) {
+int tci_json_fail(tc_json_reader *r, const char *jpath, const char *fmt, ...) {
   char problem[TC_ERRMSG_MAX];
   va_list ap;
   va_start(ap, fmt);
@@ -81,22 +81,22 @@ int tc_json_fail(tc_json_reader *r, const char *jpath, const char *fmt, ...) {
   return tc_error_set(r->err, TC_EINPUT, "%s: %s: %s", r->path, jpath, problem);
 }
 
-int tc_json_expect_type(tc_json_reader *r, const char *jpath, const json_t *j, json_type t, const char *want) {
+int tci_json_expect_type(tc_json_reader *r, const char *jpath, const json_t *j, json_type t, const char *want) {
   /* jansson gives true and false distinct types; a format asks for "a boolean". */
   int any_boolean = (t == JSON_TRUE || t == JSON_FALSE) && json_is_boolean(j);
   if (json_typeof(j) == t || any_boolean) return TC_OK;
-  return tc_json_fail(r, jpath, "expected %s, found %s", want, type_name(j));
+  return tci_json_fail(r, jpath, "expected %s, found %s", want, type_name(j));
 }
 
-int tc_json_get_int(tc_json_reader *r, const char *jpath, const json_t *j, const char *what, long long lo,
+int tci_json_get_int(tc_json_reader *r, const char *jpath, const json_t *j, const char *what, long long lo,
                     long long hi, long long *out) {
-  int rc = tc_json_expect_type(r, jpath, j, JSON_INTEGER, "an integer");
+  int rc = tci_json_expect_type(r, jpath, j, JSON_INTEGER, "an integer");
   if (rc) return rc;
   long long x = (long long)json_integer_value(j);
   if (x < lo || x > hi) {
-    if (hi < lo) return tc_json_fail(r, jpath, "%s%lld, but %s", what, x, r->empty_range);
-    if (hi == INT64_MAX) return tc_json_fail(r, jpath, "%s%lld must be >= %lld", what, x, lo);
-    return tc_json_fail(r, jpath, "%s%lld outside %lld..%lld", what, x, lo, hi);
+    if (hi < lo) return tci_json_fail(r, jpath, "%s%lld, but %s", what, x, r->empty_range);
+    if (hi == INT64_MAX) return tci_json_fail(r, jpath, "%s%lld must be >= %lld", what, x, lo);
+    return tci_json_fail(r, jpath, "%s%lld outside %lld..%lld", what, x, lo, hi);
   }
   *out = x;
   return TC_OK;
@@ -107,20 +107,20 @@ static void member_path(char *out, size_t size, const char *prefix, const char *
   snprintf(out, size, "%s%s%s", prefix, *prefix ? "." : "", key);
 }
 
-json_t *tc_json_require(tc_json_reader *r, json_t *obj, const char *prefix, const char *key, int *rc) {
+json_t *tci_json_require(tc_json_reader *r, json_t *obj, const char *prefix, const char *key, int *rc) {
   json_t *j = json_object_get(obj, key);
   if (!j) *rc = tc_error_set(r->err, TC_EINPUT, "%s: %s%s%s: missing", r->path, prefix, *prefix ? "." : "", key);
   return j;
 }
 
-int tc_json_member_int(tc_json_reader *r, json_t *obj, const char *prefix, const char *key, long long lo,
+int tci_json_member_int(tc_json_reader *r, json_t *obj, const char *prefix, const char *key, long long lo,
                        long long hi, long long *out) {
   int rc = TC_OK;
-  json_t *j = tc_json_require(r, obj, prefix, key, &rc);
+  json_t *j = tci_json_require(r, obj, prefix, key, &rc);
   if (rc) return rc;
   char jpath[TC_JSON_PATH_MAX];
   member_path(jpath, sizeof jpath, prefix, key);
-  return tc_json_get_int(r, jpath, j, "", lo, hi, out);
+  return tci_json_get_int(r, jpath, j, "", lo, hi, out);
 }
 
 /* "a, b, c" from a NULL-terminated list, cut short (never overrun) if it does not fit. */
@@ -134,7 +134,7 @@ static void join_keys(char *out, size_t size, const char *const *keys) {
   }
 }
 
-int tc_json_check_keys(tc_json_reader *r, json_t *obj, const char *prefix, const char *const *known) {
+int tci_json_check_keys(tc_json_reader *r, json_t *obj, const char *prefix, const char *const *known) {
   const char *key;
   json_t *value;
   json_object_foreach(obj, key, value) {
@@ -143,65 +143,65 @@ int tc_json_check_keys(tc_json_reader *r, json_t *obj, const char *prefix, const
     if (known[i]) continue;
     char list[256];
     join_keys(list, sizeof list, known);
-    tc_io_quoted q = tc_io_quote(key, strlen(key));
+    tc_io_quoted q = tci_io_quote(key, strlen(key));
     return tc_error_set(r->err, TC_EINPUT, "%s: %s%sunknown key %s (version %d defines %s)", r->path, prefix,
                         *prefix ? ": " : "", q.text, r->version, list);
   }
   return TC_OK;
 }
 
-json_t *tc_json_member_object(tc_json_reader *r, json_t *root, const char *key, const char *const *known, int *rc) {
-  json_t *j = tc_json_require(r, root, "", key, rc);
-  if (*rc || (*rc = tc_json_expect_type(r, key, j, JSON_OBJECT, "an object"))) return NULL;
-  if ((*rc = tc_json_check_keys(r, j, key, known))) return NULL;
+json_t *tci_json_member_object(tc_json_reader *r, json_t *root, const char *key, const char *const *known, int *rc) {
+  json_t *j = tci_json_require(r, root, "", key, rc);
+  if (*rc || (*rc = tci_json_expect_type(r, key, j, JSON_OBJECT, "an object"))) return NULL;
+  if ((*rc = tci_json_check_keys(r, j, key, known))) return NULL;
   return j;
 }
 
-json_t *tc_json_optional_array(tc_json_reader *r, json_t *obj, const char *prefix, const char *key, int32_t count,
+json_t *tci_json_optional_array(tc_json_reader *r, json_t *obj, const char *prefix, const char *key, int32_t count,
                                const char *per, int *rc) {
   json_t *a = json_object_get(obj, key);
   if (!a) return NULL;
   char jpath[TC_JSON_PATH_MAX];
   member_path(jpath, sizeof jpath, prefix, key);
-  if ((*rc = tc_json_expect_type(r, jpath, a, JSON_ARRAY, "an array"))) return NULL;
+  if ((*rc = tci_json_expect_type(r, jpath, a, JSON_ARRAY, "an array"))) return NULL;
   if (json_array_size(a) != (size_t)count) {
-    *rc = tc_json_fail(r, jpath, "expected %d entries (one per %s), found %zu", count, per, json_array_size(a));
+    *rc = tci_json_fail(r, jpath, "expected %d entries (one per %s), found %zu", count, per, json_array_size(a));
     return NULL;
   }
   return a;
 }
 
-int tc_json_check_header(tc_json_reader *r, json_t *root) {
+int tci_json_check_header(tc_json_reader *r, json_t *root) {
   int rc = TC_OK;
-  json_t *format = tc_json_require(r, root, "", "format", &rc);
-  if (rc || (rc = tc_json_expect_type(r, "format", format, JSON_STRING, "a string"))) return rc;
+  json_t *format = tci_json_require(r, root, "", "format", &rc);
+  if (rc || (rc = tci_json_expect_type(r, "format", format, JSON_STRING, "a string"))) return rc;
   if (strcmp(json_string_value(format), r->format) != 0) {
-    tc_io_quoted q = tc_io_quote(json_string_value(format), json_string_length(format));
-    return tc_json_fail(r, "format", "expected \"%s\", found %s", r->format, q.text);
+    tc_io_quoted q = tci_io_quote(json_string_value(format), json_string_length(format));
+    return tci_json_fail(r, "format", "expected \"%s\", found %s", r->format, q.text);
   }
-  json_t *version = tc_json_require(r, root, "", "version", &rc);
-  if (rc || (rc = tc_json_expect_type(r, "version", version, JSON_INTEGER, "an integer"))) return rc;
+  json_t *version = tci_json_require(r, root, "", "version", &rc);
+  if (rc || (rc = tci_json_expect_type(r, "version", version, JSON_INTEGER, "an integer"))) return rc;
   if (json_integer_value(version) != r->version)
-    return tc_json_fail(r, "version", "unsupported version %lld (this reader knows version %d)",
+    return tci_json_fail(r, "version", "unsupported version %lld (this reader knows version %d)",
                         (long long)json_integer_value(version), r->version);
   return TC_OK;
 }
 
-int tc_json_read_arc(tc_json_reader *r, const char *prefix, size_t i, const json_t *arc, int32_t nodes,
+int tci_json_read_arc(tc_json_reader *r, const char *prefix, size_t i, const json_t *arc, int32_t nodes,
                      long long x[3]) {
   char jpath[TC_JSON_PATH_MAX];
   snprintf(jpath, sizeof jpath, "%s[%zu]", prefix, i);
-  int rc = tc_json_expect_type(r, jpath, arc, JSON_ARRAY, "an array [u, v] or [u, v, cap]");
+  int rc = tci_json_expect_type(r, jpath, arc, JSON_ARRAY, "an array [u, v] or [u, v, cap]");
   if (rc) return rc;
   size_t len = json_array_size(arc);
   if (len < 2 || len > 3)
-    return tc_json_fail(r, jpath, "expected [u, v] or [u, v, cap], found %zu element%s", len, len == 1 ? "" : "s");
+    return tci_json_fail(r, jpath, "expected [u, v] or [u, v, cap], found %zu element%s", len, len == 1 ? "" : "s");
   x[0] = x[1] = 0;
   x[2] = 1;
   for (size_t k = 0; k < len; k++) {
     snprintf(jpath, sizeof jpath, "%s[%zu][%zu]", prefix, i, k);
-    if (k < 2) rc = tc_json_get_int(r, jpath, json_array_get(arc, k), "node ", 0, (long long)nodes - 1, &x[k]);
-    else rc = tc_json_get_int(r, jpath, json_array_get(arc, k), "capacity ", 1, INT64_MAX, &x[k]);
+    if (k < 2) rc = tci_json_get_int(r, jpath, json_array_get(arc, k), "node ", 0, (long long)nodes - 1, &x[k]);
+    else rc = tci_json_get_int(r, jpath, json_array_get(arc, k), "capacity ", 1, INT64_MAX, &x[k]);
     if (rc) return rc;
   }
   return TC_OK;

@@ -9,7 +9,7 @@
 ** write it ("arcs[12][1]", "schedule.transfers[3][0]"), so every message is one line
 ** that points at one place in the file. All errors are TC_EINPUT except that a file that
 ** cannot be opened or read is TC_EIO; text taken from the file is echoed only through
-** tc_io_quote, so it cannot break the one-line contract.
+** tci_io_quote, so it cannot break the one-line contract.
 **
 ** The helpers check one thing each (a type, a range, a set of keys, a header) and leave
 ** the meaning of the document to the format's own reader. Every function that returns
@@ -38,49 +38,49 @@ typedef struct tc_json_reader {
 
 /* Parse r->path and require an object at the top level. NULL with *rc set on failure;
    otherwise the caller owns the tree (json_decref). */
-json_t *tc_json_load_object(tc_json_reader *r, int *rc);
+json_t *tci_json_load_object(tc_json_reader *r, int *rc);
 
 /* Record "path: jpath: <problem>" as TC_EINPUT and return TC_EINPUT. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-int tc_json_fail(tc_json_reader *r, const char *jpath, const char *fmt, ...);
+int tci_json_fail(tc_json_reader *r, const char *jpath, const char *fmt, ...);
 
 /* `j` must have type t; JSON_TRUE (or JSON_FALSE) accepts either boolean. `want` names
    the expected value in the message ("expected <want>, found an array"). */
-int tc_json_expect_type(tc_json_reader *r, const char *jpath, const json_t *j, json_type t, const char *want);
+int tci_json_expect_type(tc_json_reader *r, const char *jpath, const json_t *j, json_type t, const char *want);
 
 /* Integer `j` in lo..hi into *out; `what` ("node ", "arc " or "") prefixes the value in
    range errors. hi == INT64_MAX means "no upper bound" in the message. */
-int tc_json_get_int(tc_json_reader *r, const char *jpath, const json_t *j, const char *what, long long lo,
+int tci_json_get_int(tc_json_reader *r, const char *jpath, const json_t *j, const char *what, long long lo,
                     long long hi, long long *out);
 
 /* Member `key` of `obj`, whose own jpath is `prefix` ("" for the top level); missing is an
    error "path: prefix.key: missing". */
-json_t *tc_json_require(tc_json_reader *r, json_t *obj, const char *prefix, const char *key, int *rc);
+json_t *tci_json_require(tc_json_reader *r, json_t *obj, const char *prefix, const char *key, int *rc);
 
 /* Required integer member `prefix.key` in lo..hi. */
-int tc_json_member_int(tc_json_reader *r, json_t *obj, const char *prefix, const char *key, long long lo,
+int tci_json_member_int(tc_json_reader *r, json_t *obj, const char *prefix, const char *key, long long lo,
                        long long hi, long long *out);
 
 /* Reject any key of the object at `prefix` that is not in `known` (NULL-terminated); the
    message lists the keys r->version defines. */
-int tc_json_check_keys(tc_json_reader *r, json_t *obj, const char *prefix, const char *const *known);
+int tci_json_check_keys(tc_json_reader *r, json_t *obj, const char *prefix, const char *const *known);
 
 /* Required object member `key` of the top level, with its keys checked against `known`. */
-json_t *tc_json_member_object(tc_json_reader *r, json_t *root, const char *key, const char *const *known, int *rc);
+json_t *tci_json_member_object(tc_json_reader *r, json_t *root, const char *key, const char *const *known, int *rc);
 
 /* Optional array member `prefix.key`: NULL with *rc untouched when absent; otherwise it
    must be an array of exactly `count` entries, one per `per` ("node", "shard"). */
-json_t *tc_json_optional_array(tc_json_reader *r, json_t *obj, const char *prefix, const char *key, int32_t count,
+json_t *tci_json_optional_array(tc_json_reader *r, json_t *obj, const char *prefix, const char *key, int32_t count,
                                const char *per, int *rc);
 
 /* The top-level "format" (must be r->format) and "version" (must be r->version) keys. */
-int tc_json_check_header(tc_json_reader *r, json_t *root);
+int tci_json_check_header(tc_json_reader *r, json_t *root);
 
 /* An arc entry `prefix[i]` = [u, v] or [u, v, cap] with nodes in 0..nodes-1 and cap >= 1
    (default 1): fills x = {u, v, cap}. Shared by the graph and schedule formats. */
-int tc_json_read_arc(tc_json_reader *r, const char *prefix, size_t i, const json_t *arc, int32_t nodes,
+int tci_json_read_arc(tc_json_reader *r, const char *prefix, size_t i, const json_t *arc, int32_t nodes,
                      long long x[3]);
 
 #endif

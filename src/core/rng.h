@@ -9,18 +9,18 @@
 
 typedef struct tc_rng { uint64_t s[4]; } tc_rng;
 
-static inline uint64_t tc_splitmix64(uint64_t *x) {
+static inline uint64_t tci_splitmix64(uint64_t *x) {
   uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
 
-static inline void tc_rng_seed(tc_rng *r, uint64_t seed) {
-  for (int i = 0; i < 4; i++) r->s[i] = tc_splitmix64(&seed);
+static inline void tci_rng_seed(tc_rng *r, uint64_t seed) {
+  for (int i = 0; i < 4; i++) r->s[i] = tci_splitmix64(&seed);
 }
 
-static inline uint64_t tc_rng_next(tc_rng *r) {
+static inline uint64_t tci_rng_next(tc_rng *r) {
   uint64_t *s = r->s;
   uint64_t x = s[1] * 5, result = ((x << 7) | (x >> 57)) * 9, t = s[1] << 17;
   s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t;
@@ -29,10 +29,10 @@ static inline uint64_t tc_rng_next(tc_rng *r) {
 }
 
 /* Uniform integer in [0, bound), bound >= 1, without modulo bias. */
-static inline uint64_t tc_rng_below(tc_rng *r, uint64_t bound) {
+static inline uint64_t tci_rng_below(tc_rng *r, uint64_t bound) {
   uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
   uint64_t x;
-  do x = tc_rng_next(r); while (x >= limit);
+  do x = tci_rng_next(r); while (x >= limit);
   return x % bound;
 }
 

@@ -55,7 +55,7 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
 /* Split `text` into digits and unit; `what` ("time") and `example` name it in errors. */
 static int split_decimal(const char *what, const char *text, const char *example, decimal *d, tc_error *err) {
   size_t len = strlen(text);
-  tc_io_quoted q = tc_io_quote(text, len);
+  tc_io_quoted q = tci_io_quote(text, len);
   if (len == 0) return tc_error_set(err, TC_EINPUT, "empty %s (expected e.g. %s)", what, example);
   if (len > TEXT_MAX) return tc_error_set(err, TC_EINPUT, "%s %s is too long (at most %d characters)", what, q.text, TEXT_MAX);
   if (text[0] == '-') return tc_error_set(err, TC_EINPUT, "%s %s must not be negative", what, q.text);
@@ -85,9 +85,9 @@ static const unit_def *find_unit(const unit_def *units, size_t n, const char *na
 }
 
 static int unit_error(const char *what, const char *text, const decimal *d, const char *list, tc_error *err) {
-  tc_io_quoted q = tc_io_quote(text, strlen(text));
+  tc_io_quoted q = tci_io_quote(text, strlen(text));
   if (*d->unit == '\0') return tc_error_set(err, TC_EINPUT, "%s %s: missing unit (%s)", what, q.text, list);
-  tc_io_quoted u = tc_io_quote(d->unit, strlen(d->unit));
+  tc_io_quoted u = tci_io_quote(d->unit, strlen(d->unit));
   return tc_error_set(err, TC_EINPUT, "%s %s: unknown unit %s (expected %s)", what, q.text, u.text, list);
 }
 
@@ -124,7 +124,7 @@ int tc_units_parse_bandwidth(const char *text, double *bytes_per_s, tc_error *er
   const unit_def *u = find_unit(bandwidth_units, COUNT(bandwidth_units), d.unit);
   if (!u) return unit_error("bandwidth", text, &d, bandwidth_list, err);
   if (all_zero(&d)) {
-    tc_io_quoted q = tc_io_quote(text, strlen(text));
+    tc_io_quoted q = tci_io_quote(text, strlen(text));
     return tc_error_set(err, TC_EINPUT, "bandwidth %s must be positive", q.text);
   }
   /* Dividing by 8 only shifts the exponent, so the bit rate's rounding is kept exactly. */
@@ -177,7 +177,7 @@ int tc_units_parse_size(const char *text, int64_t *bytes, tc_error *err) {
   if (rc) return rc;
   const unit_def *u = find_unit(size_units, COUNT(size_units), d.unit);
   if (!u) return unit_error("size", text, &d, size_list, err);
-  tc_io_quoted q = tc_io_quote(text, strlen(text));
+  tc_io_quoted q = tci_io_quote(text, strlen(text));
   if (all_zero(&d)) return tc_error_set(err, TC_EINPUT, "size %s must be positive", q.text);
   int64_t whole = 0;
   for (size_t i = 0; i < d.int_len; i++)

@@ -32,13 +32,13 @@
 #define BW_BFB (TC_CAND_BFB | TC_CAND_BW_OPTIMAL)
 
 static int offer(const tc_find_sink *sk, const tc_find_cand *fc, tc_error *err) {
-  return tc_find_set_offer(sk->set, fc, sk->capmask, err);
+  return tci_find_set_offer(sk->set, fc, sk->capmask, err);
 }
 
 /* A simple, bidirectional, BW-optimal BFB base (the common case), diameter = steps. */
 static void symmetric_bw_base(tc_find_cand *fc, int32_t n, int32_t d, int32_t steps) {
   uint32_t flags = BW_BFB | TC_CAND_SIMPLE | (d >= 2 ? TC_CAND_DISTINCT2 : 0);
-  tc_find_cand_init(fc, n, d, steps, tc_find_bw_tau(n), flags, 1, 1, steps);
+  tci_find_cand_init(fc, n, d, steps, tci_find_bw_tau(n), flags, 1, 1, steps);
 }
 
 static int complete_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err) {
@@ -46,11 +46,11 @@ static int complete_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error
   int rc = TC_OK;
   if (d == n - 1) {
     symmetric_bw_base(&fc, n, d, 1);
-    if (tc_find_cand_name(&fc, "Complete", "Table 9 (BFB)", "complete(%d)", (int)n)) rc = offer(sk, &fc, err);
+    if (tci_find_cand_name(&fc, "Complete", "Table 9 (BFB)", "complete(%d)", (int)n)) rc = offer(sk, &fc, err);
   }
   if (!rc && d >= 2 && n == 2 * d) {
     symmetric_bw_base(&fc, n, d, 2);
-    if (tc_find_cand_name(&fc, "Bipartite", "Table 9 (BFB)", "bipartite(%d)", (int)d)) rc = offer(sk, &fc, err);
+    if (tci_find_cand_name(&fc, "Bipartite", "Table 9 (BFB)", "bipartite(%d)", (int)d)) rc = offer(sk, &fc, err);
   }
   return rc;
 }
@@ -73,14 +73,14 @@ static int hamming_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error 
     int32_t q = d / k + 1;
     if (!is_power(n, q, k)) continue;
     symmetric_bw_base(&fc, n, d, k);
-    int named = q == 2 ? tc_find_cand_name(&fc, "Hypercube", "Table 9 (BFB)", "hypercube(%d)", (int)k)
-                       : tc_find_cand_name(&fc, "Hamming", "Table 9 (BFB)", "hamming(%d,%d)", (int)k, (int)q);
+    int named = q == 2 ? tci_find_cand_name(&fc, "Hypercube", "Table 9 (BFB)", "hypercube(%d)", (int)k)
+                       : tci_find_cand_name(&fc, "Hamming", "Table 9 (BFB)", "hamming(%d,%d)", (int)k, (int)q);
     if (named) rc = offer(sk, &fc, err);
   }
   if (!rc && n == 8 && d == 3) {
     /* The twisted 3-cube: diameter 2 and still BW-optimal under BFB (A.1). */
     symmetric_bw_base(&fc, n, d, 2);
-    if (tc_find_cand_name(&fc, "TwistedCube", "A.1 (BFB)", "twistedhypercube(3)")) rc = offer(sk, &fc, err);
+    if (tci_find_cand_name(&fc, "TwistedCube", "A.1 (BFB)", "twistedhypercube(3)")) rc = offer(sk, &fc, err);
   }
   return rc;
 }
@@ -88,26 +88,26 @@ static int hamming_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error 
 static int directed_circulant_base(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err) {
   if (d < 2 || n != d + 2) return TC_OK;
   tc_find_cand fc;
-  tc_find_cand_init(&fc, n, d, 2, tc_find_bw_tau(n), BW_BFB | TC_CAND_SIMPLE | TC_CAND_DISTINCT2, 1, 0, 2);
+  tci_find_cand_init(&fc, n, d, 2, tci_find_bw_tau(n), BW_BFB | TC_CAND_SIMPLE | TC_CAND_DISTINCT2, 1, 0, 2);
   char spec[256];
   int len = snprintf(spec, sizeof spec, "dcirculant(%d", (int)n);
   for (int32_t a = 1; a <= d && len < (int)sizeof spec; a++)
     len += snprintf(spec + len, sizeof spec - (size_t)len, ",%d", (int)a);
   if (len >= (int)sizeof spec - 1) return TC_OK;
-  if (!tc_find_cand_name(&fc, "DCirculant", "Table 9 (BFB)", "%s)", spec)) return TC_OK;
+  if (!tci_find_cand_name(&fc, "DCirculant", "Table 9 (BFB)", "%s)", spec)) return TC_OK;
   return offer(sk, &fc, err);
 }
 
 static int ring_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err) {
   tc_find_cand fc;
   /* UniRing(d,n): d parallel arcs to the next node; with n == 2 the arcs pair up. */
-  tc_find_cand_init(&fc, n, d, n - 1, tc_find_bw_tau(n), BW_BFB | (d == 1 ? TC_CAND_SIMPLE : 0), 1, n == 2, n - 1);
+  tci_find_cand_init(&fc, n, d, n - 1, tci_find_bw_tau(n), BW_BFB | (d == 1 ? TC_CAND_SIMPLE : 0), 1, n == 2, n - 1);
   int rc = TC_OK;
-  if (tc_find_cand_name(&fc, "UniRing", "Table 9 (BFB)", "uniring(%d,%d)", (int)d, (int)n)) rc = offer(sk, &fc, err);
+  if (tci_find_cand_name(&fc, "UniRing", "Table 9 (BFB)", "uniring(%d,%d)", (int)d, (int)n)) rc = offer(sk, &fc, err);
   if (!rc && d % 2 == 0 && n >= 3) {
-    tc_find_cand_init(&fc, n, d, n / 2, tc_find_bw_tau(n), BW_BFB | TC_CAND_DISTINCT2 | (d == 2 ? TC_CAND_SIMPLE : 0),
+    tci_find_cand_init(&fc, n, d, n / 2, tci_find_bw_tau(n), BW_BFB | TC_CAND_DISTINCT2 | (d == 2 ? TC_CAND_SIMPLE : 0),
                       1, 1, n / 2);
-    if (tc_find_cand_name(&fc, "BiRing", "Table 9, F.1 (BFB)", "biring(%d,%d)", (int)d, (int)n))
+    if (tci_find_cand_name(&fc, "BiRing", "Table 9, F.1 (BFB)", "biring(%d,%d)", (int)d, (int)n))
       rc = offer(sk, &fc, err);
   }
   return rc;
@@ -132,7 +132,7 @@ static int torus_emit(torus_walk *w, int k) {
   if (at >= (int)sizeof spec - 1) return TC_OK; /* cannot be written down: leave it out */
   tc_find_cand fc;
   symmetric_bw_base(&fc, w->n, w->d, steps);
-  if (!tc_find_cand_name(&fc, "Torus", "F.1 + Thm 13 (BFB)", "%s)", spec)) return TC_OK;
+  if (!tci_find_cand_name(&fc, "Torus", "F.1 + Thm 13 (BFB)", "%s)", spec)) return TC_OK;
   return offer(w->sk, &fc, w->err);
 }
 
@@ -174,7 +174,7 @@ static int drg_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err
     if (table8[i].nodes != n) continue;
     tc_find_cand fc;
     symmetric_bw_base(&fc, n, d, table8[i].diameter);
-    if (!tc_find_cand_name(&fc, "DistReg", "Table 8, F.3 (BFB)", "drg(%s)", table8[i].name)) continue;
+    if (!tci_find_cand_name(&fc, "DistReg", "Table 8, F.3 (BFB)", "drg(%s)", table8[i].name)) continue;
     int rc = offer(sk, &fc, err);
     if (rc) return rc;
   }
@@ -196,10 +196,10 @@ static int stored_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *
   for (size_t i = 0; i < sizeof stored / sizeof stored[0]; i++) {
     if (stored[i].nodes != n || stored[i].degree != d) continue;
     tc_find_cand fc;
-    tc_find_cand_init(&fc, n, d, stored[i].steps, tc_find_bw_tau(n),
+    tci_find_cand_init(&fc, n, d, stored[i].steps, tci_find_bw_tau(n),
                       TC_CAND_BW_OPTIMAL | TC_CAND_SIMPLE | TC_CAND_DISTINCT2, stored[i].reverse_symmetric, 0,
                       stored[i].diameter);
-    if (!tc_find_cand_name(&fc, stored[i].label, "stored schedule (Table 9)", "%s", stored[i].spec)) continue;
+    if (!tci_find_cand_name(&fc, stored[i].label, "stored schedule (Table 9)", "%s", stored[i].spec)) continue;
     int rc = offer(sk, &fc, err);
     if (rc) return rc;
   }
@@ -224,13 +224,13 @@ static int kautz_base(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *er
       tc_rat_add(base, extra, &tau, NULL))
     return TC_OK;
   tc_find_cand fc;
-  tc_find_cand_init(&fc, n, d, k + 1, tau, TC_CAND_BFB | TC_CAND_SIMPLE | TC_CAND_DISTINCT2, 1, 0, k + 1);
-  if (!tc_find_cand_name(&fc, "Kautz", "Table 9 (BFB); Cor 10.1 on K_{d+1}", "kautz(%d,%d)", (int)d, (int)k))
+  tci_find_cand_init(&fc, n, d, k + 1, tau, TC_CAND_BFB | TC_CAND_SIMPLE | TC_CAND_DISTINCT2, 1, 0, k + 1);
+  if (!tci_find_cand_name(&fc, "Kautz", "Table 9 (BFB); Cor 10.1 on K_{d+1}", "kautz(%d,%d)", (int)d, (int)k))
     return TC_OK;
   return offer(sk, &fc, err);
 }
 
-int tc_find_fixed_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err) {
+int tci_find_fixed_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err) {
   int rc = complete_bases(sk, n, d, err);
   if (!rc) rc = hamming_bases(sk, n, d, err);
   if (!rc) rc = directed_circulant_base(sk, n, d, err);

@@ -16,7 +16,7 @@
 #include "topocoll/metrics.h"
 #include "topocoll/verify.h"
 
-int tc_find_build_spec(const char *spec, tc_graph **g, tc_schedule *ag, tc_error *err) {
+int tci_find_build_spec(const char *spec, tc_graph **g, tc_schedule *ag, tc_error *err) {
   int rc = tc_schedule_construct_text(spec, g, ag, err);
   if (rc) tc_error_prefix(err, "find: building %s", spec);
   return rc;
@@ -24,7 +24,7 @@ int tc_find_build_spec(const char *spec, tc_graph **g, tc_schedule *ag, tc_error
 
 int tc_candidate_build(const tc_candidate *c, tc_graph **g, tc_schedule *ag, tc_error *err) {
   if (!c || !g || !ag) return tc_error_set(err, TC_EINPUT, "find: build needs a candidate and outputs");
-  int rc = tc_find_build_spec(c->spec, g, ag, err);
+  int rc = tci_find_build_spec(c->spec, g, ag, err);
   if (!rc) rc = tc_schedule_verify(*g, ag, err);
   if (rc && *g) {
     tc_error_prefix(err, "find: %s: the allgather failed verification", c->spec);

@@ -14,13 +14,13 @@
 
 #include "find_internal.h"
 
-tc_rat tc_find_bw_tau(int64_t n) {
+tc_rat tci_find_bw_tau(int64_t n) {
   tc_rat r = {n - 1, n};
   tc_rat_make(n - 1, n, &r, NULL); /* reduces; n >= 2 so it cannot fail */
   return r;
 }
 
-void tc_find_cand_init(tc_find_cand *fc, int32_t nodes, int32_t degree, int32_t steps, tc_rat tau,
+void tci_find_cand_init(tc_find_cand *fc, int32_t nodes, int32_t degree, int32_t steps, tc_rat tau,
                        uint32_t flags, int reverse_symmetric, int bidirectional, int32_t diameter) {
   memset(fc, 0, sizeof *fc);
   tc_candidate *c = &fc->c;
@@ -37,7 +37,7 @@ void tc_find_cand_init(tc_find_cand *fc, int32_t nodes, int32_t degree, int32_t 
   c->avg_distance = -1.0;
 }
 
-int tc_find_cand_name(tc_find_cand *fc, const char *label, const char *source, const char *spec_fmt, ...) {
+int tci_find_cand_name(tc_find_cand *fc, const char *label, const char *source, const char *spec_fmt, ...) {
   va_list ap;
   va_start(ap, spec_fmt);
   int len = vsnprintf(fc->c.spec, sizeof fc->c.spec, spec_fmt, ap);

@@ -42,7 +42,7 @@ typedef struct search {
   tc_rng rng;
 } search;
 
-int32_t tc_find_circulant_lower_bound(int32_t n, int32_t k) {
+int32_t tci_find_circulant_lower_bound(int32_t n, int32_t k) {
   for (int32_t D = 0;; D++) {
     /* Σ_i 2^i C(k,i) C(D,i) in floating point: only compared with n <= 2^20, and every
        term is an integer far below 2^53 until the sum passes n. */
@@ -69,7 +69,7 @@ static int valid(const search *s, const int32_t *o) {
     if (o[i] < 1 || 2 * (int64_t)o[i] >= s->n) return 0;
     for (int32_t j = 0; j < i; j++)
       if (o[j] == o[i]) return 0;
-    g = tc_gcd64(g, o[i]);
+    g = tci_gcd64(g, o[i]);
   }
   return g == 1;
 }
@@ -148,7 +148,7 @@ static void seeds(search *s) {
     try_set(s);
   }
   for (int32_t tries = 0; !done(s) && tries < 4 * k; tries++) {
-    for (int32_t i = 0; i < k; i++) s->cur[i] = 1 + (int32_t)tc_rng_below(&s->rng, (uint64_t)((n - 1) / 2));
+    for (int32_t i = 0; i < k; i++) s->cur[i] = 1 + (int32_t)tci_rng_below(&s->rng, (uint64_t)((n - 1) / 2));
     try_set(s);
   }
 }
@@ -166,13 +166,13 @@ static void improve(search *s) {
         improved |= try_set(s);
       }
       memcpy(s->cur, s->best, (size_t)k * sizeof *s->cur);
-      s->cur[j] = 1 + (int32_t)tc_rng_below(&s->rng, (uint64_t)half);
+      s->cur[j] = 1 + (int32_t)tci_rng_below(&s->rng, (uint64_t)half);
       improved |= try_set(s);
     }
     if (!improved) {
       /* A random restart nearby keeps spending the budget on new ground. */
       memcpy(s->cur, s->best, (size_t)k * sizeof *s->cur);
-      for (int32_t j = 0; j < k; j += 2) s->cur[j] = 1 + (int32_t)tc_rng_below(&s->rng, (uint64_t)half);
+      for (int32_t j = 0; j < k; j += 2) s->cur[j] = 1 + (int32_t)tci_rng_below(&s->rng, (uint64_t)half);
       try_set(s);
     }
   }
@@ -185,7 +185,7 @@ static int32_t boesch_wang_m(int32_t n) {
   return m;
 }
 
-int tc_find_circulant_search(int32_t n, int32_t k, int64_t evaluations, int32_t *offs, int32_t *diameter,
+int tci_find_circulant_search(int32_t n, int32_t k, int64_t evaluations, int32_t *offs, int32_t *diameter,
                              tc_error *err) {
   *diameter = -1;
   if (k < 2 || n < 2 * k + 1) return TC_OK;
@@ -198,8 +198,8 @@ int tc_find_circulant_search(int32_t n, int32_t k, int64_t evaluations, int32_t 
   if (!s.dist || !s.queue || !s.cur || !s.best) {
     rc = tc_error_set(err, TC_ENOMEM, "out of memory");
   } else {
-    s.lower = tc_find_circulant_lower_bound(n, k);
-    tc_rng_seed(&s.rng, (uint64_t)n * 1000003u + (uint64_t)k);
+    s.lower = tci_find_circulant_lower_bound(n, k);
+    tci_rng_seed(&s.rng, (uint64_t)n * 1000003u + (uint64_t)k);
     if (k == 2 && n > 6) {
       /* Thm 22: optimal among all two-offset circulants; one evaluation for its diameter. */
       s.cur[0] = boesch_wang_m(n);

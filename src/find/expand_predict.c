@@ -45,18 +45,18 @@ static void op_label(char *out, size_t size, char op, const tc_find_cand *x) {
 /* Inherit everything an expansion keeps by default from its input. */
 static void inherit(tc_find_cand *out, const tc_find_cand *x, int32_t nodes, int32_t degree, int32_t steps, tc_rat tau,
                     uint32_t flags, int32_t diameter) {
-  tc_find_cand_init(out, nodes, degree, steps, tau, flags, x->c.reverse_symmetric, x->c.bidirectional, diameter);
+  tci_find_cand_init(out, nodes, degree, steps, tau, flags, x->c.reverse_symmetric, x->c.bidirectional, diameter);
   out->c.tau_is_bound = x->c.tau_is_bound;
   out->ops = x->ops + 1;
 }
 
-int tc_find_line(const tc_find_cand *x, tc_find_cand *out) {
+int tci_find_line(const tc_find_cand *x, tc_find_cand *out) {
   const tc_candidate *c = &x->c;
   int64_t nodes = (int64_t)c->nodes * c->degree;
   if (c->degree < 2 || nodes > TC_FIND_MAX_NODES) return 0;
   tc_rat tau;
   if (tc_rat_add(c->tau, (tc_rat){1, c->nodes}, &tau, NULL)) return 0;
-  int exact = (tc_find_caps(x) & TC_FIND_CAP_THM10) && !c->tau_is_bound;
+  int exact = (tci_find_caps(x) & TC_FIND_CAP_THM10) && !c->tau_is_bound;
   int loops = (c->flags & TC_CAND_SELF_LOOPS) != 0;
   uint32_t flags = (exact ? TC_CAND_BFB : 0) | (loops ? TC_CAND_SELF_LOOPS : TC_CAND_SIMPLE) |
                    ((c->degree >= 3 || !loops) ? TC_CAND_DISTINCT2 : 0) | (c->flags & TC_CAND_CONJECTURE);
@@ -83,11 +83,11 @@ int tc_find_line(const tc_find_cand *x, tc_find_cand *out) {
   if (k == 1) snprintf(rule, sizeof rule, "%s", exact ? "Thm 10" : "Thm 7 bound");
   else snprintf(rule, sizeof rule, "%s (k=%d)", exact ? "Cor 10.1" : "Cor 7.1 bound", (int)k);
   snprintf(source, sizeof source, "%.*s; %s", (int)src_len, c->source, rule);
-  if (k == 1) return tc_find_cand_name(out, label, source, "line(%.*s)", (int)inner_len, inner);
-  return tc_find_cand_name(out, label, source, "line(%.*s,%d)", (int)inner_len, inner, (int)k);
+  if (k == 1) return tci_find_cand_name(out, label, source, "line(%.*s)", (int)inner_len, inner);
+  return tci_find_cand_name(out, label, source, "line(%.*s,%d)", (int)inner_len, inner, (int)k);
 }
 
-int tc_find_degree(const tc_find_cand *x, int32_t k, tc_find_cand *out) {
+int tci_find_degree(const tc_find_cand *x, int32_t k, tc_find_cand *out) {
   const tc_candidate *c = &x->c;
   int64_t nodes = (int64_t)c->nodes * k, degree = (int64_t)c->degree * k;
   if (k < 2 || (c->flags & TC_CAND_SELF_LOOPS) || nodes > TC_FIND_MAX_NODES || degree > TC_FIND_MAX_DEGREE) return 0;
@@ -98,10 +98,10 @@ int tc_find_degree(const tc_find_cand *x, int32_t k, tc_find_cand *out) {
   char label[32], source[160];
   op_label(label, sizeof label, 'D', x);
   snprintf(source, sizeof source, "%s; Thm 11", c->source);
-  return tc_find_cand_name(out, label, source, "degree(%s,%d)", c->spec, (int)k);
+  return tci_find_cand_name(out, label, source, "degree(%s,%d)", c->spec, (int)k);
 }
 
-int tc_find_power(const tc_find_cand *x, int32_t k, tc_find_cand *out) {
+int tci_find_power(const tc_find_cand *x, int32_t k, tc_find_cand *out) {
   const tc_candidate *c = &x->c;
   int64_t n = c->nodes, nk = 1, degree = (int64_t)c->degree * k;
   if (k < 2 || n < 2 || degree > TC_FIND_MAX_DEGREE) return 0;
@@ -114,14 +114,14 @@ int tc_find_power(const tc_find_cand *x, int32_t k, tc_find_cand *out) {
   if (tc_rat_make(n, n - 1, &f1, NULL) || tc_rat_make(nk - 1, nk, &f2, NULL) || tc_rat_mul(c->tau, f1, &tau, NULL) ||
       tc_rat_mul(tau, f2, &tau, NULL))
     return 0;
-  int thm13 = (tc_find_caps(x) & TC_FIND_CAP_PRODUCT) != 0;
+  int thm13 = (tci_find_caps(x) & TC_FIND_CAP_PRODUCT) != 0;
   uint32_t flags = (c->flags & (TC_CAND_BW_OPTIMAL | TC_CAND_SELF_LOOPS | TC_CAND_SIMPLE | TC_CAND_CONJECTURE)) |
                    TC_CAND_DISTINCT2 | (thm13 ? TC_CAND_BFB : 0);
   inherit(out, x, (int32_t)nk, (int32_t)degree, c->steps * k, tau, flags, c->diameter >= 0 ? c->diameter * k : -1);
   char label[32], source[160];
   op_label(label, sizeof label, 'P', x);
   snprintf(source, sizeof source, "%s; %s", c->source, thm13 ? "Thm 12/13" : "Thm 12");
-  return tc_find_cand_name(out, label, source, "power(%s,%d)", c->spec, (int)k);
+  return tci_find_cand_name(out, label, source, "power(%s,%d)", c->spec, (int)k);
 }
 
 /* The factor list of a product operand: "F1,F2" for product(F1,F2), else its spec. */
@@ -135,16 +135,16 @@ static void factor_list(const tc_find_cand *x, const char **text, int *len) {
   }
 }
 
-int tc_find_product(const tc_find_cand *a, const tc_find_cand *b, tc_find_cand *out) {
+int tci_find_product(const tc_find_cand *a, const tc_find_cand *b, tc_find_cand *out) {
   uint32_t need = TC_FIND_CAP_PRODUCT;
-  if ((tc_find_caps(a) & need) != need || (tc_find_caps(b) & need) != need) return 0;
+  if ((tci_find_caps(a) & need) != need || (tci_find_caps(b) & need) != need) return 0;
   int64_t nodes = (int64_t)a->c.nodes * b->c.nodes, degree = (int64_t)a->c.degree + b->c.degree;
   if (nodes > TC_FIND_MAX_NODES || degree > TC_FIND_MAX_DEGREE) return 0;
   int rs = a->c.reverse_symmetric == 1 && b->c.reverse_symmetric == 1 ? 1 : -1;
   uint32_t flags = TC_CAND_BFB | TC_CAND_BW_OPTIMAL | TC_CAND_SIMPLE | TC_CAND_DISTINCT2 |
                    ((a->c.flags | b->c.flags) & TC_CAND_CONJECTURE);
   int32_t steps = a->c.steps + b->c.steps;
-  tc_find_cand_init(out, (int32_t)nodes, (int32_t)degree, steps, tc_find_bw_tau(nodes), flags, rs,
+  tci_find_cand_init(out, (int32_t)nodes, (int32_t)degree, steps, tci_find_bw_tau(nodes), flags, rs,
                     a->c.bidirectional && b->c.bidirectional, steps);
   out->ops = a->ops + b->ops + 1;
   out->factors = (a->factors > 1 ? a->factors : 1) + (b->factors > 1 ? b->factors : 1);
@@ -154,10 +154,10 @@ int tc_find_product(const tc_find_cand *a, const tc_find_cand *b, tc_find_cand *
   factor_list(b, &tb, &lb);
   char source[160];
   snprintf(source, sizeof source, "Thm 13 (D = %d + %d)", (int)a->c.steps, (int)b->c.steps);
-  return tc_find_cand_name(out, "C", source, "product(%.*s,%.*s)", la, ta, lb, tb);
+  return tci_find_cand_name(out, "C", source, "product(%.*s,%.*s)", la, ta, lb, tb);
 }
 
-int tc_find_bidir(const tc_find_cand *x, tc_find_cand *out) {
+int tci_find_bidir(const tc_find_cand *x, tc_find_cand *out) {
   const tc_candidate *c = &x->c;
   int64_t degree = 2 * (int64_t)c->degree;
   if (c->reverse_symmetric != 1 || c->bidirectional || degree > TC_FIND_MAX_DEGREE || c->nodes < 3) return 0;
@@ -171,5 +171,5 @@ int tc_find_bidir(const tc_find_cand *x, tc_find_cand *out) {
   char label[32], source[160];
   snprintf(label, sizeof label, "bidir(%.24s)", c->label);
   snprintf(source, sizeof source, "%s; A.6", c->source);
-  return tc_find_cand_name(out, label, source, "bidir(%s)", c->spec);
+  return tci_find_cand_name(out, label, source, "bidir(%s)", c->spec);
 }

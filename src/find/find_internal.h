@@ -7,7 +7,7 @@
 ** each (n, d') it offers every base topology (bases.c, generative.c) and every expansion of
 ** the smaller sets (expand_predict.c) to one Pareto set (pareto.c). A candidate there is
 ** kept unless another is at least as good in steps and tau AND can do everything it can
-** downstream (its capabilities, tc_find_caps), so pruning never loses a frontier point.
+** downstream (its capabilities, tci_find_caps), so pruning never loses a frontier point.
 */
 #ifndef TC_FIND_INTERNAL_H
 #define TC_FIND_INTERNAL_H
@@ -33,9 +33,9 @@ typedef struct tc_find_dbj_row {
 } tc_find_dbj_row;
 
 /* 1 and *out filled if genkautz(d,m) (d in {2,4,8,16}, d+2 <= m <= 2000) is stored. */
-int tc_find_stored_genkautz(int32_t d, int32_t m, tc_find_bfb_row *out);
+int tci_find_stored_genkautz(int32_t d, int32_t m, tc_find_bfb_row *out);
 /* 1 and *out filled if debruijn(d,k) (2 <= d <= 16, d^k <= 4096) is stored. */
-int tc_find_stored_debruijn(int32_t d, int32_t k, tc_find_bfb_row *out);
+int tci_find_stored_debruijn(int32_t d, int32_t k, tc_find_bfb_row *out);
 
 /* ---- candidates ---- */
 
@@ -49,18 +49,18 @@ typedef struct tc_find_cand {
 } tc_find_cand;
 
 /* Start a base candidate: every measured field cleared, label/spec/source empty. */
-void tc_find_cand_init(tc_find_cand *fc, int32_t nodes, int32_t degree, int32_t steps, tc_rat tau,
+void tci_find_cand_init(tc_find_cand *fc, int32_t nodes, int32_t degree, int32_t steps, tc_rat tau,
                        uint32_t flags, int reverse_symmetric, int bidirectional, int32_t diameter);
 /* Write spec (printf-style), label and source; 0 if the spec does not fit (the candidate
    is then unusable: it could not be rebuilt). */
-int tc_find_cand_name(tc_find_cand *fc, const char *label, const char *source, const char *spec_fmt, ...)
+int tci_find_cand_name(tc_find_cand *fc, const char *label, const char *source, const char *spec_fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 
 /* (n-1)/n. */
-tc_rat tc_find_bw_tau(int64_t n);
+tc_rat tci_find_bw_tau(int64_t n);
 
 /* ---- Pareto sets ---- */
 
@@ -71,7 +71,7 @@ tc_rat tc_find_bw_tau(int64_t n);
 #define TC_FIND_CAP_CLOSE 0x08u    /* A.6 closure: reverse-symmetric and unidirectional */
 #define TC_FIND_CAP_BIDIR 0x10u    /* bidirectional (what --bidirectional asks for) */
 
-uint32_t tc_find_caps(const tc_find_cand *fc);
+uint32_t tci_find_caps(const tc_find_cand *fc);
 
 typedef struct tc_find_set {
   tc_find_cand *v;
@@ -79,13 +79,13 @@ typedef struct tc_find_set {
 } tc_find_set;
 
 /* Offer a candidate: it is dropped if a member is at least as good in (steps, tau), ranks
-   no worse on ties (tc_find_rank) and has every capability in `capmask` it has; otherwise
+   no worse on ties (tci_find_rank) and has every capability in `capmask` it has; otherwise
    it enters and the members it beats that way leave. */
-int tc_find_set_offer(tc_find_set *s, const tc_find_cand *fc, uint32_t capmask, tc_error *err);
-void tc_find_set_free(tc_find_set *s);
+int tci_find_set_offer(tc_find_set *s, const tc_find_cand *fc, uint32_t capmask, tc_error *err);
+void tci_find_set_free(tc_find_set *s);
 /* Order of equal points: exact before bound, fewer operations, shorter spec, then strcmp.
    < 0 when a is preferred. */
-int tc_find_rank(const tc_find_cand *a, const tc_find_cand *b);
+int tci_find_rank(const tc_find_cand *a, const tc_find_cand *b);
 
 /* ---- base topologies (bases.c, generative.c) ---- */
 
@@ -100,33 +100,33 @@ typedef struct tc_find_sink {
 /* Fixed instances and closed-form families at (n, d'): complete, bipartite, Hamming,
    hypercube, twisted 3-cube, directed circulant, rings, tori, Table 8 DRGs, Diamond,
    DBJMod, Kautz. */
-int tc_find_fixed_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err);
+int tci_find_fixed_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err);
 /* Families scored by BFB (generalized Kautz, de Bruijn) and by diameter search
    (circulants) at (n, d'). */
-int tc_find_generative_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err);
+int tci_find_generative_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err);
 
 /* Circulant offset search (circulant_search.c): k >= 2 distinct offsets in 1..(n-1)/2
    (so the degree is 2k) with gcd(n, offsets) = 1 and the least diameter found within
    `evaluations` BFS runs; for k == 2 and n > 6 the Boesch–Wang set {m, m+1} (Thm 22, the
    optimum) directly. offs gets k values ascending and *diameter the diameter, or -1 when
    no such circulant exists (n < 2k+1). */
-int tc_find_circulant_search(int32_t n, int32_t k, int64_t evaluations, int32_t *offs, int32_t *diameter,
+int tci_find_circulant_search(int32_t n, int32_t k, int64_t evaluations, int32_t *offs, int32_t *diameter,
                              tc_error *err);
 /* The least diameter a k-offset circulant on n nodes can have (the lattice ball bound). */
-int32_t tc_find_circulant_lower_bound(int32_t n, int32_t k);
+int32_t tci_find_circulant_lower_bound(int32_t n, int32_t k);
 
 /* ---- expansions (expand_predict.c): 1 and *out filled, or 0 if not applicable ---- */
 
-int tc_find_line(const tc_find_cand *x, tc_find_cand *out);
-int tc_find_degree(const tc_find_cand *x, int32_t k, tc_find_cand *out);
-int tc_find_power(const tc_find_cand *x, int32_t k, tc_find_cand *out);
-int tc_find_product(const tc_find_cand *a, const tc_find_cand *b, tc_find_cand *out);
-int tc_find_bidir(const tc_find_cand *x, tc_find_cand *out);
+int tci_find_line(const tc_find_cand *x, tc_find_cand *out);
+int tci_find_degree(const tc_find_cand *x, int32_t k, tc_find_cand *out);
+int tci_find_power(const tc_find_cand *x, int32_t k, tc_find_cand *out);
+int tci_find_product(const tc_find_cand *a, const tc_find_cand *b, tc_find_cand *out);
+int tci_find_bidir(const tc_find_cand *x, tc_find_cand *out);
 
 /* ---- building (build.c) ---- */
 
 /* Graph and allgather of `spec` without the final verification (tc_candidate_build adds
    it; tc_find verifies through tc_candidate_measure). */
-int tc_find_build_spec(const char *spec, tc_graph **g, tc_schedule *ag, tc_error *err);
+int tci_find_build_spec(const char *spec, tc_graph **g, tc_schedule *ag, tc_error *err);
 
 #endif

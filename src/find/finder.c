@@ -70,7 +70,7 @@ static int divisors(int32_t N, int32_t **out, int32_t *count, tc_error *err) {
 }
 
 static int offer(const finder *f, tc_find_set *s, const tc_find_cand *fc, tc_error *err) {
-  return tc_find_set_offer(s, fc, f->capmask, err);
+  return tci_find_set_offer(s, fc, f->capmask, err);
 }
 
 static int add_lines(const finder *f, tc_find_set *s, int32_t n, int32_t dp, tc_error *err) {
@@ -78,7 +78,7 @@ static int add_lines(const finder *f, tc_find_set *s, int32_t n, int32_t dp, tc_
   const tc_find_set *from = set_at(f, n / dp, dp);
   for (int32_t i = 0; from && i < from->count; i++) {
     tc_find_cand out;
-    if (tc_find_line(&from->v[i], &out)) {
+    if (tci_find_line(&from->v[i], &out)) {
       int rc = offer(f, s, &out, err);
       if (rc) return rc;
     }
@@ -92,7 +92,7 @@ static int add_degree_expansions(const finder *f, tc_find_set *s, int32_t n, int
     const tc_find_set *from = set_at(f, n / k, dp / k);
     for (int32_t i = 0; from && i < from->count; i++) {
       tc_find_cand out;
-      if (tc_find_degree(&from->v[i], k, &out)) {
+      if (tci_find_degree(&from->v[i], k, &out)) {
         int rc = offer(f, s, &out, err);
         if (rc) return rc;
       }
@@ -117,7 +117,7 @@ static int add_powers(const finder *f, tc_find_set *s, int32_t n, int32_t dp, tc
     const tc_find_set *from = m ? set_at(f, m, dp / k) : NULL;
     for (int32_t i = 0; from && i < from->count; i++) {
       tc_find_cand out;
-      if (tc_find_power(&from->v[i], k, &out)) {
+      if (tci_find_power(&from->v[i], k, &out)) {
         int rc = offer(f, s, &out, err);
         if (rc) return rc;
       }
@@ -138,10 +138,10 @@ static int add_products(const finder *f, tc_find_set *s, int32_t n, int32_t dp, 
       if (n1 == n2 && d1 > d2) continue;
       const tc_find_set *a = set_at(f, n1, d1), *b = set_at(f, n2, d2);
       for (int32_t x = 0; a && b && x < a->count; x++) {
-        if (!(tc_find_caps(&a->v[x]) & TC_FIND_CAP_PRODUCT)) continue;
+        if (!(tci_find_caps(&a->v[x]) & TC_FIND_CAP_PRODUCT)) continue;
         for (int32_t y = a == b ? x + 1 : 0; y < b->count; y++) {
           tc_find_cand out;
-          if (!tc_find_product(&a->v[x], &b->v[y], &out)) continue;
+          if (!tci_find_product(&a->v[x], &b->v[y], &out)) continue;
           int rc = offer(f, s, &out, err);
           if (rc) return rc;
         }
@@ -156,7 +156,7 @@ static int add_closures(const finder *f, tc_find_set *s, int32_t n, int32_t dp, 
   const tc_find_set *from = set_at(f, n, dp / 2);
   for (int32_t i = 0; from && i < from->count; i++) {
     tc_find_cand out;
-    if (tc_find_bidir(&from->v[i], &out)) {
+    if (tci_find_bidir(&from->v[i], &out)) {
       int rc = offer(f, s, &out, err);
       if (rc) return rc;
     }
@@ -167,8 +167,8 @@ static int add_closures(const finder *f, tc_find_set *s, int32_t n, int32_t dp, 
 static int fill_set(const finder *f, int32_t n, int32_t dp, tc_error *err) {
   tc_find_set *s = set_at(f, n, dp);
   tc_find_sink sink = {s, f->capmask, f->o->nodes, f->d};
-  int rc = tc_find_fixed_bases(&sink, n, dp, err);
-  if (!rc) rc = tc_find_generative_bases(&sink, n, dp, err);
+  int rc = tci_find_fixed_bases(&sink, n, dp, err);
+  if (!rc) rc = tci_find_generative_bases(&sink, n, dp, err);
   if (!rc) rc = add_lines(f, s, n, dp, err);
   if (!rc) rc = add_degree_expansions(f, s, n, dp, err);
   if (!rc) rc = add_powers(f, s, n, dp, err);
@@ -182,7 +182,7 @@ static int by_point(const void *pa, const void *pb) {
   if (a->c.steps != b->c.steps) return a->c.steps < b->c.steps ? -1 : 1;
   int t = tc_rat_cmp(a->c.tau, b->c.tau);
   if (t) return t;
-  return tc_find_rank(a, b);
+  return tci_find_rank(a, b);
 }
 
 /* The final frontier: the wanted members of the (N, d) set, one per Pareto point. */
@@ -233,7 +233,7 @@ static int build_members(tc_frontier *out, tc_error *err) {
     tc_graph *g = NULL;
     tc_schedule ag;
     memset(&ag, 0, sizeof ag);
-    int rc = tc_find_build_spec(c->spec, &g, &ag, err);
+    int rc = tci_find_build_spec(c->spec, &g, &ag, err);
     if (!rc) rc = tc_candidate_measure(c, g, &ag, err);
     tc_graph_destroy(g);
     tc_schedule_destroy(&ag);
@@ -244,7 +244,7 @@ static int build_members(tc_frontier *out, tc_error *err) {
 
 static void free_finder(finder *f) {
   if (f->sets)
-    for (size_t i = 0; i < (size_t)f->ndiv * (size_t)(f->d + 1); i++) tc_find_set_free(&f->sets[i]);
+    for (size_t i = 0; i < (size_t)f->ndiv * (size_t)(f->d + 1); i++) tci_find_set_free(&f->sets[i]);
   free(f->sets);
   free(f->div);
 }
@@ -273,7 +273,7 @@ int tc_find(const tc_find_options *o, tc_frontier *out, tc_error *err) {
     out->degree = o->degree;
     out->bound_steps = o->bidirectional ? tc_moore_diameter_undirected(o->nodes, o->degree)
                                         : tc_moore_diameter_directed(o->nodes, o->degree);
-    out->bound_tau = tc_find_bw_tau(o->nodes);
+    out->bound_tau = tci_find_bw_tau(o->nodes);
     if (o->build) rc = build_members(out, err);
   }
   if (rc) tc_frontier_destroy(out);

@@ -37,7 +37,7 @@
 #define CIRC_MAX_SEARCH 4000000
 
 static int offer(const tc_find_sink *sk, const tc_find_cand *fc, tc_error *err) {
-  return tc_find_set_offer(sk->set, fc, sk->capmask, err);
+  return tci_find_set_offer(sk->set, fc, sk->capmask, err);
 }
 
 /* Optimal-BFB values of the graph `spec` builds, computed now (the table's columns). */
@@ -74,13 +74,13 @@ static int offer_bfb_row(const tc_find_sink *sk, int32_t n, int32_t d, const tc_
                          const char *source, const char *spec, tc_error *err) {
   tc_rat tau;
   if (tc_rat_mul((tc_rat){row->s_num, row->s_den}, (tc_rat){d, n}, &tau, NULL)) return TC_OK;
-  int bw = tc_rat_cmp(tau, tc_find_bw_tau(n)) == 0;
+  int bw = tc_rat_cmp(tau, tci_find_bw_tau(n)) == 0;
   uint32_t flags = TC_CAND_BFB | (bw ? TC_CAND_BW_OPTIMAL : 0) |
                    (row->loops ? TC_CAND_SELF_LOOPS : TC_CAND_SIMPLE) |
                    ((d >= 3 || !row->loops) ? TC_CAND_DISTINCT2 : 0);
   tc_find_cand fc;
-  tc_find_cand_init(&fc, n, d, row->steps, tau, flags, row->flags & 1, (row->flags & 2) != 0, row->steps);
-  if (!tc_find_cand_name(&fc, label, source, "%s", spec)) return TC_OK;
+  tci_find_cand_init(&fc, n, d, row->steps, tau, flags, row->flags & 1, (row->flags & 2) != 0, row->steps);
+  if (!tci_find_cand_name(&fc, label, source, "%s", spec)) return TC_OK;
   return offer(sk, &fc, err);
 }
 
@@ -90,7 +90,7 @@ static int genkautz_base(const tc_find_sink *sk, int32_t n, int32_t d, tc_error 
   snprintf(spec, sizeof spec, "genkautz(%d,%d)", (int)d, (int)n);
   tc_find_bfb_row row;
   const char *source = "BFB (stored table)";
-  if (!tc_find_stored_genkautz(d, n, &row)) {
+  if (!tci_find_stored_genkautz(d, n, &row)) {
     if (n > TC_FIND_BFB_MAX_NODES) return TC_OK;
     int rc = bfb_row_of(spec, &row, err);
     if (rc) return rc;
@@ -112,7 +112,7 @@ static int debruijn_base(const tc_find_sink *sk, int32_t n, int32_t d, tc_error 
   snprintf(spec, sizeof spec, "debruijn(%d,%d)", (int)d, (int)k);
   tc_find_bfb_row row;
   const char *source = "BFB (stored table)";
-  if (!tc_find_stored_debruijn(d, k, &row)) {
+  if (!tci_find_stored_debruijn(d, k, &row)) {
     if (n > TC_FIND_BFB_MAX_NODES) return TC_OK;
     int rc = bfb_row_of(spec, &row, err);
     if (rc) return rc;
@@ -125,7 +125,7 @@ static int debruijn_base(const tc_find_sink *sk, int32_t n, int32_t d, tc_error 
 static void circulant_cand(tc_find_cand *fc, int32_t n, int32_t d, int32_t D, int simple, int conjecture) {
   uint32_t flags = TC_CAND_BFB | TC_CAND_BW_OPTIMAL | TC_CAND_DISTINCT2 | (simple ? TC_CAND_SIMPLE : 0) |
                    (conjecture ? TC_CAND_CONJECTURE : 0);
-  tc_find_cand_init(fc, n, d, D, tc_find_bw_tau(n), flags, 1, 1, D);
+  tci_find_cand_init(fc, n, d, D, tci_find_bw_tau(n), flags, 1, 1, D);
 }
 
 static int circulant_bases(const tc_find_sink *sk, int32_t n, int32_t d, int is_target, tc_error *err) {
@@ -136,7 +136,7 @@ static int circulant_bases(const tc_find_sink *sk, int32_t n, int32_t d, int is_
   if (evals < 1) evals = 1;
   if (k > 2 && visits > CIRC_MAX_SEARCH) return TC_OK;
   int32_t offs[TC_FIND_MAX_DEGREE / 2], D = 0;
-  int rc = tc_find_circulant_search(n, k, evals, offs, &D, err);
+  int rc = tci_find_circulant_search(n, k, evals, offs, &D, err);
   if (rc || D < 0) return rc;
   char spec[256];
   int at = snprintf(spec, sizeof spec, "circulant(%d", (int)n);
@@ -148,21 +148,21 @@ static int circulant_bases(const tc_find_sink *sk, int32_t n, int32_t d, int is_
                        : k == 2       ? "offset search + BFB"
                                       : "offset search + BFB (Conjecture 1)";
   circulant_cand(&fc, n, d, D, 1, k > 2);
-  if (at < (int)sizeof spec - 1 && tc_find_cand_name(&fc, "Circulant", source, "%s)", spec)) rc = offer(sk, &fc, err);
+  if (at < (int)sizeof spec - 1 && tci_find_cand_name(&fc, "Circulant", source, "%s)", spec)) rc = offer(sk, &fc, err);
   if (!rc && d >= 8 && d % 4 == 0 && n > 6) {
     /* d/4 parallel copies of Thm 22's two offsets: the same diameter. */
     int32_t two[2], D2 = -1;
-    rc = tc_find_circulant_search(n, 2, 1, two, &D2, err);
+    rc = tci_find_circulant_search(n, 2, 1, two, &D2, err);
     if (!rc && D2 >= 0) {
       circulant_cand(&fc, n, d, D2, 0, 0);
-      if (tc_find_cand_name(&fc, "Circulant", "Thm 22 + BFB (parallel links)", "mincirculant(%d,%d)", (int)n, (int)d))
+      if (tci_find_cand_name(&fc, "Circulant", "Thm 22 + BFB (parallel links)", "mincirculant(%d,%d)", (int)n, (int)d))
         rc = offer(sk, &fc, err);
     }
   }
   return rc;
 }
 
-int tc_find_generative_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err) {
+int tci_find_generative_bases(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err) {
   int rc = genkautz_base(sk, n, d, err);
   if (!rc) rc = debruijn_base(sk, n, d, err);
   if (!rc) rc = circulant_bases(sk, n, d, sk->target_nodes == n && sk->target_degree == d, err);

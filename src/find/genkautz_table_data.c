@@ -7,7 +7,7 @@
 ** {2,4,8,16}, m = d+2..2000, and of debruijn(d,k) for d = 2..16, d^k <= 4096. A row is
 ** {D, flags (1 reverse-symmetric, 2 bidirectional), self-loops, S_num, S_den} with
 ** S = sum over steps t of max_u U*_{u,t}, so tau = S*d/N (paper 000 eq. (2)).
-** Lookups: tc_find_stored_genkautz / tc_find_stored_debruijn (find_internal.h).
+** Lookups: tci_find_stored_genkautz / tci_find_stored_debruijn (find_internal.h).
 ** tests/test_find.c recomputes a sample of rows with tc_bfb_allgather.
 */
 #include "find_internal.h"
@@ -1432,14 +1432,14 @@ static const tc_find_bfb_row *genkautz_rows(int32_t d) {
   }
 }
 
-int tc_find_stored_genkautz(int32_t d, int32_t m, tc_find_bfb_row *out) {
+int tci_find_stored_genkautz(int32_t d, int32_t m, tc_find_bfb_row *out) {
   const tc_find_bfb_row *rows = genkautz_rows(d);
   if (!rows || m < d + 2 || m > 2000) return 0;
   *out = rows[m - d - 2];
   return 1;
 }
 
-int tc_find_stored_debruijn(int32_t d, int32_t k, tc_find_bfb_row *out) {
+int tci_find_stored_debruijn(int32_t d, int32_t k, tc_find_bfb_row *out) {
   for (size_t i = 0; i < sizeof debruijn_rows / sizeof debruijn_rows[0]; i++)
     if (debruijn_rows[i].d == d && debruijn_rows[i].k == k) {
       *out = debruijn_rows[i].row;

@@ -10,7 +10,7 @@
 ** when it is no worse in both AND can undergo every expansion the other can
 ** (its capabilities: no self-loops for degree expansion, Thm 10 exactness for line graphs,
 ** Thm 13 eligibility for products, A.6 closure and bidirectionality when those are
-** asked for). Equal points with equal capabilities keep the preferred one (tc_find_rank),
+** asked for). Equal points with equal capabilities keep the preferred one (tci_find_rank),
 ** so the result does not depend on the order candidates arrive in.
 */
 #include <stdlib.h>
@@ -18,7 +18,7 @@
 
 #include "find_internal.h"
 
-uint32_t tc_find_caps(const tc_find_cand *fc) {
+uint32_t tci_find_caps(const tc_find_cand *fc) {
   const tc_candidate *c = &fc->c;
   uint32_t caps = 0;
   if (!(c->flags & TC_CAND_SELF_LOOPS)) caps |= TC_FIND_CAP_LOOPFREE;
@@ -30,7 +30,7 @@ uint32_t tc_find_caps(const tc_find_cand *fc) {
   return caps;
 }
 
-int tc_find_rank(const tc_find_cand *a, const tc_find_cand *b) {
+int tci_find_rank(const tc_find_cand *a, const tc_find_cand *b) {
   if (a->c.tau_is_bound != b->c.tau_is_bound) return a->c.tau_is_bound - b->c.tau_is_bound;
   if (a->ops != b->ops) return a->ops < b->ops ? -1 : 1;
   size_t la = strlen(a->c.spec), lb = strlen(b->c.spec);
@@ -44,15 +44,15 @@ static int replaces(const tc_find_cand *a, const tc_find_cand *b, uint32_t capma
   if (a->c.steps > b->c.steps) return 0;
   int tau = tc_rat_cmp(a->c.tau, b->c.tau);
   if (tau > 0) return 0;
-  uint32_t ca = tc_find_caps(a) & capmask, cb = tc_find_caps(b) & capmask;
+  uint32_t ca = tci_find_caps(a) & capmask, cb = tci_find_caps(b) & capmask;
   if ((ca & cb) != cb) return 0;
   if (a->c.steps < b->c.steps || tau < 0) return 1;
   /* The same point: an exact value is never given up for a bound. */
   if (a->c.tau_is_bound && !b->c.tau_is_bound) return 0;
-  return ca != cb || tc_find_rank(a, b) <= 0;
+  return ca != cb || tci_find_rank(a, b) <= 0;
 }
 
-int tc_find_set_offer(tc_find_set *s, const tc_find_cand *fc, uint32_t capmask, tc_error *err) {
+int tci_find_set_offer(tc_find_set *s, const tc_find_cand *fc, uint32_t capmask, tc_error *err) {
   for (int32_t i = 0; i < s->count; i++)
     if (replaces(&s->v[i], fc, capmask)) return TC_OK;
   int32_t kept = 0;
@@ -70,7 +70,7 @@ int tc_find_set_offer(tc_find_set *s, const tc_find_cand *fc, uint32_t capmask, 
   return TC_OK;
 }
 
-void tc_find_set_free(tc_find_set *s) {
+void tci_find_set_free(tc_find_set *s) {
   free(s->v);
   memset(s, 0, sizeof *s);
 }

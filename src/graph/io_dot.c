@@ -53,7 +53,7 @@ static void put_edge(const tc_graph *g, FILE *fp, int64_t a, const char *op) {
 
 int tc_graph_write_dot(const tc_graph *g, const char *name, const char *path, tc_error *err) {
   tc_atomic_file af;
-  int rc = tc_atomic_open(&af, path, err);
+  int rc = tci_atomic_open(&af, path, err);
   if (rc) return rc;
   FILE *fp = af.fp;
   fputs(g->bidirectional ? "graph " : "digraph ", fp);
@@ -65,5 +65,5 @@ int tc_graph_write_dot(const tc_graph *g, const char *name, const char *path, tc
     else if (g->rev[a] >= a) put_edge(g, fp, a, "--");
   }
   fputs("}\n", fp);
-  return tc_atomic_commit(&af, err);
+  return tci_atomic_commit(&af, err);
 }

@@ -88,7 +88,7 @@ static num_status parse_int(field f, int64_t *out) {
 static int read_number(el_reader *r, field f, const char *what, int64_t *out) {
   num_status st = parse_int(f, out);
   if (st == NUM_OK) return TC_OK;
-  tc_io_quoted q = tc_io_quote(f.s, f.len);
+  tc_io_quoted q = tci_io_quote(f.s, f.len);
   return fail_at_line(r, "%s %s %s", what, q.text, st == NUM_TOO_BIG ? "is too large" : "is not an integer");
 }
 
@@ -273,14 +273,14 @@ static int has_labels(const tc_graph *g) {
 
 int tc_graph_write_edgelist(const tc_graph *g, const char *path, tc_error *err) {
   tc_atomic_file af;
-  int rc = tc_atomic_open(&af, path, err);
+  int rc = tci_atomic_open(&af, path, err);
   if (rc) return rc;
   fputs("# topocoll edge list\n", af.fp);
   if (tc_graph_count_kind(g, TC_NODE_SWITCH) > 0 || has_labels(g))
     fputs("# node kinds and labels are not stored in edge lists (the JSON format keeps them)\n", af.fp);
   fprintf(af.fp, "nodes %d\n", g->n);
   write_arcs(g, af.fp);
-  return tc_atomic_commit(&af, err);
+  return tci_atomic_commit(&af, err);
 }
 
 static int has_json_extension(const char *path) {

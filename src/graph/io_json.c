@@ -33,28 +33,28 @@ static const char *const known_keys[] = {"format", "version", "spec", "nodes", "
 
 /* After the shared "format"/"version" checks: the optional scalars' types. */
 static int check_header(tc_json_reader *r, json_t *root) {
-  int rc = tc_json_check_header(r, root);
+  int rc = tci_json_check_header(r, root);
   if (rc) return rc;
   json_t *spec = json_object_get(root, "spec");
-  if (spec && (rc = tc_json_expect_type(r, "spec", spec, JSON_STRING, "a string"))) return rc;
+  if (spec && (rc = tci_json_expect_type(r, "spec", spec, JSON_STRING, "a string"))) return rc;
   json_t *bidir = json_object_get(root, "bidirectional");
-  if (bidir && (rc = tc_json_expect_type(r, "bidirectional", bidir, JSON_TRUE, "a boolean"))) return rc;
+  if (bidir && (rc = tci_json_expect_type(r, "bidirectional", bidir, JSON_TRUE, "a boolean"))) return rc;
   return TC_OK;
 }
 
 /* arcs[i] = [u, v] or [u, v, cap] */
 static int read_arc(tc_json_reader *r, tc_graph_builder *b, size_t i, json_t *arc) {
   long long x[3];
-  int rc = tc_json_read_arc(r, "arcs", i, arc, b->n, x);
+  int rc = tci_json_read_arc(r, "arcs", i, arc, b->n, x);
   return rc ? rc : tc_graph_builder_add_arc(b, x[0], x[1], x[2], r->err);
 }
 
 static int read_arcs(tc_json_reader *r, tc_graph_builder *b, json_t *root) {
   int rc = TC_OK;
-  json_t *arcs = tc_json_require(r, root, "", "arcs", &rc);
-  if (rc || (rc = tc_json_expect_type(r, "arcs", arcs, JSON_ARRAY, "an array"))) return rc;
+  json_t *arcs = tci_json_require(r, root, "", "arcs", &rc);
+  if (rc || (rc = tci_json_expect_type(r, "arcs", arcs, JSON_ARRAY, "an array"))) return rc;
   size_t m = json_array_size(arcs);
-  if (m > (size_t)TC_MAX_ARCS) return tc_json_fail(r, "arcs", "%zu arcs exceed the limit %lld", m, TC_MAX_ARCS);
+  if (m > (size_t)TC_MAX_ARCS) return tci_json_fail(r, "arcs", "%zu arcs exceed the limit %lld", m, TC_MAX_ARCS);
   if ((rc = tc_graph_builder_reserve(b, (int64_t)m, r->err))) return rc;
   for (size_t i = 0; i < m && !rc; i++) rc = read_arc(r, b, i, json_array_get(arcs, i));
   return rc;
@@ -62,18 +62,18 @@ static int read_arcs(tc_json_reader *r, tc_graph_builder *b, json_t *root) {
 
 static int read_kinds(tc_json_reader *r, tc_graph_builder *b, json_t *root) {
   int rc = TC_OK;
-  json_t *kinds = tc_json_optional_array(r, root, "", "kinds", b->n, "node", &rc);
+  json_t *kinds = tci_json_optional_array(r, root, "", "kinds", b->n, "node", &rc);
   for (int32_t u = 0; kinds && !rc && u < b->n; u++) {
     char jpath[TC_JSON_PATH_MAX];
     snprintf(jpath, sizeof jpath, "kinds[%d]", u);
     json_t *k = json_array_get(kinds, (size_t)u);
-    if ((rc = tc_json_expect_type(r, jpath, k, JSON_STRING, "\"compute\" or \"switch\""))) break;
+    if ((rc = tci_json_expect_type(r, jpath, k, JSON_STRING, "\"compute\" or \"switch\""))) break;
     const char *s = json_string_value(k);
     if (strcmp(s, "compute") == 0) b->kind[u] = TC_NODE_COMPUTE;
     else if (strcmp(s, "switch") == 0) b->kind[u] = TC_NODE_SWITCH;
     else {
-      tc_io_quoted q = tc_io_quote(s, json_string_length(k));
-      rc = tc_json_fail(r, jpath, "expected \"compute\" or \"switch\", found %s", q.text);
+      tc_io_quoted q = tci_io_quote(s, json_string_length(k));
+      rc = tci_json_fail(r, jpath, "expected \"compute\" or \"switch\", found %s", q.text);
     }
   }
   return rc;
@@ -81,13 +81,13 @@ static int read_kinds(tc_json_reader *r, tc_graph_builder *b, json_t *root) {
 
 static int read_labels(tc_json_reader *r, tc_graph_builder *b, json_t *root) {
   int rc = TC_OK;
-  json_t *labels = tc_json_optional_array(r, root, "", "labels", b->n, "node", &rc);
+  json_t *labels = tci_json_optional_array(r, root, "", "labels", b->n, "node", &rc);
   for (int32_t u = 0; labels && !rc && u < b->n; u++) {
     char jpath[TC_JSON_PATH_MAX];
     snprintf(jpath, sizeof jpath, "labels[%d]", u);
     json_t *l = json_array_get(labels, (size_t)u);
     if (json_is_null(l)) continue;
-    if (!(rc = tc_json_expect_type(r, jpath, l, JSON_STRING, "a string or null")))
+    if (!(rc = tci_json_expect_type(r, jpath, l, JSON_STRING, "a string or null")))
       rc = tc_graph_builder_set_label(b, u, json_string_value(l), r->err);
   }
   return rc;
@@ -95,7 +95,7 @@ static int read_labels(tc_json_reader *r, tc_graph_builder *b, json_t *root) {
 
 static int build_graph(tc_json_reader *r, json_t *root, tc_graph **out) {
   long long n = 0;
-  int rc = tc_json_member_int(r, root, "", "nodes", 0, TC_MAX_NODES, &n);
+  int rc = tci_json_member_int(r, root, "", "nodes", 0, TC_MAX_NODES, &n);
   if (rc) return rc;
   tc_graph_builder b;
   if ((rc = tc_graph_builder_init(&b, n, r->err))) return rc;
@@ -114,13 +114,13 @@ int tc_graph_read_json(const char *path, tc_graph **out, tc_error *err) {
   /* The only lo..hi that can be empty here is a node id in a graph of 0 nodes. */
   tc_json_reader r = {path, err, "topocoll-graph", 1, "the graph has no nodes"};
   int rc = TC_OK;
-  json_t *root = tc_json_load_object(&r, &rc);
+  json_t *root = tci_json_load_object(&r, &rc);
   if (!root) return rc;
-  rc = tc_json_check_keys(&r, root, "", known_keys);
+  rc = tci_json_check_keys(&r, root, "", known_keys);
   if (!rc) rc = check_header(&r, root);
   if (!rc) rc = build_graph(&r, root, out);
   if (!rc && json_is_true(json_object_get(root, "bidirectional")) && !(*out)->bidirectional) {
-    rc = tc_json_fail(&r, "bidirectional", "true, but the arcs do not pair into opposite arcs of equal capacity");
+    rc = tci_json_fail(&r, "bidirectional", "true, but the arcs do not pair into opposite arcs of equal capacity");
     tc_graph_destroy(*out);
     *out = NULL;
   }
@@ -179,14 +179,14 @@ static int put_labels(const tc_graph *g, FILE *fp, int32_t *bad) {
 
 int tc_graph_write_json(const tc_graph *g, const char *spec, const char *path, tc_error *err) {
   tc_atomic_file af;
-  int rc = tc_atomic_open(&af, path, err);
+  int rc = tci_atomic_open(&af, path, err);
   if (rc) return rc;
   FILE *fp = af.fp;
   fputs("{\n  \"format\": \"topocoll-graph\",\n  \"version\": 1,\n", fp);
   if (spec) {
     fputs("  \"spec\": ", fp);
     if (put_string(fp, spec) != 0) {
-      tc_atomic_abort(&af);
+      tci_atomic_abort(&af);
       return tc_error_set(err, TC_EINPUT, "cannot write %s: the spec string is not valid UTF-8", path);
     }
     fputs(",\n", fp);
@@ -196,9 +196,9 @@ int tc_graph_write_json(const tc_graph *g, const char *spec, const char *path, t
   put_kinds(g, fp);
   int32_t bad = -1;
   if (put_labels(g, fp, &bad) != 0) {
-    tc_atomic_abort(&af);
+    tci_atomic_abort(&af);
     return tc_error_set(err, TC_EINPUT, "cannot write %s: the label of node %d is not valid UTF-8", path, bad);
   }
   fputs("\n}\n", fp);
-  return tc_atomic_commit(&af, err);
+  return tci_atomic_commit(&af, err);
 }

@@ -77,10 +77,10 @@ static void put_simplex_fibres(const tc_graph *g, FILE *fp) {
 
 int tc_graph_write_wiring(const tc_graph *g, const char *path, tc_error *err) {
   tc_atomic_file af;
-  int rc = tc_atomic_open(&af, path, err);
+  int rc = tci_atomic_open(&af, path, err);
   if (rc) return rc;
   fputs("cable,kind,from_node,from_label,from_port,to_node,to_label,to_port,capacity\n", af.fp);
   if (g->bidirectional) put_duplex_cables(g, af.fp);
   else put_simplex_fibres(g, af.fp);
-  return tc_atomic_commit(&af, err);
+  return tci_atomic_commit(&af, err);
 }

@@ -6,16 +6,16 @@
 ** so deep networks cannot overflow the C stack). The algorithm terminates with a maximum
 ** flow because every phase strictly increases the s-t distance; all quantities are
 ** integers, so the result is exact. The residual arc list is laid out per tail (CSR) once
-** per arc set, so repeated runs after tc_maxflow_set_cap cost no rebuilding.
+** per arc set, so repeated runs after tci_maxflow_set_cap cost no rebuilding.
 */
 #include "graph/maxflow.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void tc_maxflow_init(tc_maxflow *f) { memset(f, 0, sizeof *f); }
+void tci_maxflow_init(tc_maxflow *f) { memset(f, 0, sizeof *f); }
 
-void tc_maxflow_destroy(tc_maxflow *f) {
+void tci_maxflow_destroy(tc_maxflow *f) {
   free(f->head);
   free(f->cap);
   free(f->resid);
@@ -61,7 +61,7 @@ static int reserve_arcs(tc_maxflow *f, int64_t arcs, tc_error *err) {
   return TC_OK;
 }
 
-int tc_maxflow_reset(tc_maxflow *f, int32_t nodes, tc_error *err) {
+int tci_maxflow_reset(tc_maxflow *f, int32_t nodes, tc_error *err) {
   if (nodes < 2) return tc_error_set(err, TC_EINPUT, "maxflow: a network needs at least 2 nodes (got %d)", nodes);
   int rc = reserve_nodes(f, nodes, err);
   if (rc) return rc;
@@ -71,7 +71,7 @@ int tc_maxflow_reset(tc_maxflow *f, int32_t nodes, tc_error *err) {
   return TC_OK;
 }
 
-int tc_maxflow_add(tc_maxflow *f, int32_t u, int32_t v, int64_t cap, int64_t *arc, tc_error *err) {
+int tci_maxflow_add(tc_maxflow *f, int32_t u, int32_t v, int64_t cap, int64_t *arc, tc_error *err) {
   if (u < 0 || u >= f->n || v < 0 || v >= f->n)
     return tc_error_set(err, TC_EINPUT, "maxflow: arc %d -> %d outside nodes 0..%d", u, v, f->n - 1);
   if (cap < 0) return tc_error_set(err, TC_EINPUT, "maxflow: arc %d -> %d has negative capacity", u, v);
@@ -161,7 +161,7 @@ static int64_t blocking_flow(tc_maxflow *f, int32_t s, int32_t t) {
   }
 }
 
-int tc_maxflow_run(tc_maxflow *f, int32_t s, int32_t t, int64_t *value, tc_error *err) {
+int tci_maxflow_run(tc_maxflow *f, int32_t s, int32_t t, int64_t *value, tc_error *err) {
   if (s < 0 || s >= f->n || t < 0 || t >= f->n || s == t)
     return tc_error_set(err, TC_EINPUT, "maxflow: bad terminals %d -> %d on %d nodes", s, t, f->n);
   int64_t out_of_s = 0;

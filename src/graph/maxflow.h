@@ -2,15 +2,15 @@
 ** maxflow.h — exact integer maximum flow (Dinic's algorithm). Internal header.
 **
 ** A tc_maxflow holds a directed network with int64 capacities. Build it with
-** tc_maxflow_reset + tc_maxflow_add, then tc_maxflow_run computes a maximum s-t flow from
+** tci_maxflow_reset + tci_maxflow_add, then tci_maxflow_run computes a maximum s-t flow from
 ** zero, exactly: every flow value is an integer and no arithmetic is rounded. Capacities can
-** be changed between runs (tc_maxflow_set_cap) without rebuilding, which is what parametric
+** be changed between runs (tci_maxflow_set_cap) without rebuilding, which is what parametric
 ** searches (BFB's Dinkelbach iteration, ForestColl's binary search) need.
 **
 ** Guarantees after a successful run:
-**   - tc_maxflow_flow(f, a) is the flow on arc a (0 <= flow <= cap), flows are conserved at
+**   - tci_maxflow_flow(f, a) is the flow on arc a (0 <= flow <= cap), flows are conserved at
 **     every node but s and t, and their value is maximum;
-**   - tc_maxflow_source_side(f, v) is 1 exactly for the nodes reachable from s in the
+**   - tci_maxflow_source_side(f, v) is 1 exactly for the nodes reachable from s in the
 **     residual network: that set is the source side of a minimum cut (the smallest one).
 ** The only arithmetic risk is the flow value itself; run() refuses with TC_ERANGE when the
 ** capacities leaving s could sum beyond int64. Arc flows never exceed their capacity.
@@ -42,19 +42,19 @@ typedef struct tc_maxflow {
 } tc_maxflow;
 
 /* An empty network with no nodes; allocation happens on demand. */
-void tc_maxflow_init(tc_maxflow *f);
-void tc_maxflow_destroy(tc_maxflow *f);
+void tci_maxflow_init(tc_maxflow *f);
+void tci_maxflow_destroy(tc_maxflow *f);
 /* Drop every arc and size the network to `nodes` nodes (keeps the buffers). */
-int tc_maxflow_reset(tc_maxflow *f, int32_t nodes, tc_error *err);
+int tci_maxflow_reset(tc_maxflow *f, int32_t nodes, tc_error *err);
 /* Add arc u -> v with capacity cap >= 0; its id (0, 1, 2, ... in order) goes to *arc. */
-int tc_maxflow_add(tc_maxflow *f, int32_t u, int32_t v, int64_t cap, int64_t *arc, tc_error *err);
+int tci_maxflow_add(tc_maxflow *f, int32_t u, int32_t v, int64_t cap, int64_t *arc, tc_error *err);
 /* Change the capacity of an existing arc (cap >= 0); takes effect at the next run. */
-static inline void tc_maxflow_set_cap(tc_maxflow *f, int64_t arc, int64_t cap) { f->cap[arc] = cap; }
+static inline void tci_maxflow_set_cap(tc_maxflow *f, int64_t arc, int64_t cap) { f->cap[arc] = cap; }
 /* Maximum flow from s to t (s != t), starting from zero flow. */
-int tc_maxflow_run(tc_maxflow *f, int32_t s, int32_t t, int64_t *value, tc_error *err);
+int tci_maxflow_run(tc_maxflow *f, int32_t s, int32_t t, int64_t *value, tc_error *err);
 /* Flow on arc `arc` after the last run. */
-static inline int64_t tc_maxflow_flow(const tc_maxflow *f, int64_t arc) { return f->resid[2 * arc + 1]; }
+static inline int64_t tci_maxflow_flow(const tc_maxflow *f, int64_t arc) { return f->resid[2 * arc + 1]; }
 /* 1 if v is reachable from s in the residual network after the last run. */
-static inline int tc_maxflow_source_side(const tc_maxflow *f, int32_t v) { return f->level[v] >= 0; }
+static inline int tci_maxflow_source_side(const tc_maxflow *f, int32_t v) { return f->level[v] >= 0; }
 
 #endif

@@ -23,7 +23,7 @@ int tc_graph_summarize(const tc_graph *g, int check_reverse_symmetry, tc_graph_s
   out->reverse_symmetric = -1;
   int rc = tc_graph_distance_stats(g, &out->dist, err);
   if (rc) return rc;
-  int64_t g_sum = tc_gcd64(out->dist.distance_sum, out->dist.pairs);
+  int64_t g_sum = tci_gcd64(out->dist.distance_sum, out->dist.pairs);
   if (g_sum) {
     out->avg_distance_num = out->dist.distance_sum / g_sum;
     out->avg_distance_den = out->dist.pairs / g_sum;

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-void tc_interval_set_init(tc_interval_set *s) { memset(s, 0, sizeof *s); }
+void tci_interval_set_init(tc_interval_set *s) { memset(s, 0, sizeof *s); }
 
-void tc_interval_set_destroy(tc_interval_set *s) {
+void tci_interval_set_destroy(tc_interval_set *s) {
   free(s->iv);
   memset(s, 0, sizeof *s);
 }
 
-void tc_interval_set_clear(tc_interval_set *s) { s->count = 0; }
+void tci_interval_set_clear(tc_interval_set *s) { s->count = 0; }
 
 /* Index of the first interval whose hi >= x (so it may touch a range starting at x). */
 static int64_t first_reaching(const tc_interval_set *s, int64_t x) {
@@ -26,7 +26,7 @@ static int64_t first_reaching(const tc_interval_set *s, int64_t x) {
   return a;
 }
 
-int tc_interval_set_add(tc_interval_set *s, int64_t lo, int64_t hi, tc_error *err) {
+int tci_interval_set_add(tc_interval_set *s, int64_t lo, int64_t hi, tc_error *err) {
   int64_t i = first_reaching(s, lo), j = i;
   /* Intervals i..j-1 overlap or touch [lo, hi): merge them into one. */
   while (j < s->count && s->iv[j].lo <= hi) {
@@ -53,17 +53,17 @@ int tc_interval_set_add(tc_interval_set *s, int64_t lo, int64_t hi, tc_error *er
   return TC_OK;
 }
 
-int tc_interval_set_overlaps(const tc_interval_set *s, int64_t lo, int64_t hi) {
+int tci_interval_set_overlaps(const tc_interval_set *s, int64_t lo, int64_t hi) {
   int64_t i = first_reaching(s, lo + 1); /* first interval with hi > lo */
   return i < s->count && s->iv[i].lo < hi;
 }
 
-int tc_interval_set_covers(const tc_interval_set *s, int64_t lo, int64_t hi) {
+int tci_interval_set_covers(const tc_interval_set *s, int64_t lo, int64_t hi) {
   int64_t i = first_reaching(s, lo + 1);
   return i < s->count && s->iv[i].lo <= lo && s->iv[i].hi >= hi;
 }
 
-int tc_interval_set_gaps(const tc_interval_set *s, int64_t lo, int64_t hi, tc_interval **gaps, int64_t *ngaps,
+int tci_interval_set_gaps(const tc_interval_set *s, int64_t lo, int64_t hi, tc_interval **gaps, int64_t *ngaps,
                          int64_t *room, tc_error *err) {
   int64_t at = lo;
   for (int64_t i = first_reaching(s, lo + 1); at < hi; i++) {

@@ -19,18 +19,18 @@ typedef struct tc_interval_set {
   tc_interval *iv;
 } tc_interval_set;
 
-void tc_interval_set_init(tc_interval_set *s);
-void tc_interval_set_destroy(tc_interval_set *s);
-void tc_interval_set_clear(tc_interval_set *s);
+void tci_interval_set_init(tc_interval_set *s);
+void tci_interval_set_destroy(tc_interval_set *s);
+void tci_interval_set_clear(tc_interval_set *s);
 /* Add [lo, hi) (lo < hi), merging with overlapping or adjacent intervals. */
-int tc_interval_set_add(tc_interval_set *s, int64_t lo, int64_t hi, tc_error *err);
+int tci_interval_set_add(tc_interval_set *s, int64_t lo, int64_t hi, tc_error *err);
 /* Whether any point of [lo, hi) is in the set. */
-int tc_interval_set_overlaps(const tc_interval_set *s, int64_t lo, int64_t hi);
+int tci_interval_set_overlaps(const tc_interval_set *s, int64_t lo, int64_t hi);
 /* Whether every point of [lo, hi) is in the set. */
-int tc_interval_set_covers(const tc_interval_set *s, int64_t lo, int64_t hi);
+int tci_interval_set_covers(const tc_interval_set *s, int64_t lo, int64_t hi);
 /* The maximal sub-ranges of [lo, hi) NOT in the set, in increasing order, appended to
    *gaps (grown with realloc; *ngaps and *room updated). */
-int tc_interval_set_gaps(const tc_interval_set *s, int64_t lo, int64_t hi, tc_interval **gaps, int64_t *ngaps,
+int tci_interval_set_gaps(const tc_interval_set *s, int64_t lo, int64_t hi, tc_interval **gaps, int64_t *ngaps,
                          int64_t *room, tc_error *err);
 
 #endif

@@ -97,7 +97,7 @@ typedef struct exporter {
 
 static void free_gpus(exporter *E) {
   if (!E->gpus) return;
-  for (int32_t r = 0; r < E->n; r++) tc_mx_gpu_destroy(&E->gpus[r]);
+  for (int32_t r = 0; r < E->n; r++) tci_mx_gpu_destroy(&E->gpus[r]);
   free(E->gpus);
   E->gpus = NULL;
 }
@@ -131,7 +131,7 @@ static int lower_all(exporter *E, const tc_graph *g) {
   E->progs = calloc((size_t)E->n, sizeof *E->progs);
   if (!E->progs) return tc_error_set(E->err, TC_ENOMEM, "out of memory lowering %d ranks", E->n);
   if (tc_program_lower_all(g, E->s, TC_LOWER_DEPS, E->progs, E->err)) return E->err->code;
-  return tc_mx_channels_assign(E->progs, E->n, &E->ch, E->err);
+  return tci_mx_channels_assign(E->progs, E->n, &E->ch, E->err);
 }
 
 static int check_elements(exporter *E) {
@@ -182,7 +182,7 @@ static int plan_all(exporter *E, int32_t W, int32_t L, overflow_note *peer_note,
   if (!E->gpus) return tc_error_set(E->err, TC_ENOMEM, "out of memory planning %d GPUs", E->n);
   for (int32_t r = 0; r < E->n; r++) {
     tc_mx_overflow peer, local;
-    if (tc_mx_plan_gpu(&E->progs[r], &E->ch, W, L, E->max_steps, &E->gpus[r], &peer, &local, E->err))
+    if (tci_mx_plan_gpu(&E->progs[r], &E->ch, W, L, E->max_steps, &E->gpus[r], &peer, &local, E->err))
       return E->err->code;
     note(peer_note, &E->gpus[r], r, &peer, E->max_steps);
     note(local_note, &E->gpus[r], r, &local, E->max_steps);
@@ -273,13 +273,13 @@ int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_opti
                     .max_bytes = o->max_bytes,
                     .gpus = E.gpus};
     fill_stats(&E, W, &a, &st);
-    rc = tc_mx_write(&a, path, err);
+    rc = tci_mx_write(&a, path, err);
     if (!rc && stats) *stats = st;
   }
   free_gpus(&E);
   if (E.progs)
     for (int32_t r = 0; r < E.n; r++) tc_program_destroy(&E.progs[r]);
   free(E.progs);
-  tc_mx_channels_destroy(&E.ch);
+  tci_mx_channels_destroy(&E.ch);
   return rc;
 }

@@ -58,8 +58,8 @@ typedef struct tc_mx_channels {
 /* Base channels for the connections the programs use (greedy lowest-first colouring with
    at most 32 send and 32 recv connections per rank and channel). TC_ERANGE when more than
    32 base channels would be needed. */
-int tc_mx_channels_assign(const tc_program *progs, int32_t n, tc_mx_channels *out, tc_error *err);
-void tc_mx_channels_destroy(tc_mx_channels *c);
+int tci_mx_channels_assign(const tc_program *progs, int32_t n, tc_mx_channels *out, tc_error *err);
+void tci_mx_channels_destroy(tc_mx_channels *c);
 
 /* What went over a per-threadblock step limit in one planned GPU (-1 tb: nothing). */
 typedef struct tc_mx_overflow {
@@ -71,9 +71,9 @@ typedef struct tc_mx_overflow {
    copies over `nlocal` threadblocks. Fails only for memory, the int16 offsets, the int8
    depid and the per-GPU threadblock count; step counts are checked by the caller from
    `peer` and `local` (the longest peer / local threadblock over max_steps). */
-int tc_mx_plan_gpu(const tc_program *p, const tc_mx_channels *ch, int32_t width, int32_t nlocal, int32_t max_steps,
+int tci_mx_plan_gpu(const tc_program *p, const tc_mx_channels *ch, int32_t width, int32_t nlocal, int32_t max_steps,
                    tc_mx_gpu *out, tc_mx_overflow *peer, tc_mx_overflow *local, tc_error *err);
-void tc_mx_gpu_destroy(tc_mx_gpu *g);
+void tci_mx_gpu_destroy(tc_mx_gpu *g);
 
 /* The algo attributes msccl_write.c needs beyond the GPUs. */
 typedef struct tc_mx_algo {
@@ -84,6 +84,6 @@ typedef struct tc_mx_algo {
 } tc_mx_algo;
 
 /* Write the XML to path atomically. */
-int tc_mx_write(const tc_mx_algo *a, const char *path, tc_error *err);
+int tci_mx_write(const tc_mx_algo *a, const char *path, tc_error *err);
 
 #endif

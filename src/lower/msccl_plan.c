@@ -23,7 +23,7 @@
 
 /* ---- base channels ---------------------------------------------------------------- */
 
-int tc_mx_channels_assign(const tc_program *progs, int32_t n, tc_mx_channels *out, tc_error *err) {
+int tci_mx_channels_assign(const tc_program *progs, int32_t n, tc_mx_channels *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   size_t nn = (size_t)n * (size_t)n, nc = (size_t)n * TC_MX_MAX_CHANNELS;
   out->n = n;
@@ -62,11 +62,11 @@ int tc_mx_channels_assign(const tc_program *progs, int32_t n, tc_mx_channels *ou
 done:
   free(sends);
   free(recvs);
-  if (rc) tc_mx_channels_destroy(out);
+  if (rc) tci_mx_channels_destroy(out);
   return rc;
 }
 
-void tc_mx_channels_destroy(tc_mx_channels *c) {
+void tci_mx_channels_destroy(tc_mx_channels *c) {
   free(c->base);
   memset(c, 0, sizeof *c);
 }
@@ -357,7 +357,7 @@ static void note_overflow(tc_mx_overflow *o, int32_t tb, int64_t steps) {
   }
 }
 
-int tc_mx_plan_gpu(const tc_program *p, const tc_mx_channels *ch, int32_t width, int32_t nlocal, int32_t max_steps,
+int tci_mx_plan_gpu(const tc_program *p, const tc_mx_channels *ch, int32_t width, int32_t nlocal, int32_t max_steps,
                    tc_mx_gpu *out, tc_mx_overflow *peer, tc_mx_overflow *local, tc_error *err) {
   memset(out, 0, sizeof *out);
   *peer = *local = (tc_mx_overflow){-1, 0};
@@ -384,11 +384,11 @@ int tc_mx_plan_gpu(const tc_program *p, const tc_mx_channels *ch, int32_t width,
   free(P.known);
   free(P.cand_tb);
   free(P.cand_s);
-  if (rc) tc_mx_gpu_destroy(out);
+  if (rc) tci_mx_gpu_destroy(out);
   return rc;
 }
 
-void tc_mx_gpu_destroy(tc_mx_gpu *g) {
+void tci_mx_gpu_destroy(tc_mx_gpu *g) {
   if (g->tbs)
     for (int32_t t = 0; t < g->ntbs; t++) free(g->tbs[t].steps);
   free(g->tbs);

@@ -41,9 +41,9 @@ static void write_gpu(FILE *fp, int32_t id, const tc_mx_gpu *g) {
   fprintf(fp, "  </gpu>\n");
 }
 
-int tc_mx_write(const tc_mx_algo *a, const char *path, tc_error *err) {
+int tci_mx_write(const tc_mx_algo *a, const char *path, tc_error *err) {
   tc_atomic_file af;
-  if (tc_atomic_open(&af, path, err)) return err->code;
+  if (tci_atomic_open(&af, path, err)) return err->code;
   fprintf(af.fp,
           "<algo name=\"%s\" proto=\"%s\" nchannels=\"%d\" nchunksperloop=\"%" PRId64
           "\" ngpus=\"%d\" coll=\"%s\""
@@ -53,5 +53,5 @@ int tc_mx_write(const tc_mx_algo *a, const char *path, tc_error *err) {
   fprintf(af.fp, ">\n");
   for (int32_t r = 0; r < a->ngpus; r++) write_gpu(af.fp, r, &a->gpus[r]);
   fprintf(af.fp, "</algo>\n");
-  return tc_atomic_commit(&af, err);
+  return tci_atomic_commit(&af, err);
 }

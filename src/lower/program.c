@@ -100,20 +100,20 @@ static location acc_loc(const lowering *L, int64_t c) {
    step's messages, so the whole range can be read from (or reduced into) one place. */
 static int materialize(lowering *L, int32_t step, int64_t c0, int64_t c1) {
   L->ngaps = 0;
-  if (tc_interval_set_gaps(&L->touched, c0, c1, &L->gaps, &L->ngaps, &L->gaps_room, L->err)) return L->err->code;
+  if (tci_interval_set_gaps(&L->touched, c0, c1, &L->gaps, &L->ngaps, &L->gaps_room, L->err)) return L->err->code;
   for (int64_t i = 0; i < L->ngaps; i++) {
     tc_interval gap = L->gaps[i];
     if (push(L, &L->pre, copy_op(step, input_loc(L, gap.lo), acc_loc(L, gap.lo), gap.hi - gap.lo)))
       return L->err->code;
   }
-  return tc_interval_set_add(&L->touched, c0, c1, L->err);
+  return tci_interval_set_add(&L->touched, c0, c1, L->err);
 }
 
 /* Reduce phase: the partial of [c0, c1) as it stands at the start of the step. */
 static int reduce_send(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, int32_t peer) {
   location src;
-  if (tc_interval_set_covers(&L->touched, c0, c1)) src = acc_loc(L, c0);
-  else if (!tc_interval_set_overlaps(&L->touched, c0, c1)) src = input_loc(L, c0);
+  if (tci_interval_set_covers(&L->touched, c0, c1)) src = acc_loc(L, c0);
+  else if (!tci_interval_set_overlaps(&L->touched, c0, c1)) src = input_loc(L, c0);
   else {
     if (materialize(L, x->step, c0, c1)) return L->err->code;
     src = acc_loc(L, c0);
@@ -125,10 +125,10 @@ static int reduce_send(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1
 
 static int reduce_recv(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, int32_t peer) {
   location src, dst = acc_loc(L, c0);
-  if (tc_interval_set_covers(&L->touched, c0, c1)) src = dst;
-  else if (!tc_interval_set_overlaps(&L->touched, c0, c1)) {
+  if (tci_interval_set_covers(&L->touched, c0, c1)) src = dst;
+  else if (!tci_interval_set_overlaps(&L->touched, c0, c1)) {
     src = input_loc(L, c0);
-    if (tc_interval_set_add(&L->touched, c0, c1, L->err)) return L->err->code;
+    if (tci_interval_set_add(&L->touched, c0, c1, L->err)) return L->err->code;
   } else {
     if (materialize(L, x->step, c0, c1)) return L->err->code;
     src = dst;
@@ -152,9 +152,9 @@ static int copy_send(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, 
 static int copy_recv(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, int32_t peer) {
   tc_op op = {.kind = TC_OP_RECV, .step = x->step, .peer = peer, .arc = x->arc, .src = TC_BUF_INPUT,
               .src_off = -1, .dst = TC_BUF_OUTPUT, .dst_off = c0, .cnt = c1 - c0};
-  if (!tc_interval_set_overlaps(&L->held, c0, c1) && !tc_interval_set_overlaps(&L->incoming, c0, c1)) {
+  if (!tci_interval_set_overlaps(&L->held, c0, c1) && !tci_interval_set_overlaps(&L->incoming, c0, c1)) {
     if (push(L, &L->recv, op)) return L->err->code;
-    return tc_interval_set_add(&L->incoming, c0, c1, L->err);
+    return tci_interval_set_add(&L->incoming, c0, c1, L->err);
   }
   int64_t landing = L->p->redundant_off + L->redundant_used;
   op.dst = TC_BUF_SCRATCH;
@@ -164,17 +164,17 @@ static int copy_recv(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, 
   if (L->redundant_used > L->redundant_max) L->redundant_max = L->redundant_used;
   /* New pieces: not held and not already arriving this step. */
   L->ngaps = 0;
-  if (tc_interval_set_gaps(&L->held, c0, c1, &L->gaps, &L->ngaps, &L->gaps_room, L->err)) return L->err->code;
+  if (tci_interval_set_gaps(&L->held, c0, c1, &L->gaps, &L->ngaps, &L->gaps_room, L->err)) return L->err->code;
   int64_t held_gaps = L->ngaps;
   for (int64_t i = 0; i < held_gaps; i++)
-    if (tc_interval_set_gaps(&L->incoming, L->gaps[i].lo, L->gaps[i].hi, &L->gaps, &L->ngaps, &L->gaps_room,
+    if (tci_interval_set_gaps(&L->incoming, L->gaps[i].lo, L->gaps[i].hi, &L->gaps, &L->ngaps, &L->gaps_room,
                              L->err))
       return L->err->code;
   for (int64_t i = held_gaps; i < L->ngaps; i++) {
     tc_interval piece = L->gaps[i];
     location from = {TC_BUF_SCRATCH, landing + (piece.lo - c0)}, to = {TC_BUF_OUTPUT, piece.lo};
     if (push(L, &L->recv, copy_op(x->step, from, to, piece.hi - piece.lo))) return L->err->code;
-    if (tc_interval_set_add(&L->incoming, piece.lo, piece.hi, L->err)) return L->err->code;
+    if (tci_interval_set_add(&L->incoming, piece.lo, piece.hi, L->err)) return L->err->code;
   }
   return TC_OK;
 }
@@ -182,8 +182,8 @@ static int copy_recv(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, 
 /* After a copy-phase step: what arrived is held. */
 static int end_copy_step(lowering *L) {
   for (int64_t i = 0; i < L->incoming.count; i++)
-    if (tc_interval_set_add(&L->held, L->incoming.iv[i].lo, L->incoming.iv[i].hi, L->err)) return L->err->code;
-  tc_interval_set_clear(&L->incoming);
+    if (tci_interval_set_add(&L->held, L->incoming.iv[i].lo, L->incoming.iv[i].hi, L->err)) return L->err->code;
+  tci_interval_set_clear(&L->incoming);
   L->redundant_used = 0;
   return TC_OK;
 }
@@ -192,13 +192,13 @@ static int end_copy_step(lowering *L) {
    received nothing for it: N == 1), as ops of `step` in `list`. */
 static int finish_untouched(lowering *L, op_list *list, int32_t step, int64_t c0, int64_t c1) {
   L->ngaps = 0;
-  if (tc_interval_set_gaps(&L->touched, c0, c1, &L->gaps, &L->ngaps, &L->gaps_room, L->err)) return L->err->code;
+  if (tci_interval_set_gaps(&L->touched, c0, c1, &L->gaps, &L->ngaps, &L->gaps_room, L->err)) return L->err->code;
   for (int64_t i = 0; i < L->ngaps; i++) {
     tc_interval gap = L->gaps[i];
     if (push(L, list, copy_op(step, input_loc(L, gap.lo), acc_loc(L, gap.lo), gap.hi - gap.lo)))
       return L->err->code;
   }
-  return tc_interval_set_add(&L->touched, c0, c1, L->err);
+  return tci_interval_set_add(&L->touched, c0, c1, L->err);
 }
 
 /* Allreduce, between its halves: owned shards are complete in the output and held. */
@@ -208,7 +208,7 @@ static int start_allgather_half(lowering *L, int32_t step) {
     if (tc_schedule_owner(L->s, k) != L->r) continue;
     int64_t c0 = (int64_t)k * p->units, c1 = c0 + p->units;
     if (finish_untouched(L, &L->pre, step, c0, c1)) return L->err->code;
-    if (tc_interval_set_add(&L->held, c0, c1, L->err)) return L->err->code;
+    if (tci_interval_set_add(&L->held, c0, c1, L->err)) return L->err->code;
   }
   return TC_OK;
 }
@@ -406,7 +406,7 @@ static int lower_steps(lowering *L, const tc_transfer *mine, int64_t count) {
     int64_t own = (int64_t)r * p->units;
     if (push(L, &L->all, copy_op(0, (location){TC_BUF_INPUT, 0}, (location){TC_BUF_OUTPUT, own}, p->units)))
       return L->err->code;
-    if (tc_interval_set_add(&L->held, own, own + p->units, L->err)) return L->err->code;
+    if (tci_interval_set_add(&L->held, own, own + p->units, L->err)) return L->err->code;
   }
   int64_t at = 0;
   for (int32_t t = 1; t <= s->steps; t++) {
@@ -452,17 +452,17 @@ static int lower_from(const tc_graph *g, const tc_schedule *s, int32_t rank, uns
   set_layout(p, nchunks);
 
   lowering L = {.g = g, .s = s, .p = p, .r = rank, .nchunks = nchunks, .err = err};
-  tc_interval_set_init(&L.touched);
-  tc_interval_set_init(&L.held);
-  tc_interval_set_init(&L.incoming);
+  tci_interval_set_init(&L.touched);
+  tci_interval_set_init(&L.held);
+  tci_interval_set_init(&L.incoming);
   int rc = lower_steps(&L, mine, count);
   free(L.pre.v);
   free(L.send.v);
   free(L.recv.v);
   free(L.gaps);
-  tc_interval_set_destroy(&L.touched);
-  tc_interval_set_destroy(&L.held);
-  tc_interval_set_destroy(&L.incoming);
+  tci_interval_set_destroy(&L.touched);
+  tci_interval_set_destroy(&L.held);
+  tci_interval_set_destroy(&L.incoming);
   p->ops = L.all.v;
   p->nops = L.all.n;
   p->scratch_chunks = p->redundant_off + L.redundant_max;

@@ -122,7 +122,7 @@ static int write_platform(const tc_graph *g, double link_bw, double alpha_s, con
     return tc_error_set(err, TC_ENOMEM, "out of memory writing %s", path);
   }
   tc_atomic_file af;
-  int rc = tc_atomic_open(&af, path, err);
+  int rc = tci_atomic_open(&af, path, err);
   if (!rc) {
     FILE *fp = af.fp;
     fputs("<?xml version='1.0'?>\n"
@@ -135,7 +135,7 @@ static int write_platform(const tc_graph *g, double link_bw, double alpha_s, con
     write_links(fp, g, link_bw, alpha_s);
     for (int32_t s = 0; s < g->n; s++) write_routes_from(fp, g, s, dist, pred, scratch);
     fputs("  </zone>\n</platform>\n", fp);
-    rc = tc_atomic_commit(&af, err);
+    rc = tci_atomic_commit(&af, err);
   }
   free(dist), free(pred), free(scratch);
   return rc;
@@ -143,10 +143,10 @@ static int write_platform(const tc_graph *g, double link_bw, double alpha_s, con
 
 static int write_hostfile(const tc_graph *g, const char *path, tc_error *err) {
   tc_atomic_file af;
-  int rc = tc_atomic_open(&af, path, err);
+  int rc = tci_atomic_open(&af, path, err);
   if (rc) return rc;
   for (int32_t u = 0; u < g->n; u++) fprintf(af.fp, "n%d\n", u);
-  return tc_atomic_commit(&af, err);
+  return tci_atomic_commit(&af, err);
 }
 
 int tc_simgrid_write_platform(const tc_graph *g, double link_bw, double alpha_s, const char *dir, tc_error *err) {

@@ -25,7 +25,7 @@ int tc_plan_check_dir(const char *dir, int force, tc_error *err) {
     return tc_error_set(err, TC_EIO, "cannot access '%s': %s", dir, strerror(errno));
   }
   if (!S_ISDIR(st.st_mode)) return tc_error_set(err, TC_EINPUT, "'%s' exists and is not a directory", dir);
-  int empty = tc_fs_dir_is_empty(dir);
+  int empty = tci_fs_dir_is_empty(dir);
   if (empty < 0) return tc_error_set(err, TC_EIO, "cannot read directory '%s': %s", dir, strerror(errno));
   if (!empty && !force)
     return tc_error_set(err, TC_EINPUT, "output directory '%s' exists and is not empty (--force replaces it)",
@@ -59,7 +59,7 @@ static int move_into_place(const char *tmp, const char *target, int force, tc_er
   if (!force || (errno != ENOTEMPTY && errno != EEXIST))
     return tc_error_set(err, TC_EIO, "cannot rename '%s' to '%s': %s", tmp, target, strerror(errno));
   char *old = NULL;
-  int rc = tc_fs_make_sibling_dir(target, "old", &old, err);
+  int rc = tci_fs_make_sibling_dir(target, "old", &old, err);
   if (rc) return rc;
   if (rename(target, old) != 0) {
     rc = tc_error_set(err, TC_EIO, "cannot move '%s' aside: %s", target, strerror(errno));
@@ -67,7 +67,7 @@ static int move_into_place(const char *tmp, const char *target, int force, tc_er
   } else if (rename(tmp, target) != 0) {
     rc = tc_error_set(err, TC_EIO, "cannot rename '%s' to '%s': %s", tmp, target, strerror(errno));
     rename(old, target); /* put the old tree back */
-  } else if (tc_fs_remove_tree(old) != 0) {
+  } else if (tci_fs_remove_tree(old) != 0) {
     rc = tc_error_set(err, TC_EIO, "wrote '%s' but could not remove the replaced tree '%s'", target, old);
   }
   free(old);
@@ -80,13 +80,13 @@ int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress
                                       "reduce-scatter.json", "allreduce.json", "summary.md"};
   int rc = tc_plan_check_dir(dir, force, err);
   if (rc) return rc;
-  char *target = tc_fs_trimmed_copy(dir), *tmp = NULL;
+  char *target = tci_fs_trimmed_copy(dir), *tmp = NULL;
   if (!target) return tc_error_set(err, TC_ENOMEM, "out of memory");
-  tc_plan_progress_line(progress, ctx, "writing %s", target);
-  rc = tc_fs_make_sibling_dir(target, "tmp", &tmp, err);
+  tci_plan_progress_line(progress, ctx, "writing %s", target);
+  rc = tci_fs_make_sibling_dir(target, "tmp", &tmp, err);
   for (size_t i = 0; !rc && i < sizeof files / sizeof files[0]; i++) rc = write_one(p, tmp, files[i], err);
   if (!rc) rc = move_into_place(tmp, target, force, err);
-  if (rc && tmp) tc_fs_remove_tree(tmp);
+  if (rc && tmp) tci_fs_remove_tree(tmp);
   free(tmp);
   free(target);
   return rc;

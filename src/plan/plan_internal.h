@@ -7,7 +7,7 @@
 #include "topocoll/plan.h"
 
 /* One progress line through the caller's callback (nothing when progress is NULL). */
-void tc_plan_progress_line(tc_plan_progress progress, void *ctx, const char *fmt, ...)
+void tci_plan_progress_line(tc_plan_progress progress, void *ctx, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif

@@ -30,7 +30,7 @@
 #define MAX_SIZES ((int)(sizeof(((tc_workload *)0)->bytes) / sizeof(double)))
 #define MAX_PIPELINE 64 /* pipelining depths tried: 1, 2, 4, ..., 64 */
 
-void tc_plan_progress_line(tc_plan_progress progress, void *ctx, const char *fmt, ...) {
+void tci_plan_progress_line(tc_plan_progress progress, void *ctx, const char *fmt, ...) {
   if (!progress) return;
   char line[384];
   va_list ap;
@@ -69,7 +69,7 @@ static void take_set(tc_plan *p, tc_collective_set *set) {
 
 static int build_chosen(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
   tc_candidate *c = &p->frontier.member[p->chosen];
-  tc_plan_progress_line(progress, ctx, "building %s and its allgather, reduce-scatter and allreduce", c->spec);
+  tci_plan_progress_line(progress, ctx, "building %s and its allgather, reduce-scatter and allreduce", c->spec);
   tc_spec *spec = NULL;
   tc_collective_set set;
   memset(&set, 0, sizeof set);
@@ -83,7 +83,7 @@ static int build_chosen(tc_plan *p, tc_plan_progress progress, void *ctx, tc_err
     return rc;
   }
   take_set(p, &set);
-  tc_plan_progress_line(progress, ctx, "holding the allgather to the prediction");
+  tci_plan_progress_line(progress, ctx, "holding the allgather to the prediction");
   return tc_candidate_measure(c, p->graph, &p->allgather, err);
 }
 
@@ -138,7 +138,7 @@ static int measure_baseline(tc_plan *p, const tc_algorithm_info *a, const tc_gra
 /* Every registry algorithm with a topology of its own for this cluster; pipelined ones at
    P = 1, 2, 4, ... until a depth is not available (deeper ones need the same ports). */
 static int build_baselines(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
-  tc_plan_progress_line(progress, ctx, "building and verifying the ring and double binary tree baselines");
+  tci_plan_progress_line(progress, ctx, "building and verifying the ring and double binary tree baselines");
   int rc = TC_OK;
   for (int i = 0; !rc && i < tc_algorithm_count(); i++) {
     const tc_algorithm_info *a = tc_algorithm_at(i);
@@ -181,7 +181,7 @@ int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_prog
   out->find = *find;
   out->find.build = 0;
   out->workload = *w;
-  tc_plan_progress_line(progress, ctx, "finding the Pareto frontier for N = %d, d = %d", find->nodes, find->degree);
+  tci_plan_progress_line(progress, ctx, "finding the Pareto frontier for N = %d, d = %d", find->nodes, find->degree);
   rc = tc_find(&out->find, &out->frontier, err);
   if (!rc && out->frontier.count < 1)
     rc = tc_error_set(err, TC_EFAIL, "the finder found no topology for N = %d, d = %d", find->nodes,

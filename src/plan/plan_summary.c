@@ -270,8 +270,8 @@ static int summary_stream(const tc_plan *p, FILE *f) {
 
 int tc_plan_write_summary(const tc_plan *p, const char *path, tc_error *err) {
   tc_atomic_file af;
-  int rc = tc_atomic_open(&af, path, err);
+  int rc = tci_atomic_open(&af, path, err);
   if (rc) return rc;
   summary_stream(p, af.fp);
-  return tc_atomic_commit(&af, err);
+  return tci_atomic_commit(&af, err);
 }

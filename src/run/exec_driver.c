@@ -287,7 +287,7 @@ static int time_side(const exec_ctx *c, const exec_size *z, int which, double *m
   long iters = c->o->iters, total = c->o->warmup + iters;
   double *t = malloc(sizeof *t * (size_t)iters * 2);
   int rc = t ? TC_OK : tc_error_set(err, TC_ENOMEM, "out of memory for timings");
-  if ((rc = tc_run_agree(MPI_COMM_WORLD, rc, NULL, err))) {
+  if ((rc = tci_run_agree(MPI_COMM_WORLD, rc, NULL, err))) {
     free(t);
     return rc;
   }
@@ -382,7 +382,7 @@ static int run_size(const exec_ctx *c, int64_t requested, int *mismatch, tc_erro
   exec_size z;
   int rc = size_for(c, requested, &z, err);
   if (!rc) rc = alloc_size(c, &z, err);
-  if ((rc = tc_run_agree(MPI_COMM_WORLD, rc, NULL, err))) {
+  if ((rc = tci_run_agree(MPI_COMM_WORLD, rc, NULL, err))) {
     free_size(c, &z);
     return rc;
   }
@@ -435,7 +435,7 @@ int main(int argc, char **argv) {
         rc = run_size(&c, o.sizes[i], &mismatch, &err);
         if (mismatch) status = 1;
       }
-      tc_mpi_plan_free(c.plan);
+      tc_mpi_plan_destroy(c.plan);
     }
   }
   if (rc) {

@@ -3,9 +3,9 @@
 ** tc_mpi_allreduce (run_mpi.h).
 **
 ** A call: check the arguments and prepare everything that could fail — the element
-** layout for this count (tc_run_layout_prepare: every op's element offsets, staging per
+** layout for this count (tci_run_layout_prepare: every op's element offsets, staging per
 ** step, MPI messages per op), the scratch and staging buffers, the request array — then
-** one tc_run_agree, so a rank-local problem (bad type, overflowing count, NULL buffer, out of
+** one tci_run_agree, so a rank-local problem (bad type, overflowing count, NULL buffer, out of
 ** memory) stops every rank before any message is sent. A call repeating the last agreed
 ** (count, element size) skips it: nothing that could fail on one rank is prepared.
 ** Then the program runs step by
@@ -43,7 +43,7 @@ __extension__ typedef unsigned __int128 run_u128;
 /* floor(a * b / c) for 0 <= a <= c, b >= 0, c > 0, without overflow. */
 static int64_t mul_div(int64_t a, int64_t b, int64_t c) { return (int64_t)((run_u128)a * (run_u128)b / (run_u128)c); }
 
-int64_t tc_run_chunk_start(const tc_mpi_plan *plan, int64_t total, int64_t c) {
+int64_t tci_run_chunk_start(const tc_mpi_plan *plan, int64_t total, int64_t c) {
   int64_t k = c / plan->units, j = c % plan->units;
   int64_t lo = mul_div(k, total, plan->nshards);
   if (j == 0) return lo;
@@ -56,18 +56,18 @@ static int64_t element_at(const tc_mpi_plan *plan, const run_layout *ly, const r
   int64_t own = (int64_t)plan->rank * plan->units;
   switch (l->buf) {
     case TC_BUF_INPUT:
-      return tc_run_chunk_start(plan, ly->total, chunk) -
-             (plan->coll == TC_COLL_ALLGATHER ? tc_run_chunk_start(plan, ly->total, own) : 0);
+      return tci_run_chunk_start(plan, ly->total, chunk) -
+             (plan->coll == TC_COLL_ALLGATHER ? tci_run_chunk_start(plan, ly->total, own) : 0);
     case TC_BUF_OUTPUT:
-      return tc_run_chunk_start(plan, ly->total, chunk) -
-             (plan->coll == TC_COLL_REDUCE_SCATTER ? tc_run_chunk_start(plan, ly->total, own) : 0);
+      return tci_run_chunk_start(plan, ly->total, chunk) -
+             (plan->coll == TC_COLL_REDUCE_SCATTER ? tci_run_chunk_start(plan, ly->total, own) : 0);
     case TC_BUF_SCRATCH: break;
   }
-  if (l->off < plan->redundant_off) return tc_run_chunk_start(plan, ly->total, chunk);
-  int64_t slot = tc_run_chunk_start(plan, ly->total, plan->redundant_off) +
+  if (l->off < plan->redundant_off) return tci_run_chunk_start(plan, ly->total, chunk);
+  int64_t slot = tci_run_chunk_start(plan, ly->total, plan->redundant_off) +
                  (l->anchor_slot - plan->redundant_off) * ly->maxc;
   if (l->anchor_chunk < 0) return slot; /* a dropped receive */
-  return slot + tc_run_chunk_start(plan, ly->total, chunk) - tc_run_chunk_start(plan, ly->total, l->anchor_chunk);
+  return slot + tci_run_chunk_start(plan, ly->total, chunk) - tci_run_chunk_start(plan, ly->total, l->anchor_chunk);
 }
 
 static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
@@ -75,7 +75,7 @@ static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 /* Largest element count the executor's byte arithmetic accepts (8-byte types). */
 #define RUN_MAX_ELEMENTS (INT64_MAX / 8)
 
-int tc_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err) {
+int tci_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err) {
   run_layout *ly = &plan->layout;
   if (ly->valid && ly->count == count) return TC_OK;
   ly->valid = 0;
@@ -96,7 +96,7 @@ int tc_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err) {
   if (__builtin_mul_overflow(plan->scratch_chunks - plan->redundant_off, ly->maxc, &redundant) ||
       redundant > RUN_MAX_ELEMENTS - total)
     return tc_error_set(err, TC_EINPUT, "count %lld is too large for the scratch space of rank %d", count, plan->rank);
-  ly->scratch_elems = tc_run_chunk_start(plan, total, plan->redundant_off) + redundant;
+  ly->scratch_elems = tci_run_chunk_start(plan, total, plan->redundant_off) + redundant;
   ly->staging_elems = 0;
   ly->max_requests = 0;
   for (int32_t t = 0; t <= plan->steps + 1; t++) {
@@ -106,7 +106,7 @@ int tc_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err) {
       run_span *sp = &ly->span[i];
       sp->src = sp->dst = sp->stage = -1;
       if (op->chunk >= 0)
-        sp->len = tc_run_chunk_start(plan, total, op->chunk + op->cnt) - tc_run_chunk_start(plan, total, op->chunk);
+        sp->len = tci_run_chunk_start(plan, total, op->chunk + op->cnt) - tci_run_chunk_start(plan, total, op->chunk);
       else if (__builtin_mul_overflow(op->cnt, ly->maxc, &sp->len)) /* a dropped receive: room enough */
         return tc_error_set(err, TC_EINPUT, "count %lld is too large for the scratch space of rank %d", count,
                             plan->rank);
@@ -187,11 +187,11 @@ static int check_call(tc_mpi_plan *plan, run_call *c, tc_error *err) {
   if (c->coll != TC_COLL_ALLGATHER && decode_op(c->op, &c->rop, err)) return err->code;
   if (c->count > 0 && (!c->recvbuf || !c->sendbuf))
     return tc_error_set(err, TC_EINPUT, "NULL %s with count %lld", c->recvbuf ? "sendbuf" : "recvbuf", c->count);
-  if (tc_run_layout_prepare(plan, c->count, err)) return err->code;
+  if (tci_run_layout_prepare(plan, c->count, err)) return err->code;
   const run_layout *ly = &plan->layout;
   int shared = !plan->compute; /* dummy data: SMPI may share it between ranks */
-  if (tc_run_buf_reserve(&plan->scratch, (size_t)ly->scratch_elems * (size_t)c->elt, shared, err) ||
-      tc_run_buf_reserve(&plan->staging, (size_t)ly->staging_elems * (size_t)c->elt, shared, err))
+  if (tci_run_buf_reserve(&plan->scratch, (size_t)ly->scratch_elems * (size_t)c->elt, shared, err) ||
+      tci_run_buf_reserve(&plan->staging, (size_t)ly->staging_elems * (size_t)c->elt, shared, err))
     return err->code;
   if (ly->max_requests > plan->req_room) {
     MPI_Request *r = realloc(plan->req, sizeof *r * (size_t)ly->max_requests);
@@ -318,7 +318,7 @@ static int run_collective(tc_mpi_plan *plan, run_call *c, tc_error *err) {
      another not: a new (count, type), for which layout and buffers are prepared. Otherwise
      the checks depend on arguments MPI requires equal on every rank (and the buffers). */
   if (c->count != plan->agreed_count || c->elt != plan->agreed_elt) {
-    if ((rc = tc_run_agree(plan->comm, rc, NULL, err))) return rc;
+    if ((rc = tci_run_agree(plan->comm, rc, NULL, err))) return rc;
     plan->agreed_count = c->count;
     plan->agreed_elt = c->elt;
   } else if (rc) {

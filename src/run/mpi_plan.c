@@ -12,7 +12,7 @@
 ** what the program means: no receive may land on chunks that a send of the same step reads,
 ** that another receive lands on, or that an earlier non-leading op of the step touches
 ** (in-place aliases counted, so the check holds in place and out of place). A failure
-** there is a lowering bug, reported as TC_EFAIL. Then one tc_run_agree, and, when all
+** there is a lowering bug, reported as TC_EFAIL. Then one tci_run_agree, and, when all
 ** succeeded, a broadcast of rank 0's digest of the schedule and graph and a second
 ** agreement: a rank that read a different file (a stale copy on one node) is an error on
 ** every rank instead of a hang in mismatched messages.
@@ -34,7 +34,7 @@ typedef struct agree_record {
   char msg[TC_ERRMSG_MAX];
 } agree_record;
 
-int tc_run_agree(MPI_Comm comm, int code, int *detail, tc_error *err) {
+int tci_run_agree(MPI_Comm comm, int code, int *detail, tc_error *err) {
   int rank;
   MPI_Comm_rank(comm, &rank);
   struct {
@@ -76,7 +76,7 @@ static void buf_free(run_buf *b) {
   b->shared = 0;
 }
 
-int tc_run_buf_reserve(run_buf *b, size_t bytes, int shared, tc_error *err) {
+int tci_run_buf_reserve(run_buf *b, size_t bytes, int shared, tc_error *err) {
 #ifndef SMPI_SHARED_MALLOC
   shared = 0; /* only SMPI has shared dummy buffers */
 #endif
@@ -94,7 +94,7 @@ int tc_run_buf_reserve(run_buf *b, size_t bytes, int shared, tc_error *err) {
   return TC_OK;
 }
 
-void tc_run_buf_release(run_buf *b) { buf_free(b); }
+void tci_run_buf_release(run_buf *b) { buf_free(b); }
 
 /* ---- annotation --------------------------------------------------------------------------- */
 
@@ -268,7 +268,7 @@ static int check_steps(tc_mpi_plan *plan, tc_error *err) {
   return rc;
 }
 
-int tc_run_plan_annotate(tc_mpi_plan *plan, const tc_program *p, tc_error *err) {
+int tci_run_plan_annotate(tc_mpi_plan *plan, const tc_program *p, tc_error *err) {
   plan->nshards = p->nshards;
   plan->units = p->units;
   plan->steps = p->steps;
@@ -348,7 +348,7 @@ static int load_local(tc_mpi_plan *plan, const char *path, unsigned flags, int *
     rc = tc_program_lower(doc.graph, s, plan->rank, 0, &prog, err);
     if (rc) tc_error_prefix(err, "%s", path);
     else {
-      rc = tc_run_plan_annotate(plan, &prog, err);
+      rc = tci_run_plan_annotate(plan, &prog, err);
       tc_program_destroy(&prog);
     }
   }
@@ -356,7 +356,7 @@ static int load_local(tc_mpi_plan *plan, const char *path, unsigned flags, int *
   return rc;
 }
 
-int tc_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, int *wrong_size,
+int tci_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, int *wrong_size,
                   tc_error *err) {
   tc_error local;
   if (!err) err = &local; /* the ranks still need a reason to share */
@@ -388,7 +388,7 @@ int tc_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_pla
     plan->tag_ub = flag && *ub > 0 ? *ub : 32767; /* the least MPI guarantees */
     rc = load_local(plan, path, flags, &mismatch, &digest, err);
   }
-  rc = tc_run_agree(dup, rc, &mismatch, err);
+  rc = tci_run_agree(dup, rc, &mismatch, err);
   if (wrong_size) *wrong_size = rc ? mismatch : 0;
   if (!rc) { /* every rank must have read the same schedule */
     unsigned long long first = digest;
@@ -397,11 +397,11 @@ int tc_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_pla
     else if (first != digest)
       rc = tc_error_set(err, TC_EINPUT, "%s: this rank read another schedule than rank 0 (the file differs "
                         "between ranks)", path);
-    rc = tc_run_agree(dup, rc, NULL, err);
+    rc = tci_run_agree(dup, rc, NULL, err);
   }
   if (rc) {
     if (plan) plan->comm = MPI_COMM_NULL;
-    tc_mpi_plan_free(plan);
+    tc_mpi_plan_destroy(plan);
     MPI_Comm_free(&dup);
     return rc;
   }
@@ -410,10 +410,10 @@ int tc_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_pla
 }
 
 int tc_mpi_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, tc_error *err) {
-  return tc_run_plan_load(path, comm, flags, out, NULL, err);
+  return tci_run_plan_load(path, comm, flags, out, NULL, err);
 }
 
-void tc_mpi_plan_free(tc_mpi_plan *plan) {
+void tc_mpi_plan_destroy(tc_mpi_plan *plan) {
   if (!plan) return;
   int finalized = 0;
   MPI_Finalized(&finalized);
@@ -421,8 +421,8 @@ void tc_mpi_plan_free(tc_mpi_plan *plan) {
   free(plan->ops);
   free(plan->step_first);
   free(plan->layout.span);
-  tc_run_buf_release(&plan->scratch);
-  tc_run_buf_release(&plan->staging);
+  tci_run_buf_release(&plan->scratch);
+  tci_run_buf_release(&plan->staging);
   free(plan->req);
   free(plan);
 }
@@ -433,7 +433,7 @@ int tc_mpi_plan_ranks(const tc_mpi_plan *plan) { return plan->ranks; }
 
 void tc_mpi_plan_set_compute(tc_mpi_plan *plan, int on) { plan->compute = on != 0; }
 
-void tc_run_plan_set_msg_max(tc_mpi_plan *plan, int64_t elements) {
+void tci_run_plan_set_msg_max(tc_mpi_plan *plan, int64_t elements) {
   plan->msg_max = elements < 1 ? 1 : elements > INT_MAX ? INT_MAX : elements;
   plan->layout.valid = 0;
 }

@@ -67,7 +67,7 @@ static void load_one(const char *path) {
   tc_mpi_plan *plan = NULL;
   tc_error err;
   int wrong_size = 0;
-  if (tc_run_plan_load(path, MPI_COMM_WORLD, 0, &plan, &wrong_size, &err)) {
+  if (tci_run_plan_load(path, MPI_COMM_WORLD, 0, &plan, &wrong_size, &err)) {
     if (!wrong_size) warn("%s; plan not used", err.msg);
     else if (state.verbose) warn("%s; plan skipped", err.msg);
     return;
@@ -75,7 +75,7 @@ static void load_one(const char *path) {
   int s = slot_of(tc_mpi_plan_collective(plan));
   if (state.plan[s]) {
     if (state.verbose) warn("%s: skipped (an earlier plan already serves %s)", path, slot_names[s]);
-    tc_mpi_plan_free(plan);
+    tc_mpi_plan_destroy(plan);
     return;
   }
   state.plan[s] = plan;
@@ -123,7 +123,7 @@ int MPI_Finalize(void) {
     long long served = 0;
     for (int s = 0; s < NSLOTS; s++) {
       served += state.served[s];
-      tc_mpi_plan_free(state.plan[s]);
+      tc_mpi_plan_destroy(state.plan[s]);
       state.plan[s] = NULL;
     }
     inside = 0;

@@ -6,7 +6,7 @@
 **   - every op knows the global chunk id of the data it moves (`chunk`), which is all
 **     the executor needs to turn chunk ranges into element ranges for any count: shard k
 **     of `total` elements is [k*total/nshards, (k+1)*total/nshards) rounded down, unit j
-**     of a shard of S elements is [j*S/units, (j+1)*S/units) (tc_run_chunk_start);
+**     of a shard of S elements is [j*S/units, (j+1)*S/units) (tci_run_chunk_start);
 **   - the redundant scratch area (copy-receives of data the rank already holds) has no
 **     chunk ids of its own: it is laid out in slots of `maxc` elements, the most a chunk
 **     can have, and a receive landing at slot o occupies its slots contiguously from
@@ -20,8 +20,8 @@
 ** The element layout for one count (run_layout) is computed on first use and kept until
 ** the count changes, with the staging each step needs and the request count.
 **
-** Agreement (tc_run_agree): every collective entry point decides locally, then calls
-** tc_run_agree once — an MPI_Allreduce MINLOC over (ok ? 1 : 0, rank) and, only on failure,
+** Agreement (tci_run_agree): every collective entry point decides locally, then calls
+** tci_run_agree once — an MPI_Allreduce MINLOC over (ok ? 1 : 0, rank) and, only on failure,
 ** an MPI_Bcast of the first failing rank's record — so that every rank returns the same
 ** code and the message "rank R: reason" and none is left in a collective.
 */
@@ -107,32 +107,32 @@ struct tc_mpi_plan {
    the first failing rank's code (TC_OK when none failed) and, on failure, leaves
    "rank R: its message" in err on every rank. *detail (may be NULL) is likewise the
    first failing rank's detail value (0 when all succeeded). */
-int tc_run_agree(MPI_Comm comm, int code, int *detail, tc_error *err);
+int tci_run_agree(MPI_Comm comm, int code, int *detail, tc_error *err);
 
 /* Load as tc_mpi_plan_load; *wrong_size (may be NULL) is set on every rank when the
    failure was the schedule's node count differing from the communicator's size. */
-int tc_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, int *wrong_size,
+int tci_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, int *wrong_size,
                   tc_error *err);
 
 /* Annotate program p for plan (plan->rank, ranks and coll set; p is copied, not kept):
    fills the plan's chunking, ops and step boundaries and checks that the step discipline
    of mpi_exec.c runs p as program.h means it; a program that breaks it is TC_EFAIL. The
-   plan's ops and step_first are then the caller's to free (tc_mpi_plan_free does). Local. */
-int tc_run_plan_annotate(tc_mpi_plan *plan, const tc_program *p, tc_error *err);
+   plan's ops and step_first are then the caller's to free (tc_mpi_plan_destroy does). Local. */
+int tci_run_plan_annotate(tc_mpi_plan *plan, const tc_program *p, tc_error *err);
 
 /* First element of global chunk c (0..nchunks) for a collective of `total` elements. */
-int64_t tc_run_chunk_start(const tc_mpi_plan *plan, int64_t total, int64_t c);
+int64_t tci_run_chunk_start(const tc_mpi_plan *plan, int64_t total, int64_t c);
 
 /* Compute plan->layout for `count` (no-op when already valid for it). Fails with
    TC_EINPUT when the count is too large for the plan. Local: no communication. */
-int tc_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err);
+int tci_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err);
 
 /* Make b at least `bytes` long (contents not kept); `shared` as in run_buf. */
-int tc_run_buf_reserve(run_buf *b, size_t bytes, int shared, tc_error *err);
-void tc_run_buf_release(run_buf *b);
+int tci_run_buf_reserve(run_buf *b, size_t bytes, int shared, tc_error *err);
+void tci_run_buf_release(run_buf *b);
 
 /* Testing aid: carry at most `elements` (>= 1) per MPI message, to exercise message
    splitting without gigabyte buffers. Drops the cached layout. */
-void tc_run_plan_set_msg_max(tc_mpi_plan *plan, int64_t elements);
+void tci_run_plan_set_msg_max(tc_mpi_plan *plan, int64_t elements);
 
 #endif

@@ -4,7 +4,7 @@
 **
 ** The one delicate part is the arc correspondence: a schedule names arc ids, and parallel
 ** arcs are distinct ports, so a node map must send the i-th arc x -> y to a distinct arc
-** f(x) -> f(y) of equal capacity. tc_graph_map_arcs does that greedily: within a bundle of
+** f(x) -> f(y) of equal capacity. tci_graph_map_arcs does that greedily: within a bundle of
 ** parallel arcs any capacity-preserving one-to-one matching is as good as another (the
 ** ports are interchangeable), and greedy matching by equal capacity succeeds exactly when
 ** the two bundles hold the same capacity multiset.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int tc_schedule_check_graph(const tc_graph *g, const tc_schedule *s, const char *what, tc_error *err) {
+int tci_schedule_check_graph(const tc_graph *g, const tc_schedule *s, const char *what, tc_error *err) {
   if (s->nodes != g->n)
     return tc_error_set(err, TC_EINPUT, "%s: schedule is for %d nodes but the graph has %d", what, s->nodes, g->n);
   for (int64_t i = 0; i < s->count; i++)
@@ -38,7 +38,7 @@ static int64_t free_arc(const tc_graph *to, int32_t x, int32_t y, int64_t cap, c
   return -1;
 }
 
-int tc_graph_map_arcs(const tc_graph *from, const tc_graph *to, const int32_t *f, int reversed, uint8_t *used,
+int tci_graph_map_arcs(const tc_graph *from, const tc_graph *to, const int32_t *f, int reversed, uint8_t *used,
                       int64_t *arcmap, tc_error *err) {
   for (int32_t u = 0; f && u < from->n; u++)
     if (f[u] < 0 || f[u] >= to->n)

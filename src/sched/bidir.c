@@ -23,7 +23,7 @@
 #include "topocoll/iso.h"
 
 static int check_closure_shape(const tc_graph *g, const tc_schedule *s, const tc_graph *gbi, tc_error *err) {
-  int rc = tc_schedule_check_graph(g, s, "bidirectional", err);
+  int rc = tci_schedule_check_graph(g, s, "bidirectional", err);
   if (rc) return rc;
   if (s->owner)
     return tc_error_set(err, TC_EINPUT,
@@ -72,10 +72,10 @@ static int embed_both(const tc_graph *g, const tc_graph *gbi, const int32_t *map
                       tc_error *err) {
   uint8_t *used = calloc((size_t)gbi->m + 1, 1);
   if (!used) return tc_error_set(err, TC_ENOMEM, "out of memory");
-  int rc = tc_graph_map_arcs(g, gbi, NULL, 0, used, on_g, err);
+  int rc = tci_graph_map_arcs(g, gbi, NULL, 0, used, on_g, err);
   if (rc == TC_EINPUT) tc_error_prefix(err, "bidirectional: target graph is not G ∪ G^T");
   if (!rc) {
-    rc = tc_graph_map_arcs(g, gbi, map, 0, used, on_gt, err);
+    rc = tci_graph_map_arcs(g, gbi, map, 0, used, on_gt, err);
     if (rc == TC_EINPUT)
       tc_error_prefix(err, "bidirectional: node map is not an isomorphism G -> G^T, or the target is not G ∪ G^T");
   }

@@ -30,7 +30,7 @@ static int same_shards(const tc_schedule *rs, const tc_schedule *ag, tc_error *e
 
 /* Least common multiple of the two unit counts, TC_ERANGE if it overflows. */
 static int common_units(int64_t a, int64_t b, int64_t *lcm, tc_error *err) {
-  if (__builtin_mul_overflow(a / tc_gcd64(a, b), b, lcm))
+  if (__builtin_mul_overflow(a / tci_gcd64(a, b), b, lcm))
     return tc_error_set(err, TC_ERANGE, "allreduce: common chunk unit of %lld and %lld overflows", (long long)a,
                         (long long)b);
   return TC_OK;
@@ -53,8 +53,8 @@ int tc_schedule_allreduce_compose(const tc_graph *g, const tc_schedule *rs, cons
   if (rs->coll != TC_COLL_REDUCE_SCATTER || ag->coll != TC_COLL_ALLGATHER)
     return tc_error_set(err, TC_EINPUT, "allreduce: needs a reduce-scatter then an allgather (got %s then %s)",
                         tc_collective_name(rs->coll), tc_collective_name(ag->coll));
-  int rc = tc_schedule_check_graph(g, rs, "allreduce (reduce-scatter half)", err);
-  if (!rc) rc = tc_schedule_check_graph(g, ag, "allreduce (allgather half)", err);
+  int rc = tci_schedule_check_graph(g, rs, "allreduce (reduce-scatter half)", err);
+  if (!rc) rc = tci_schedule_check_graph(g, ag, "allreduce (allgather half)", err);
   if (!rc) rc = same_shards(rs, ag, err);
   if (rc) return rc;
   if (rs->steps > INT32_MAX - ag->steps)

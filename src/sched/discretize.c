@@ -31,7 +31,7 @@
 
 int64_t tc_schedule_chunk_count(const tc_schedule *s) {
   int64_t g = s->units;
-  for (int64_t i = 0; i < s->count && g > 1; i++) g = tc_gcd64(tc_gcd64(g, s->xfer[i].lo), s->xfer[i].hi);
+  for (int64_t i = 0; i < s->count && g > 1; i++) g = tci_gcd64(tci_gcd64(g, s->xfer[i].lo), s->xfer[i].hi);
   return g > 0 ? s->units / g : s->units;
 }
 
@@ -68,7 +68,7 @@ static int check_round_input(const tc_graph *g, const tc_schedule *s, int64_t P,
                         "chunk rounding: needs an allgather or broadcast (got %s; round the allgather, then reverse "
                         "or compose)",
                         tc_collective_name(s->coll));
-  int rc = tc_schedule_check_graph(g, s, "chunk rounding", err);
+  int rc = tci_schedule_check_graph(g, s, "chunk rounding", err);
   if (rc) return rc;
   if ((int64_t)s->nodes * s->nshards > INT64_MAX / 8)
     return tc_error_set(err, TC_ERANGE, "chunk rounding: %d nodes x %d shards is too large", s->nodes, s->nshards);

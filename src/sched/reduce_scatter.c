@@ -34,7 +34,7 @@ static int reverse_symmetry_map(const tc_graph *g, const int32_t *iso, const cha
 int tc_schedule_reverse_symmetric(const tc_graph *g, const tc_schedule *s, const int32_t *iso, tc_schedule *out,
                                   tc_error *err) {
   memset(out, 0, sizeof *out);
-  int rc = tc_schedule_check_graph(g, s, "Theorem 2", err);
+  int rc = tci_schedule_check_graph(g, s, "Theorem 2", err);
   if (rc) return rc;
   int32_t *own;
   const int32_t *f;

@@ -2,7 +2,7 @@
 ** relabel.c — schedule isomorphisms (paper 000 Def. 7; contract in transform.h).
 **
 ** A node map is an isomorphism iff it is a bijection, keeps node kinds, and every arc finds
-** a free image under tc_graph_map_arcs (equal arc counts then make the arc map a bijection
+** a free image under tci_graph_map_arcs (equal arc counts then make the arc map a bijection
 ** too) — so the map is checked as a side effect of using it.
 */
 #include "topocoll/transform.h"
@@ -55,7 +55,7 @@ static int init_image(const tc_schedule *s, const int32_t *f, tc_schedule *out, 
 int tc_schedule_relabel(const tc_graph *g, const tc_schedule *s, const tc_graph *g2, const int32_t *f,
                         tc_schedule *out, tc_error *err) {
   memset(out, 0, sizeof *out);
-  int rc = tc_schedule_check_graph(g, s, "relabel", err);
+  int rc = tci_schedule_check_graph(g, s, "relabel", err);
   if (rc) return rc;
   rc = check_node_bijection(g, g2, f, err);
   if (rc) {
@@ -64,7 +64,7 @@ int tc_schedule_relabel(const tc_graph *g, const tc_schedule *s, const tc_graph 
   }
   int64_t *arcmap = malloc(((size_t)g->m + 1) * sizeof *arcmap);
   if (!arcmap) return tc_error_set(err, TC_ENOMEM, "out of memory");
-  rc = tc_graph_map_arcs(g, g2, f, 0, NULL, arcmap, err);
+  rc = tci_graph_map_arcs(g, g2, f, 0, NULL, arcmap, err);
   if (rc) tc_error_prefix(err, "relabel: node map is not an isomorphism");
   if (!rc) rc = init_image(s, f, out, err);
   for (int64_t i = 0; !rc && i < s->count; i++) {

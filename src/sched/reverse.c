@@ -52,13 +52,13 @@ static int check_steps(const tc_schedule *s, tc_error *err) {
 
 int tc_schedule_reverse(const tc_graph *g, const tc_schedule *s, const tc_graph *gt, tc_schedule *out, tc_error *err) {
   memset(out, 0, sizeof *out);
-  int rc = tc_schedule_check_graph(g, s, "reverse", err);
+  int rc = tci_schedule_check_graph(g, s, "reverse", err);
   if (!rc) rc = check_transpose_shape(g, gt, err);
   if (!rc) rc = check_steps(s, err);
   if (rc) return rc;
   int64_t *arcmap = malloc(((size_t)g->m + 1) * sizeof *arcmap);
   if (!arcmap) return tc_error_set(err, TC_ENOMEM, "out of memory");
-  rc = tc_graph_map_arcs(g, gt, NULL, 1, NULL, arcmap, err);
+  rc = tci_graph_map_arcs(g, gt, NULL, 1, NULL, arcmap, err);
   if (rc) tc_error_prefix(err, "reverse: target graph is not the transpose");
   if (!rc)
     rc = tc_schedule_init_owned(out, reversed_collective(s->coll), s->nodes, s->nshards, s->owner, s->units,

@@ -129,7 +129,7 @@ int tc_schedule_write_json(const tc_graph *g, const char *spec, const tc_schedul
     return rc;
   }
   tc_atomic_file af;
-  if ((rc = tc_atomic_open(&af, path, err))) return rc;
+  if ((rc = tci_atomic_open(&af, path, err))) return rc;
   FILE *fp = af.fp;
   fprintf(fp, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n  \"graph\": {\n", FORMAT_NAME, FORMAT_VERSION);
   const char *bad = NULL;
@@ -143,11 +143,11 @@ int tc_schedule_write_json(const tc_graph *g, const char *spec, const tc_schedul
   if (!bad && put_string(fp, s->algorithm, strnlen(s->algorithm, sizeof s->algorithm)) != 0)
     bad = "the algorithm name";
   if (bad) {
-    tc_atomic_abort(&af);
+    tci_atomic_abort(&af);
     return tc_error_set(err, TC_EINPUT, "cannot write %s: %s is not valid UTF-8", path, bad);
   }
   put_schedule_body(fp, s);
-  return tc_atomic_commit(&af, err);
+  return tci_atomic_commit(&af, err);
 }
 
 /* ---- reader: the graph (generic checks in core/json_read.h) ---- */
@@ -156,11 +156,11 @@ int tc_schedule_write_json(const tc_graph *g, const char *spec, const tc_schedul
 static int read_arc(tc_json_reader *r, tc_graph_builder *b, size_t i, json_t *arc, long long prev[3]) {
   char jpath[TC_JSON_PATH_MAX];
   long long x[3];
-  int rc = tc_json_read_arc(r, "graph.arcs", i, arc, b->n, x);
+  int rc = tci_json_read_arc(r, "graph.arcs", i, arc, b->n, x);
   if (rc) return rc;
   if (i > 0 && (x[0] < prev[0] || (x[0] == prev[0] && (x[1] < prev[1] || (x[1] == prev[1] && x[2] < prev[2]))))) {
     snprintf(jpath, sizeof jpath, "graph.arcs[%zu]", i);
-    return tc_json_fail(r, jpath, "[%lld, %lld] listed after [%lld, %lld]; arcs must be in arc-id order "
+    return tci_json_fail(r, jpath, "[%lld, %lld] listed after [%lld, %lld]; arcs must be in arc-id order "
                    "(sorted by source, destination, capacity)", x[0], x[1], prev[0], prev[1]);
   }
   memcpy(prev, x, sizeof x);
@@ -170,7 +170,7 @@ static int read_arc(tc_json_reader *r, tc_graph_builder *b, size_t i, json_t *ar
 static int read_spec(tc_json_reader *r, json_t *graph, char **spec) {
   json_t *j = json_object_get(graph, "spec");
   if (!j || json_is_null(j)) return TC_OK;
-  int rc = tc_json_expect_type(r, "graph.spec", j, JSON_STRING, "a string or null");
+  int rc = tci_json_expect_type(r, "graph.spec", j, JSON_STRING, "a string or null");
   if (rc) return rc;
   if (!(*spec = strdup(json_string_value(j)))) return tc_error_set(r->err, TC_ENOMEM, "out of memory");
   return TC_OK;
@@ -179,18 +179,18 @@ static int read_spec(tc_json_reader *r, json_t *graph, char **spec) {
 /* graph.kinds: absent (all compute) or one "compute" / "switch" per node. */
 static int read_kinds(tc_json_reader *r, tc_graph_builder *b, json_t *graph) {
   int rc = TC_OK;
-  json_t *kinds = tc_json_optional_array(r, graph, "graph", "kinds", b->n, "node", &rc);
+  json_t *kinds = tci_json_optional_array(r, graph, "graph", "kinds", b->n, "node", &rc);
   for (int32_t u = 0; kinds && u < b->n && !rc; u++) {
     char jpath[TC_JSON_PATH_MAX];
     snprintf(jpath, sizeof jpath, "graph.kinds[%d]", u);
     json_t *k = json_array_get(kinds, (size_t)u);
-    if ((rc = tc_json_expect_type(r, jpath, k, JSON_STRING, "\"compute\" or \"switch\""))) break;
+    if ((rc = tci_json_expect_type(r, jpath, k, JSON_STRING, "\"compute\" or \"switch\""))) break;
     const char *name = json_string_value(k);
     if (strcmp(name, "compute") == 0 || strcmp(name, "switch") == 0)
       rc = tc_graph_builder_set_kind(b, u, name[0] == 's' ? TC_NODE_SWITCH : TC_NODE_COMPUTE, r->err);
     else {
-      tc_io_quoted q = tc_io_quote(name, json_string_length(k));
-      rc = tc_json_fail(r, jpath, "expected \"compute\" or \"switch\", found %s", q.text);
+      tc_io_quoted q = tci_io_quote(name, json_string_length(k));
+      rc = tci_json_fail(r, jpath, "expected \"compute\" or \"switch\", found %s", q.text);
     }
   }
   return rc;
@@ -198,11 +198,11 @@ static int read_kinds(tc_json_reader *r, tc_graph_builder *b, json_t *graph) {
 
 static int read_graph(tc_json_reader *r, json_t *graph, tc_graph **out) {
   long long n = 0;
-  int rc = tc_json_member_int(r, graph, "graph", "nodes", 1, TC_MAX_NODES, &n);
-  json_t *arcs = rc ? NULL : tc_json_require(r, graph, "graph", "arcs", &rc);
-  if (rc || (rc = tc_json_expect_type(r, "graph.arcs", arcs, JSON_ARRAY, "an array"))) return rc;
+  int rc = tci_json_member_int(r, graph, "graph", "nodes", 1, TC_MAX_NODES, &n);
+  json_t *arcs = rc ? NULL : tci_json_require(r, graph, "graph", "arcs", &rc);
+  if (rc || (rc = tci_json_expect_type(r, "graph.arcs", arcs, JSON_ARRAY, "an array"))) return rc;
   size_t m = json_array_size(arcs);
-  if (m > (size_t)TC_MAX_ARCS) return tc_json_fail(r, "graph.arcs", "%zu arcs exceed the limit %lld", m, TC_MAX_ARCS);
+  if (m > (size_t)TC_MAX_ARCS) return tci_json_fail(r, "graph.arcs", "%zu arcs exceed the limit %lld", m, TC_MAX_ARCS);
   tc_graph_builder b;
   if ((rc = tc_graph_builder_init(&b, n, r->err))) return rc;
   rc = tc_graph_builder_reserve(&b, (int64_t)m, r->err);
@@ -219,23 +219,23 @@ static int read_graph(tc_json_reader *r, json_t *graph, tc_graph **out) {
 /* The embedded graph must be `expect` exactly, arc ids included. */
 static int match_graph(tc_json_reader *r, const tc_graph *g, const tc_graph *expect) {
   if (g->n != expect->n)
-    return tc_json_fail(r, "graph.nodes", "%d, but the given graph has %d nodes", g->n, expect->n);
+    return tci_json_fail(r, "graph.nodes", "%d, but the given graph has %d nodes", g->n, expect->n);
   for (int32_t u = 0; u < g->n; u++)
     if (g->kind[u] != expect->kind[u]) {
       char jpath[TC_JSON_PATH_MAX];
       snprintf(jpath, sizeof jpath, "graph.kinds[%d]", u);
-      return tc_json_fail(r, jpath, "node %d is a %s, but in the given graph a %s", u,
+      return tci_json_fail(r, jpath, "node %d is a %s, but in the given graph a %s", u,
                      g->kind[u] == TC_NODE_SWITCH ? "switch" : "compute node",
                      expect->kind[u] == TC_NODE_SWITCH ? "switch" : "compute node");
     }
   if (g->m != expect->m)
-    return tc_json_fail(r, "graph.arcs", "%lld arcs, but the given graph has %lld", (long long)g->m,
+    return tci_json_fail(r, "graph.arcs", "%lld arcs, but the given graph has %lld", (long long)g->m,
                         (long long)expect->m);
   for (int64_t a = 0; a < g->m; a++) {
     if (g->src[a] == expect->src[a] && g->dst[a] == expect->dst[a] && g->cap[a] == expect->cap[a]) continue;
     char jpath[TC_JSON_PATH_MAX];
     snprintf(jpath, sizeof jpath, "graph.arcs[%lld]", (long long)a);
-    return tc_json_fail(r, jpath, "[%d, %d, %lld] differs from the given graph's arc %lld [%d, %d, %lld]", g->src[a],
+    return tci_json_fail(r, jpath, "[%d, %d, %lld] differs from the given graph's arc %lld [%d, %d, %lld]", g->src[a],
                    g->dst[a], (long long)g->cap[a], (long long)a, expect->src[a], expect->dst[a],
                    (long long)expect->cap[a]);
   }
@@ -246,12 +246,12 @@ static int match_graph(tc_json_reader *r, const tc_graph *g, const tc_graph *exp
 
 static int read_collective(tc_json_reader *r, json_t *sched, tc_collective *out) {
   int rc = TC_OK;
-  json_t *j = tc_json_require(r, sched, "schedule", "collective", &rc);
-  if (rc || (rc = tc_json_expect_type(r, "schedule.collective", j, JSON_STRING, "a string"))) return rc;
+  json_t *j = tci_json_require(r, sched, "schedule", "collective", &rc);
+  if (rc || (rc = tci_json_expect_type(r, "schedule.collective", j, JSON_STRING, "a string"))) return rc;
   int c = tc_collective_parse(json_string_value(j));
   if (c < 0) {
-    tc_io_quoted q = tc_io_quote(json_string_value(j), json_string_length(j));
-    return tc_json_fail(r, "schedule.collective", "unknown collective %s (expected allgather, reduce-scatter, "
+    tc_io_quoted q = tci_io_quote(json_string_value(j), json_string_length(j));
+    return tci_json_fail(r, "schedule.collective", "unknown collective %s (expected allgather, reduce-scatter, "
                    "allreduce, broadcast or reduce)", q.text);
   }
   *out = (tc_collective)c;
@@ -260,9 +260,9 @@ static int read_collective(tc_json_reader *r, json_t *sched, tc_collective *out)
 
 static int read_algorithm(tc_json_reader *r, json_t *sched, char *out, size_t size) {
   int rc = TC_OK;
-  json_t *j = tc_json_require(r, sched, "schedule", "algorithm", &rc);
-  if (rc || (rc = tc_json_expect_type(r, "schedule.algorithm", j, JSON_STRING, "a string"))) return rc;
-  if (json_string_length(j) >= size) return tc_json_fail(r, "schedule.algorithm", "longer than %zu bytes", size - 1);
+  json_t *j = tci_json_require(r, sched, "schedule", "algorithm", &rc);
+  if (rc || (rc = tci_json_expect_type(r, "schedule.algorithm", j, JSON_STRING, "a string"))) return rc;
+  if (json_string_length(j) >= size) return tci_json_fail(r, "schedule.algorithm", "longer than %zu bytes", size - 1);
   memcpy(out, json_string_value(j), json_string_length(j) + 1);
   return TC_OK;
 }
@@ -271,14 +271,14 @@ static int read_algorithm(tc_json_reader *r, json_t *sched, char *out, size_t si
 static int read_owners(tc_json_reader *r, json_t *sched, int32_t nodes, int32_t nshards, int32_t **owner) {
   *owner = NULL;
   int rc = TC_OK;
-  json_t *a = tc_json_optional_array(r, sched, "schedule", "owners", nshards, "shard", &rc);
+  json_t *a = tci_json_optional_array(r, sched, "schedule", "owners", nshards, "shard", &rc);
   if (!a) return rc;
   if (!(*owner = malloc((size_t)nshards * sizeof **owner))) return tc_error_set(r->err, TC_ENOMEM, "out of memory");
   for (int32_t k = 0; k < nshards && !rc; k++) {
     char jpath[TC_JSON_PATH_MAX];
     long long v = 0;
     snprintf(jpath, sizeof jpath, "schedule.owners[%d]", k);
-    rc = tc_json_get_int(r, jpath, json_array_get(a, (size_t)k), "node ", 0, nodes - 1, &v);
+    rc = tci_json_get_int(r, jpath, json_array_get(a, (size_t)k), "node ", 0, nodes - 1, &v);
     (*owner)[k] = (int32_t)v;
   }
   if (rc) {
@@ -309,21 +309,21 @@ static int read_transfer(tc_json_reader *r, const tc_graph *g, tc_schedule *s, s
   }
   char jpath[TC_JSON_PATH_MAX];
   snprintf(jpath, sizeof jpath, "schedule.transfers[%zu]", i);
-  int rc = tc_json_expect_type(r, jpath, t, JSON_ARRAY, "an array [shard, step, arc, lo, hi]");
+  int rc = tci_json_expect_type(r, jpath, t, JSON_ARRAY, "an array [shard, step, arc, lo, hi]");
   if (rc) return rc;
   if (json_array_size(t) != 5)
-    return tc_json_fail(r, jpath, "expected [shard, step, arc, lo, hi], found %zu element%s", json_array_size(t),
+    return tci_json_fail(r, jpath, "expected [shard, step, arc, lo, hi], found %zu element%s", json_array_size(t),
                    json_array_size(t) == 1 ? "" : "s");
   for (size_t k = 0; k < 5 && !rc; k++) {
     char field[16];
     snprintf(jpath, sizeof jpath, "schedule.transfers[%zu][%zu]", i, k);
     snprintf(field, sizeof field, "%s ", transfer_fields[k]);
-    rc = tc_json_get_int(r, jpath, json_array_get(t, k), field, lo_bound[k], hi_bound[k], &v[k]);
+    rc = tci_json_get_int(r, jpath, json_array_get(t, k), field, lo_bound[k], hi_bound[k], &v[k]);
   }
   if (rc) return rc;
   if (v[4] <= v[3]) {
     snprintf(jpath, sizeof jpath, "schedule.transfers[%zu]", i);
-    return tc_json_fail(r, jpath, "empty chunk [%lld, %lld) (needs lo < hi)", v[3], v[4]);
+    return tci_json_fail(r, jpath, "empty chunk [%lld, %lld) (needs lo < hi)", v[3], v[4]);
   }
   s->xfer[s->count++] = (tc_transfer){(int32_t)v[0], (int32_t)v[1], (int64_t)v[2], (int64_t)v[3], (int64_t)v[4]};
   return TC_OK;
@@ -344,27 +344,27 @@ typedef struct sched_header {
 
 static int read_sched_header(tc_json_reader *r, json_t *sched, const tc_graph *g, json_t *transfers, sched_header *h) {
   int rc = read_collective(r, sched, &h->coll);
-  if (!rc) rc = tc_json_member_int(r, sched, "schedule", "nodes", 1, TC_MAX_NODES, &h->nodes);
+  if (!rc) rc = tci_json_member_int(r, sched, "schedule", "nodes", 1, TC_MAX_NODES, &h->nodes);
   if (!rc && h->nodes != g->n)
-    return tc_json_fail(r, "schedule.nodes", "%lld, but the graph has %d nodes", h->nodes, g->n);
-  if (!rc) rc = tc_json_member_int(r, sched, "schedule", "nshards", 1, INT32_MAX, &h->nshards);
-  if (!rc) rc = tc_json_member_int(r, sched, "schedule", "units", 1, INT64_MAX, &h->units);
-  if (!rc) rc = tc_json_member_int(r, sched, "schedule", "steps", 0, INT32_MAX, &h->steps);
+    return tci_json_fail(r, "schedule.nodes", "%lld, but the graph has %d nodes", h->nodes, g->n);
+  if (!rc) rc = tci_json_member_int(r, sched, "schedule", "nshards", 1, INT32_MAX, &h->nshards);
+  if (!rc) rc = tci_json_member_int(r, sched, "schedule", "units", 1, INT64_MAX, &h->units);
+  if (!rc) rc = tci_json_member_int(r, sched, "schedule", "steps", 0, INT32_MAX, &h->steps);
   /* A step without a transfer would only add latency; bounding steps by the transfer
      count also keeps per-step arrays of later passes proportional to the file. */
   if (!rc && h->steps > (long long)json_array_size(transfers))
-    return tc_json_fail(r, "schedule.steps", "%lld steps but only %zu transfers", h->steps, json_array_size(transfers));
-  if (!rc) rc = tc_json_member_int(r, sched, "schedule", "rs_steps", 0, h->steps, &h->rs_steps);
+    return tci_json_fail(r, "schedule.steps", "%lld steps but only %zu transfers", h->steps, json_array_size(transfers));
+  if (!rc) rc = tci_json_member_int(r, sched, "schedule", "rs_steps", 0, h->steps, &h->rs_steps);
   if (!rc && h->rs_steps != 0 && h->coll != TC_COLL_ALLREDUCE)
-    return tc_json_fail(r, "schedule.rs_steps", "%lld, but only allreduce has a reduce-scatter half (expected 0)",
+    return tci_json_fail(r, "schedule.rs_steps", "%lld, but only allreduce has a reduce-scatter half (expected 0)",
                    h->rs_steps);
   return rc;
 }
 
 static int read_schedule(tc_json_reader *r, json_t *sched, const tc_graph *g, tc_schedule *s) {
   int rc = TC_OK;
-  json_t *transfers = tc_json_require(r, sched, "schedule", "transfers", &rc);
-  if (rc || (rc = tc_json_expect_type(r, "schedule.transfers", transfers, JSON_ARRAY, "an array"))) return rc;
+  json_t *transfers = tci_json_require(r, sched, "schedule", "transfers", &rc);
+  if (rc || (rc = tci_json_expect_type(r, "schedule.transfers", transfers, JSON_ARRAY, "an array"))) return rc;
   sched_header h;
   char algorithm[sizeof s->algorithm];
   if ((rc = read_sched_header(r, sched, g, transfers, &h))) return rc;
@@ -386,10 +386,10 @@ static int read_schedule(tc_json_reader *r, json_t *sched, const tc_graph *g, tc
 /* ---- reader: the document ---- */
 
 static int read_document(tc_json_reader *r, json_t *root, const tc_graph *expect, tc_schedule_doc *out) {
-  int rc = tc_json_check_keys(r, root, "", top_keys);
-  if (!rc) rc = tc_json_check_header(r, root);
-  json_t *graph = rc ? NULL : tc_json_member_object(r, root, "graph", graph_keys, &rc);
-  json_t *sched = rc ? NULL : tc_json_member_object(r, root, "schedule", sched_keys, &rc);
+  int rc = tci_json_check_keys(r, root, "", top_keys);
+  if (!rc) rc = tci_json_check_header(r, root);
+  json_t *graph = rc ? NULL : tci_json_member_object(r, root, "graph", graph_keys, &rc);
+  json_t *sched = rc ? NULL : tci_json_member_object(r, root, "schedule", sched_keys, &rc);
   if (!rc) rc = read_spec(r, graph, &out->spec);
   if (!rc) rc = read_graph(r, graph, &out->graph);
   if (!rc && expect) rc = match_graph(r, out->graph, expect);
@@ -401,7 +401,7 @@ int tc_schedule_read_json(const char *path, const tc_graph *expect, tc_schedule_
   memset(out, 0, sizeof *out);
   tc_json_reader r = {path, err, FORMAT_NAME, FORMAT_VERSION, "nothing is allowed here"};
   int rc = TC_OK;
-  json_t *root = tc_json_load_object(&r, &rc);
+  json_t *root = tci_json_load_object(&r, &rc);
   if (!root) return rc;
   rc = read_document(&r, root, expect, out);
   json_decref(root);

@@ -16,7 +16,7 @@
 #include "core/intmath.h"
 #include "topocoll/transform.h"
 
-void tc_bl_bundle_find(const tc_graph *g, int32_t u, int32_t v, tc_bl_bundle *b) {
+void tci_bl_bundle_find(const tc_graph *g, int32_t u, int32_t v, tc_bl_bundle *b) {
   int64_t lo = g->out_off[u], hi = g->out_off[u + 1];
   while (lo < hi) { /* first arc of u with dst >= v */
     int64_t mid = lo + (hi - lo) / 2;
@@ -32,7 +32,7 @@ void tc_bl_bundle_find(const tc_graph *g, int32_t u, int32_t v, tc_bl_bundle *b)
   }
 }
 
-int tc_bl_split_scale(const tc_graph *g, const char *algo, int64_t *scale, tc_error *err) {
+int tci_bl_split_scale(const tc_graph *g, const char *algo, int64_t *scale, tc_error *err) {
   int64_t l = 1;
   for (int64_t a = 0; a < g->m;) {
     int64_t w = 0, b = a;
@@ -40,7 +40,7 @@ int tc_bl_split_scale(const tc_graph *g, const char *algo, int64_t *scale, tc_er
       if (__builtin_add_overflow(w, g->cap[b], &w))
         return tc_error_set(err, TC_ERANGE, "%s: capacity of the arcs %d -> %d overflows", algo, g->src[a],
                             g->dst[a]);
-    if (__builtin_mul_overflow(l / tc_gcd64(l, w), w, &l))
+    if (__builtin_mul_overflow(l / tci_gcd64(l, w), w, &l))
       return tc_error_set(err, TC_ERANGE, "%s: the common chunk unit of the parallel-arc capacities overflows",
                           algo);
     a = b;
@@ -49,7 +49,7 @@ int tc_bl_split_scale(const tc_graph *g, const char *algo, int64_t *scale, tc_er
   return TC_OK;
 }
 
-int tc_bl_check_transfers(const char *algo, int64_t a, int64_t b, int64_t c, tc_error *err) {
+int tci_bl_check_transfers(const char *algo, int64_t a, int64_t b, int64_t c, tc_error *err) {
   int64_t ab, abc;
   if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &abc) || abc > TC_BL_MAX_TRANSFERS)
     return tc_error_set(err, TC_ERANGE, "%s: the schedule would need more than %lld transfers", algo,
@@ -57,7 +57,7 @@ int tc_bl_check_transfers(const char *algo, int64_t a, int64_t b, int64_t c, tc_
   return TC_OK;
 }
 
-int64_t tc_bl_max_bundle(const tc_graph *g) {
+int64_t tci_bl_max_bundle(const tc_graph *g) {
   int64_t best = 0;
   for (int64_t a = 0; a < g->m;) {
     int64_t b = a;
@@ -68,17 +68,17 @@ int64_t tc_bl_max_bundle(const tc_graph *g) {
   return best;
 }
 
-int tc_bl_units(const char *algo, int64_t alg_units, int64_t scale, int64_t *units, tc_error *err) {
+int tci_bl_units(const char *algo, int64_t alg_units, int64_t scale, int64_t *units, tc_error *err) {
   if (__builtin_mul_overflow(alg_units, scale, units))
     return tc_error_set(err, TC_ERANGE, "%s: %lld units per shard times %lld for parallel arcs overflows", algo,
                         (long long)alg_units, (long long)scale);
   return TC_OK;
 }
 
-int tc_bl_send(tc_schedule *s, const tc_graph *g, int32_t u, int32_t v, int32_t shard, int32_t step, int64_t lo,
+int tci_bl_send(tc_schedule *s, const tc_graph *g, int32_t u, int32_t v, int32_t shard, int32_t step, int64_t lo,
                int64_t hi, int64_t scale, tc_error *err) {
   tc_bl_bundle b;
-  tc_bl_bundle_find(g, u, v, &b);
+  tci_bl_bundle_find(g, u, v, &b);
   if (b.count == 0) /* the topology checks rule this out; reaching it is a generator bug */
     return tc_error_set(err, TC_EFAIL, "%s: internal error: no arc %d -> %d", s->algorithm, u, v);
   int64_t per_cap = (hi - lo) * scale / b.weight; /* exact: scale is a multiple of b.weight */
@@ -101,10 +101,10 @@ static int32_t cycle_node(const tc_bl_cycle *c, int64_t p) {
 /* Send [lo, hi) of shard from position p to position q in step. */
 static int cycle_send(tc_schedule *s, const tc_graph *g, const tc_bl_cycle *c, int64_t p, int64_t q, int32_t shard,
                       int32_t step, int64_t lo, int64_t hi, int64_t scale, tc_error *err) {
-  return tc_bl_send(s, g, cycle_node(c, p), cycle_node(c, q), shard, step, lo, hi, scale, err);
+  return tci_bl_send(s, g, cycle_node(c, p), cycle_node(c, q), shard, step, lo, hi, scale, err);
 }
 
-int tc_bl_ring_broadcast(tc_schedule *s, const tc_graph *g, const tc_bl_cycle *c, int32_t start,
+int tci_bl_ring_broadcast(tc_schedule *s, const tc_graph *g, const tc_bl_cycle *c, int32_t start,
                          tc_bl_ring_kind kind, int32_t shard, int64_t lo, int64_t hi, int32_t step0, int64_t scale,
                          tc_error *err) {
   int32_t len = c->len;
@@ -140,7 +140,7 @@ int tc_bl_ring_broadcast(tc_schedule *s, const tc_graph *g, const tc_bl_cycle *c
   return rc;
 }
 
-int tc_bl_finish(const tc_graph *g, tc_collective coll, tc_schedule *ag, tc_schedule *rs, const char *algo,
+int tci_bl_finish(const tc_graph *g, tc_collective coll, tc_schedule *ag, tc_schedule *rs, const char *algo,
                  tc_schedule *out, tc_error *err) {
   tc_schedule reversed;
   memset(&reversed, 0, sizeof reversed);
@@ -168,19 +168,19 @@ int tc_bl_finish(const tc_graph *g, tc_collective coll, tc_schedule *ag, tc_sche
   return rc;
 }
 
-int tc_bl_check_rs_ag(const char *algo, tc_collective coll, tc_error *err) {
+int tci_bl_check_rs_ag(const char *algo, tc_collective coll, tc_error *err) {
   if (coll == TC_COLL_ALLGATHER || coll == TC_COLL_REDUCE_SCATTER || coll == TC_COLL_ALLREDUCE) return TC_OK;
   return tc_error_set(err, TC_EINPUT, "%s: supports allgather, reduce-scatter and allreduce (not %s)", algo,
                       tc_collective_name(coll));
 }
 
-int tc_bl_check_bidirectional(const tc_graph *g, const char *algo, tc_error *err) {
+int tci_bl_check_bidirectional(const tc_graph *g, const char *algo, tc_error *err) {
   if (g->bidirectional) return TC_OK;
   return tc_error_set(err, TC_EINPUT, "%s: needs a bidirectional graph (every arc paired with an opposite one)",
                       algo);
 }
 
-int tc_bl_check_biring(const tc_graph *g, const char *algo, tc_error *err) {
+int tci_bl_check_biring(const tc_graph *g, const char *algo, tc_error *err) {
   int32_t n = g->n;
   if (n < 3)
     return tc_error_set(err, TC_EINPUT, "%s: needs a bidirectional ring of at least 3 nodes (got %d)", algo, n);
@@ -194,10 +194,10 @@ int tc_bl_check_biring(const tc_graph *g, const char *algo, tc_error *err) {
       return tc_error_set(err, TC_EINPUT, "%s: needs a bidirectional ring, arcs i -> i+1 and i -> i-1 (node %d lacks "
                           "the arc to %d)", algo, u, tc_graph_arc_multiplicity(g, u, next) ? prev : next);
   }
-  return tc_bl_check_bidirectional(g, algo, err);
+  return tci_bl_check_bidirectional(g, algo, err);
 }
 
-int32_t *tc_bl_identity(int32_t n, tc_error *err) {
+int32_t *tci_bl_identity(int32_t n, tc_error *err) {
   int32_t *order = malloc((size_t)n * sizeof *order);
   if (!order) {
     tc_error_set(err, TC_ENOMEM, "out of memory");

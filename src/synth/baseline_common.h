@@ -17,19 +17,19 @@ typedef struct tc_bl_bundle {
   int64_t first, count, weight;
 } tc_bl_bundle;
 
-void tc_bl_bundle_find(const tc_graph *g, int32_t u, int32_t v, tc_bl_bundle *b);
+void tci_bl_bundle_find(const tc_graph *g, int32_t u, int32_t v, tc_bl_bundle *b);
 
 /* Splits over parallel arcs are exact when every chunk length is a multiple of the
    bundle's weight: *scale = lcm of all bundle weights of g (1 for graphs without parallel
    arcs and unit capacities). */
-int tc_bl_split_scale(const tc_graph *g, const char *algo, int64_t *scale, tc_error *err);
+int tci_bl_split_scale(const tc_graph *g, const char *algo, int64_t *scale, tc_error *err);
 
 /* *units = alg_units * scale, or TC_ERANGE naming algo. */
-int tc_bl_units(const char *algo, int64_t alg_units, int64_t scale, int64_t *units, tc_error *err);
+int tci_bl_units(const char *algo, int64_t alg_units, int64_t scale, int64_t *units, tc_error *err);
 
 /* Send chunk [lo, hi) (in alg units; the schedule's units are alg units * scale) of shard
    over every arc u -> v, each arc taking a piece proportional to its capacity. */
-int tc_bl_send(tc_schedule *s, const tc_graph *g, int32_t u, int32_t v, int32_t shard, int32_t step, int64_t lo,
+int tci_bl_send(tc_schedule *s, const tc_graph *g, int32_t u, int32_t v, int32_t shard, int32_t step, int64_t lo,
                int64_t hi, int64_t scale, tc_error *err);
 
 typedef enum {
@@ -47,38 +47,38 @@ typedef struct tc_bl_cycle {
 /* Broadcast chunk [lo, hi) of shard from position `start` around the cycle (copy
    semantics), in steps step0+1 .. step0+steps. HALVES and BFB need hi - lo even. On a
    2-cycle both directions reach the same node: the whole chunk goes in one transfer. */
-int tc_bl_ring_broadcast(tc_schedule *s, const tc_graph *g, const tc_bl_cycle *c, int32_t start,
+int tci_bl_ring_broadcast(tc_schedule *s, const tc_graph *g, const tc_bl_cycle *c, int32_t start,
                          tc_bl_ring_kind kind, int32_t shard, int64_t lo, int64_t hi, int32_t step0, int64_t scale,
                          tc_error *err);
 
 /* The collective `coll` from the allgather ag (copy semantics, N shards): ag itself, its
    reverse (reduce-scatter) when rs is NULL, or rs; allreduce is RS then AG. ag is consumed
    (destroyed) in every case; the result is named algo. */
-int tc_bl_finish(const tc_graph *g, tc_collective coll, tc_schedule *ag, tc_schedule *rs, const char *algo,
+int tci_bl_finish(const tc_graph *g, tc_collective coll, tc_schedule *ag, tc_schedule *rs, const char *algo,
                  tc_schedule *out, tc_error *err);
 
 /* TC_EINPUT "algo: supports allgather, reduce-scatter and allreduce (not X)" unless coll is
    one of those. */
-int tc_bl_check_rs_ag(const char *algo, tc_collective coll, tc_error *err);
+int tci_bl_check_rs_ag(const char *algo, tc_collective coll, tc_error *err);
 
 /* The IR lists every transfer, and these schedules have Θ(N^2) of them; beyond this many
    a generator fails with TC_ERANGE before allocating instead of exhausting memory. */
 #define TC_BL_MAX_TRANSFERS (INT64_C(1) << 26)
 
 /* TC_ERANGE naming algo unless a * b * c (all >= 0) <= TC_BL_MAX_TRANSFERS. */
-int tc_bl_check_transfers(const char *algo, int64_t a, int64_t b, int64_t c, tc_error *err);
+int tci_bl_check_transfers(const char *algo, int64_t a, int64_t b, int64_t c, tc_error *err);
 
 /* Largest number of parallel arcs between two nodes of g (>= 1 when g has arcs). */
-int64_t tc_bl_max_bundle(const tc_graph *g);
+int64_t tci_bl_max_bundle(const tc_graph *g);
 
 /* TC_EINPUT unless g is bidirectional (needed to reverse an allgather on g itself). */
-int tc_bl_check_bidirectional(const tc_graph *g, const char *algo, tc_error *err);
+int tci_bl_check_bidirectional(const tc_graph *g, const char *algo, tc_error *err);
 
 /* TC_EINPUT unless g is a bidirectional ring on N >= 3 nodes: bidirectional, every arc of
    node i goes to i+1 or i-1 (mod N), and both neighbours are reached. */
-int tc_bl_check_biring(const tc_graph *g, const char *algo, tc_error *err);
+int tci_bl_check_biring(const tc_graph *g, const char *algo, tc_error *err);
 
 /* The identity cycle 0, 1, ..., n-1 (caller frees), or NULL after TC_ENOMEM. */
-int32_t *tc_bl_identity(int32_t n, tc_error *err);
+int32_t *tci_bl_identity(int32_t n, tc_error *err);
 
 #endif

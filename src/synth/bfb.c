@@ -25,6 +25,7 @@
 ** straight into its final place, ordered by step, receiver, group, source.
 */
 #include "topocoll/bfb.h"
+#include "synth/bfb_internal.h"
 
 #include <omp.h>
 #include <stdlib.h>
@@ -51,7 +52,7 @@ static int range_error(tc_error *err) {
 }
 
 static void reduce_fraction(int64_t *p, int64_t *q) {
-  int64_t g = tc_gcd64(*p, *q);
+  int64_t g = tci_gcd64(*p, *q);
   if (g > 1) {
     *p /= g;
     *q /= g;
@@ -63,13 +64,13 @@ static void reduce_fraction(int64_t *p, int64_t *q) {
 static int build_network(tc_maxflow *mf, const bfb_problem *pr, tc_error *err) {
   int64_t nodes = 2 + (int64_t)pr->ngroups + pr->narcs;
   if (nodes > INT32_MAX) return tc_error_set(err, TC_ERANGE, "bfb: problem with %lld groups is too large", (long long)nodes);
-  int rc = tc_maxflow_reset(mf, (int32_t)nodes, err);
+  int rc = tci_maxflow_reset(mf, (int32_t)nodes, err);
   int32_t arc0 = 2 + pr->ngroups;
-  for (int32_t g = 0; !rc && g < pr->ngroups; g++) rc = tc_maxflow_add(mf, 0, 2 + g, 0, NULL, err);
+  for (int32_t g = 0; !rc && g < pr->ngroups; g++) rc = tci_maxflow_add(mf, 0, 2 + g, 0, NULL, err);
   for (int32_t g = 0; !rc && g < pr->ngroups; g++)
     for (int64_t e = pr->gl_off[g]; !rc && e < pr->gl_off[g + 1]; e++)
-      rc = tc_maxflow_add(mf, 2 + g, arc0 + pr->gl_arc[e], 0, NULL, err);
-  for (int32_t a = 0; !rc && a < pr->narcs; a++) rc = tc_maxflow_add(mf, arc0 + a, 1, 0, NULL, err);
+      rc = tci_maxflow_add(mf, 2 + g, arc0 + pr->gl_arc[e], 0, NULL, err);
+  for (int32_t a = 0; !rc && a < pr->narcs; a++) rc = tci_maxflow_add(mf, arc0 + a, 1, 0, NULL, err);
   return rc;
 }
 
@@ -79,12 +80,12 @@ static int set_capacities(tc_maxflow *mf, const bfb_problem *pr, int64_t p, int6
   if (__builtin_mul_overflow(q, jobs, &total)) return range_error(err);
   for (int32_t g = 0; g < pr->ngroups; g++) {
     c = q * pr->count[g]; /* <= q * jobs: no overflow */
-    tc_maxflow_set_cap(mf, g, c);
-    for (int64_t e = pr->gl_off[g]; e < pr->gl_off[g + 1]; e++) tc_maxflow_set_cap(mf, pr->ngroups + e, c);
+    tci_maxflow_set_cap(mf, g, c);
+    for (int64_t e = pr->gl_off[g]; e < pr->gl_off[g + 1]; e++) tci_maxflow_set_cap(mf, pr->ngroups + e, c);
   }
   for (int32_t a = 0; a < pr->narcs; a++) {
     if (__builtin_mul_overflow(p, pr->cap[a], &c)) return range_error(err);
-    tc_maxflow_set_cap(mf, pr->ngroups + entries + a, c);
+    tci_maxflow_set_cap(mf, pr->ngroups + entries + a, c);
   }
   return TC_OK;
 }
@@ -111,23 +112,23 @@ static int solve_problem(tc_maxflow *mf, const bfb_problem *pr, uint8_t *usable,
   for (;;) {
     rc = set_capacities(mf, pr, p, q, jobs, err);
     int64_t value = 0;
-    if (!rc) rc = tc_maxflow_run(mf, 0, 1, &value, err);
+    if (!rc) rc = tci_maxflow_run(mf, 0, 1, &value, err);
     if (rc) return rc;
     (*runs)++;
     if (value == q * jobs) break;
     /* Short flow: the cut's job side J has |J| / cap(f(J)) > p/q (Dinkelbach step). */
     int64_t num = 0, den = 0;
     for (int32_t g = 0; g < pr->ngroups; g++)
-      if (tc_maxflow_source_side(mf, 2 + g)) num += pr->count[g];
+      if (tci_maxflow_source_side(mf, 2 + g)) num += pr->count[g];
     for (int32_t a = 0; a < pr->narcs; a++)
-      if (tc_maxflow_source_side(mf, arc0 + a)) den += pr->cap[a]; /* <= usable_cap */
+      if (tci_maxflow_source_side(mf, arc0 + a)) den += pr->cap[a]; /* <= usable_cap */
     if (num == 0 || den == 0 || (__int128)num * q <= (__int128)p * den)
       return tc_error_set(err, TC_EFAIL, "bfb: internal error: minimum cut did not raise the load bound");
     p = num;
     q = den;
     reduce_fraction(&p, &q);
   }
-  for (int64_t e = 0; e < entries; e++) flow[e] = tc_maxflow_flow(mf, pr->ngroups + e);
+  for (int64_t e = 0; e < entries; e++) flow[e] = tci_maxflow_flow(mf, pr->ngroups + e);
   *p_out = p;
   *q_out = q;
   return TC_OK;
@@ -306,7 +307,7 @@ static void worker_destroy(bfb_worker *w) {
   free(w->gl_arc);
   free(w->flow);
   free(w->usable);
-  tc_maxflow_destroy(&w->mf);
+  tci_maxflow_destroy(&w->mf);
   memo_destroy(&w->memo);
   memset(w, 0, sizeof *w);
 }
@@ -316,7 +317,7 @@ static int worker_init(bfb_worker *w, const tc_graph *g, int grouping, tc_error 
   memset(w, 0, sizeof *w);
   w->g = g;
   w->lcm = 1;
-  tc_maxflow_init(&w->mf);
+  tci_maxflow_init(&w->mf);
   size_t n = (size_t)g->n, in_max = 1;
   for (int32_t u = 0; u < g->n; u++)
     if ((size_t)tc_graph_in_degree(g, u) > in_max) in_max = (size_t)tc_graph_in_degree(g, u);
@@ -583,7 +584,7 @@ static int solve_layer(bfb_worker *w, int64_t *res_off, tc_error *err) {
 }
 
 static int lcm_into(int64_t *acc, int64_t q, tc_error *err) {
-  int64_t g = tc_gcd64(*acc, q), out;
+  int64_t g = tci_gcd64(*acc, q), out;
   if (__builtin_mul_overflow(*acc / g, q, &out))
     return tc_error_set(err, TC_ERANGE, "bfb: the common denominator of the chunk sizes exceeds 64 bits");
   *acc = out;
@@ -871,7 +872,7 @@ int tc_bfb_allgather(const tc_graph *g, tc_schedule *out, tc_bfb_stats *stats, t
 /* Explicit per-receiver problems                                                       */
 /* ------------------------------------------------------------------------------------ */
 
-void tc_bfb_receiver_destroy(tc_bfb_receiver *r) {
+void tci_bfb_receiver_destroy(tci_bfb_receiver *r) {
   for (int32_t t = 0; r->step && t < r->depth; t++) {
     free(r->step[t].job);
     free(r->step[t].allow_off);
@@ -888,7 +889,7 @@ static int cmp_i32(const void *pa, const void *pb) {
 }
 
 /* Spell out step t of the worker's current receiver. */
-static int spell_step(const bfb_worker *w, int32_t t, tc_bfb_step *s, tc_error *err) {
+static int spell_step(const bfb_worker *w, int32_t t, tci_bfb_step *s, tc_error *err) {
   int64_t lo = w->layer_off[t], n = w->layer_off[t + 1] - lo, entries = 0;
   s->njobs = (int32_t)n;
   s->job = malloc((size_t)n * sizeof *s->job);
@@ -920,7 +921,7 @@ static int spell_step(const bfb_worker *w, int32_t t, tc_bfb_step *s, tc_error *
   return TC_OK;
 }
 
-int tc_bfb_receiver_build(const tc_graph *g, int32_t u, tc_bfb_receiver *out, tc_error *err) {
+int tci_bfb_receiver_build(const tc_graph *g, int32_t u, tci_bfb_receiver *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   int rc = check_graph(g, err);
   if (rc) return rc;
@@ -943,14 +944,14 @@ int tc_bfb_receiver_build(const tc_graph *g, int32_t u, tc_bfb_receiver *out, tc
   for (int32_t t = 1; !rc && t <= w.depth; t++) rc = spell_step(&w, t, &out->step[t - 1], err);
   unload_receiver(&w);
   worker_destroy(&w);
-  if (rc) tc_bfb_receiver_destroy(out);
+  if (rc) tci_bfb_receiver_destroy(out);
   return rc;
 }
 
-int tc_bfb_step_solve(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, tc_rat *U, tc_rat *x, tc_error *err) {
+int tci_bfb_step_solve(const tc_graph *g, const tci_bfb_receiver *r, int32_t t, tc_rat *U, tc_rat *x, tc_error *err) {
   if (t < 1 || t > r->depth)
     return tc_error_set(err, TC_EINPUT, "bfb: step %d outside 1..%d for receiver %d", t, r->depth, r->u);
-  const tc_bfb_step *s = &r->step[t - 1];
+  const tci_bfb_step *s = &r->step[t - 1];
   int64_t entries = s->allow_off[s->njobs];
   int64_t *count = malloc((size_t)s->njobs * sizeof *count), *cap = malloc((size_t)(r->narcs ? r->narcs : 1) * sizeof *cap);
   int64_t *flow = malloc((size_t)(entries ? entries : 1) * sizeof *flow);
@@ -958,7 +959,7 @@ int tc_bfb_step_solve(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, tc
   int rc = TC_OK;
   if (!count || !cap || !flow || !usable) rc = tc_error_set(err, TC_ENOMEM, "bfb: out of memory");
   tc_maxflow mf;
-  tc_maxflow_init(&mf);
+  tci_maxflow_init(&mf);
   int64_t p = 0, q = 1, runs = 0;
   if (!rc) {
     for (int32_t i = 0; i < s->njobs; i++) count[i] = 1;
@@ -968,7 +969,7 @@ int tc_bfb_step_solve(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, tc
   }
   if (!rc) rc = tc_rat_make(p, q, U, err);
   for (int64_t e = 0; !rc && x && e < entries; e++) rc = tc_rat_make(flow[e], q, &x[e], err);
-  tc_maxflow_destroy(&mf);
+  tci_maxflow_destroy(&mf);
   free(count);
   free(cap);
   free(flow);

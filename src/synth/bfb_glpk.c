@@ -4,7 +4,7 @@
 ** Two uses:
 **   - LP (1) exactly as the paper states it, solved by the simplex method: the independent
 **     cross-check of the exact max-flow solver in bfb.c, and the "general LP solver" side
-**     of the benchmark (tc_bfb_optima_glpk);
+**     of the benchmark (tci_bfb_optima_glpk);
 **   - LP (14) for heterogeneous links, where a link's latency enters the step time, with the
 **     paper's repair: an in-arc that carries nothing while its alpha alone sets U_{u,t} is
 **     deleted and the LP solved again, until no idle arc dominates.
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "topocoll/bfb.h"
+#include "synth/bfb_internal.h"
 #include "topocoll/metrics.h"
 
 /* One GLPK problem for a receiver step: column 1 is U, column 2 + e is allow entry e.
@@ -40,7 +41,7 @@ static void step_lp_free(step_lp *s) {
                       Σ_{e of job i} x_e = 1,  0 <= x <= 1,  x_e = 0 on dropped arcs.
    LP (1) is coef = 1/cap, offset = 0 (loads per unit capacity); LP (14) is coef = shard/bw,
    offset = alpha, both in the caller's time unit. */
-static int step_lp_build(step_lp *s, const tc_bfb_receiver *r, const tc_bfb_step *st, const double *coef,
+static int step_lp_build(step_lp *s, const tci_bfb_receiver *r, const tci_bfb_step *st, const double *coef,
                          const double *offset, const uint8_t *dropped, tc_error *err) {
   memset(s, 0, sizeof *s);
   int64_t entries = st->allow_off[st->njobs];
@@ -100,17 +101,17 @@ static int step_lp_solve(step_lp *s, int32_t u, int32_t t, tc_error *err) {
   return TC_OK;
 }
 
-static int check_step(const tc_bfb_receiver *r, int32_t t, tc_error *err) {
+static int check_step(const tci_bfb_receiver *r, int32_t t, tc_error *err) {
   if (t < 1 || t > r->depth)
     return tc_error_set(err, TC_EINPUT, "bfb-glpk: step %d outside 1..%d for receiver %d", t, r->depth, r->u);
   return TC_OK;
 }
 
-int tc_bfb_step_solve_glpk(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, double *U, double *x,
+int tci_bfb_step_solve_glpk(const tc_graph *g, const tci_bfb_receiver *r, int32_t t, double *U, double *x,
                            tc_error *err) {
   int rc = check_step(r, t, err);
   if (rc) return rc;
-  const tc_bfb_step *st = &r->step[t - 1];
+  const tci_bfb_step *st = &r->step[t - 1];
   double *coef = malloc((size_t)(r->narcs ? r->narcs : 1) * sizeof *coef);
   double *offset = calloc((size_t)(r->narcs ? r->narcs : 1), sizeof *offset);
   if (!coef || !offset) rc = tc_error_set(err, TC_ENOMEM, "bfb-glpk: out of memory");
@@ -128,7 +129,7 @@ int tc_bfb_step_solve_glpk(const tc_graph *g, const tc_bfb_receiver *r, int32_t 
   return rc;
 }
 
-int tc_bfb_optima_glpk(const tc_graph *g, double **U, int32_t *diameter, tc_error *err) {
+int tci_bfb_optima_glpk(const tc_graph *g, double **U, int32_t *diameter, tc_error *err) {
   *U = NULL;
   *diameter = 0;
   if (!g) return tc_error_set(err, TC_EINPUT, "bfb-glpk: no graph given");
@@ -139,11 +140,11 @@ int tc_bfb_optima_glpk(const tc_graph *g, double **U, int32_t *diameter, tc_erro
     rc = tc_error_set(err, TC_ENOMEM, "bfb-glpk: out of memory");
   /* One receiver at a time: memory stays at one receiver's problems. */
   for (int32_t u = 0; !rc && D > 0 && u < g->n; u++) {
-    tc_bfb_receiver r;
-    rc = tc_bfb_receiver_build(g, u, &r, err);
+    tci_bfb_receiver r;
+    rc = tci_bfb_receiver_build(g, u, &r, err);
     for (int32_t t = 1; !rc && t <= r.depth; t++)
-      rc = tc_bfb_step_solve_glpk(g, &r, t, &(*U)[(int64_t)u * D + t - 1], NULL, err);
-    tc_bfb_receiver_destroy(&r);
+      rc = tci_bfb_step_solve_glpk(g, &r, t, &(*U)[(int64_t)u * D + t - 1], NULL, err);
+    tci_bfb_receiver_destroy(&r);
   }
   if (rc) {
     free(*U);
@@ -156,7 +157,7 @@ int tc_bfb_optima_glpk(const tc_graph *g, double **U, int32_t *diameter, tc_erro
 
 /* ---- heterogeneous links, LP (14) ---------------------------------------------------- */
 
-void tc_bfb_hetero_step_destroy(tc_bfb_hetero_step *s) {
+void tci_bfb_hetero_step_destroy(tci_bfb_hetero_step *s) {
   free(s->load);
   free(s->dropped);
   free(s->x);
@@ -182,13 +183,13 @@ static int check_hetero_inputs(const tc_graph *g, const double *alpha, const dou
 /* Relative tolerance for "carries nothing" and "alpha alone sets U". */
 #define HETERO_TOL 1e-9
 
-int tc_bfb_hetero_step_solve(const tc_graph *g, const tc_bfb_receiver *r, int32_t t, const double *alpha,
-                             const double *bw, double shard_bytes, tc_bfb_hetero_step *out, tc_error *err) {
+int tci_bfb_hetero_step_solve(const tc_graph *g, const tci_bfb_receiver *r, int32_t t, const double *alpha,
+                             const double *bw, double shard_bytes, tci_bfb_hetero_step *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   int rc = check_step(r, t, err);
   if (!rc) rc = check_hetero_inputs(g, alpha, bw, shard_bytes, err);
   if (rc) return rc;
-  const tc_bfb_step *st = &r->step[t - 1];
+  const tci_bfb_step *st = &r->step[t - 1];
   int64_t entries = st->allow_off[st->njobs];
   size_t na = (size_t)(r->narcs ? r->narcs : 1);
   double *coef = malloc(na * sizeof *coef), *offset = malloc(na * sizeof *offset);
@@ -234,7 +235,7 @@ int tc_bfb_hetero_step_solve(const tc_graph *g, const tc_bfb_receiver *r, int32_
   }
   free(coef);
   free(offset);
-  if (rc) tc_bfb_hetero_step_destroy(out);
+  if (rc) tci_bfb_hetero_step_destroy(out);
   return rc;
 }
 
@@ -247,18 +248,18 @@ int tc_bfb_hetero_time(const tc_graph *g, const double *alpha, const double *bw,
   if (!rc && !step_max) rc = tc_error_set(err, TC_ENOMEM, "bfb-hetero: out of memory");
   int32_t D = 0;
   for (int32_t u = 0; !rc && u < g->n; u++) {
-    tc_bfb_receiver r;
-    rc = tc_bfb_receiver_build(g, u, &r, err);
+    tci_bfb_receiver r;
+    rc = tci_bfb_receiver_build(g, u, &r, err);
     if (rc) break;
     for (int32_t t = 1; !rc && t <= r.depth; t++) {
-      tc_bfb_hetero_step s;
-      rc = tc_bfb_hetero_step_solve(g, &r, t, alpha, bw, shard_bytes, &s, err);
+      tci_bfb_hetero_step s;
+      rc = tci_bfb_hetero_step_solve(g, &r, t, alpha, bw, shard_bytes, &s, err);
       if (rc) break;
       if (s.time > step_max[t]) step_max[t] = s.time;
-      tc_bfb_hetero_step_destroy(&s);
+      tci_bfb_hetero_step_destroy(&s);
     }
     if (r.depth > D) D = r.depth;
-    tc_bfb_receiver_destroy(&r);
+    tci_bfb_receiver_destroy(&r);
   }
   for (int32_t t = 1; !rc && t <= D; t++) *time_s += step_max[t];
   free(step_max);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "topocoll/bfb.h"
+#include "synth/bfb_internal.h"
 
 /* Round one job's amounts x[0..k-1] (summing to 1) to units summing to P. */
 static void round_job(const double *x, int32_t k, int64_t P, int64_t *units, double *frac) {
@@ -41,9 +42,9 @@ static void round_job(const double *x, int32_t k, int64_t P, int64_t *units, dou
 }
 
 /* Emit the transfers of receiver r at step t. */
-static int emit_step(const tc_bfb_receiver *r, int32_t t, const tc_bfb_hetero_step *h, int64_t P, tc_schedule *out,
+static int emit_step(const tci_bfb_receiver *r, int32_t t, const tci_bfb_hetero_step *h, int64_t P, tc_schedule *out,
                      tc_error *err) {
-  const tc_bfb_step *st = &r->step[t - 1];
+  const tci_bfb_step *st = &r->step[t - 1];
   int rc = TC_OK;
   for (int32_t j = 0; j < st->njobs && !rc; j++) {
     int64_t first = st->allow_off[j];
@@ -69,17 +70,17 @@ int tc_bfb_allgather_hetero(const tc_graph *g, const double *alpha, const double
   if (P < 1) return tc_error_set(err, TC_EINPUT, "bfb-hetero: chunks per shard must be >= 1 (got %lld)", (long long)P);
   int rc = tc_schedule_init(out, TC_COLL_ALLGATHER, g->n, P, "bfb-hetero", err);
   for (int32_t u = 0; !rc && u < g->n; u++) {
-    tc_bfb_receiver r;
-    rc = tc_bfb_receiver_build(g, u, &r, err);
+    tci_bfb_receiver r;
+    rc = tci_bfb_receiver_build(g, u, &r, err);
     if (rc) break;
     for (int32_t t = 1; !rc && t <= r.depth; t++) {
-      tc_bfb_hetero_step h;
-      rc = tc_bfb_hetero_step_solve(g, &r, t, alpha, bw, shard_bytes, &h, err);
+      tci_bfb_hetero_step h;
+      rc = tci_bfb_hetero_step_solve(g, &r, t, alpha, bw, shard_bytes, &h, err);
       if (rc) break;
       rc = emit_step(&r, t, &h, P, out, err);
-      tc_bfb_hetero_step_destroy(&h);
+      tci_bfb_hetero_step_destroy(&h);
     }
-    tc_bfb_receiver_destroy(&r);
+    tci_bfb_receiver_destroy(&r);
   }
   if (rc) tc_schedule_destroy(out);
   else tc_schedule_sort(out);

@@ -20,24 +20,24 @@ static const char *const BIRING = "biring";
 
 int tc_baseline_biring(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err) {
   memset(out, 0, sizeof *out);
-  int rc = tc_bl_check_rs_ag(BIRING, coll, err);
-  if (!rc) rc = tc_bl_check_biring(g, BIRING, err);
+  int rc = tci_bl_check_rs_ag(BIRING, coll, err);
+  if (!rc) rc = tci_bl_check_biring(g, BIRING, err);
   int64_t scale = 1, units = 2; /* two halves */
-  if (!rc) rc = tc_bl_split_scale(g, BIRING, &scale, err);
-  if (!rc) rc = tc_bl_check_transfers(BIRING, g->n, g->n - 1, 4 * tc_bl_max_bundle(g), err);
-  if (!rc) rc = tc_bl_units(BIRING, 2, scale, &units, err);
+  if (!rc) rc = tci_bl_split_scale(g, BIRING, &scale, err);
+  if (!rc) rc = tci_bl_check_transfers(BIRING, g->n, g->n - 1, 4 * tci_bl_max_bundle(g), err);
+  if (!rc) rc = tci_bl_units(BIRING, 2, scale, &units, err);
   if (rc) return rc;
-  int32_t *order = tc_bl_identity(g->n, err);
+  int32_t *order = tci_bl_identity(g->n, err);
   if (!order) return TC_ENOMEM;
   tc_bl_cycle c = {g->n, order};
   tc_schedule ag;
   rc = tc_schedule_init(&ag, TC_COLL_ALLGATHER, g->n, units, BIRING, err);
   for (int32_t v = 0; !rc && v < g->n; v++)
-    rc = tc_bl_ring_broadcast(&ag, g, &c, v, TC_BL_HALVES, v, 0, 2, 0, scale, err);
+    rc = tci_bl_ring_broadcast(&ag, g, &c, v, TC_BL_HALVES, v, 0, 2, 0, scale, err);
   free(order);
   if (rc) {
     tc_schedule_destroy(&ag);
     return rc;
   }
-  return tc_bl_finish(g, coll, &ag, NULL, BIRING, out, err);
+  return tci_bl_finish(g, coll, &ag, NULL, BIRING, out, err);
 }

@@ -93,7 +93,7 @@ static void tree_levels(const int32_t *parent, int32_t n, int32_t *height, int32
 /* The arc tree t uses from u to v. */
 static int tree_arc(const tc_graph *g, int t, int32_t u, int32_t v, int64_t *arc, tc_error *err) {
   tc_bl_bundle b;
-  tc_bl_bundle_find(g, u, v, &b);
+  tci_bl_bundle_find(g, u, v, &b);
   if (b.count == 0)
     return tc_error_set(err, TC_EINPUT,
                         "dbt: needs a link between %d and %d for tree %d (the graph has no arc %d -> %d)", u, v, t, u,
@@ -152,7 +152,7 @@ static int check_request(const tc_graph *g, tc_collective coll, int32_t root, in
     return tc_error_set(err, TC_EINPUT, "dbt: %s needs a root in 0..%d (got %d)", tc_collective_name(coll), g->n - 1,
                         root);
   if (chunks < 1) return tc_error_set(err, TC_EINPUT, "dbt: chunks per shard must be >= 1 (got %d)", chunks);
-  return tc_bl_check_transfers(DBT, 4 * (int64_t)g->n, chunks, 1, err); /* 2 trees, up and down */
+  return tci_bl_check_transfers(DBT, 4 * (int64_t)g->n, chunks, 1, err); /* 2 trees, up and down */
 }
 
 /* Build the schedule for the planned trees. */

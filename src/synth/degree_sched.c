@@ -73,8 +73,8 @@ static int twin_refinement(const tc_graph *g, int64_t n, int64_t units, int64_t 
   int64_t common = units;
   for (int32_t u = 0; u < g->n; u++) {
     int64_t pieces;
-    int rc = tc_xs_mul(DEGREE, "the chunk count", n, tc_graph_in_degree(g, u), &pieces, err);
-    if (!rc) rc = tc_xs_lcm(DEGREE, "the units per shard", common, pieces, &common, err);
+    int rc = tci_xs_mul(DEGREE, "the chunk count", n, tc_graph_in_degree(g, u), &pieces, err);
+    if (!rc) rc = tci_xs_lcm(DEGREE, "the units per shard", common, pieces, &common, err);
     if (rc) return rc;
   }
   *refine = common / units;
@@ -85,11 +85,11 @@ static int twin_refinement(const tc_graph *g, int64_t n, int64_t units, int64_t 
    each of the nN nodes. */
 static int count_transfers(const tc_graph *g, const tc_schedule *ag, int64_t n, int64_t *count, tc_error *err) {
   int64_t nn, nnn, part1, part2;
-  int rc = tc_xs_mul(DEGREE, "the transfer count", n, n, &nn, err);
-  if (!rc) rc = tc_xs_mul(DEGREE, "the transfer count", nn, ag->count, &part1, err);
-  if (!rc) rc = tc_xs_mul(DEGREE, "the transfer count", nn, n - 1, &nnn, err);
-  if (!rc) rc = tc_xs_mul(DEGREE, "the transfer count", nnn, g->m, &part2, err);
-  if (!rc) rc = tc_xs_add(DEGREE, "the transfer count", part1, part2, count, err);
+  int rc = tci_xs_mul(DEGREE, "the transfer count", n, n, &nn, err);
+  if (!rc) rc = tci_xs_mul(DEGREE, "the transfer count", nn, ag->count, &part1, err);
+  if (!rc) rc = tci_xs_mul(DEGREE, "the transfer count", nn, n - 1, &nnn, err);
+  if (!rc) rc = tci_xs_mul(DEGREE, "the transfer count", nnn, g->m, &part2, err);
+  if (!rc) rc = tci_xs_add(DEGREE, "the transfer count", part1, part2, count, err);
   return rc;
 }
 
@@ -136,7 +136,7 @@ static int check_arguments(const tc_graph *g, const tc_schedule *ag, int64_t n, 
     return tc_error_set(err, TC_EINPUT,
                         "degree: the base graph has %" PRId64 " self-loops; degree expansion needs a loop-free graph",
                         loops);
-  int rc = tc_xs_check_base(DEGREE, g, ag, err);
+  int rc = tci_xs_check_base(DEGREE, g, ag, err);
   if (!rc) rc = check_degree_graph(g, n, dg, err);
   if (!rc && n > 1) rc = check_in_arcs(g, err);
   if (!rc && ag->steps == INT32_MAX) rc = tc_error_set(err, TC_ERANGE, "degree: the base schedule has too many steps");
@@ -154,9 +154,9 @@ int tc_schedule_degree(const tc_graph *g, const tc_schedule *ag, int64_t n, cons
   if (rc) return rc;
 
   tc_schedule base;
-  rc = tc_xs_working_copy(ag, refine, &base, err);
+  rc = tci_xs_working_copy(ag, refine, &base, err);
   if (rc) return rc;
-  rc = tc_xs_start(DEGREE, (int64_t)dg->n, base.units, count, out, err);
+  rc = tci_xs_start(DEGREE, (int64_t)dg->n, base.units, count, out, err);
   for (int64_t i = 0; !rc && i < base.count; i++) rc = emit_copies(g, n, dg, &base.xfer[i], out, err);
   if (!rc && n > 1) rc = emit_twins(g, n, dg, ag->steps + 1, out, err);
   tc_schedule_destroy(&base);

@@ -57,28 +57,28 @@ static int check_transfers(const char *what, const tc_graph *g, const tc_schedul
   return TC_OK;
 }
 
-int tc_xs_check_base(const char *what, const tc_graph *g, const tc_schedule *ag, tc_error *err) {
+int tci_xs_check_base(const char *what, const tc_graph *g, const tc_schedule *ag, tc_error *err) {
   int rc = check_layout(what, g, ag, err);
   return rc ? rc : check_transfers(what, g, ag, err);
 }
 
-int tc_xs_mul(const char *what, const char *thing, int64_t a, int64_t b, int64_t *out, tc_error *err) {
+int tci_xs_mul(const char *what, const char *thing, int64_t a, int64_t b, int64_t *out, tc_error *err) {
   if (__builtin_mul_overflow(a, b, out))
     return tc_error_set(err, TC_ERANGE, "%s: %s overflows (%" PRId64 " x %" PRId64 ")", what, thing, a, b);
   return TC_OK;
 }
 
-int tc_xs_add(const char *what, const char *thing, int64_t a, int64_t b, int64_t *out, tc_error *err) {
+int tci_xs_add(const char *what, const char *thing, int64_t a, int64_t b, int64_t *out, tc_error *err) {
   if (__builtin_add_overflow(a, b, out))
     return tc_error_set(err, TC_ERANGE, "%s: %s overflows (%" PRId64 " + %" PRId64 ")", what, thing, a, b);
   return TC_OK;
 }
 
-int tc_xs_lcm(const char *what, const char *thing, int64_t a, int64_t b, int64_t *out, tc_error *err) {
-  return tc_xs_mul(what, thing, a / tc_gcd64(a, b), b, out, err);
+int tci_xs_lcm(const char *what, const char *thing, int64_t a, int64_t b, int64_t *out, tc_error *err) {
+  return tci_xs_mul(what, thing, a / tci_gcd64(a, b), b, out, err);
 }
 
-int tc_xs_working_copy(const tc_schedule *ag, int64_t refine, tc_schedule *out, tc_error *err) {
+int tci_xs_working_copy(const tc_schedule *ag, int64_t refine, tc_schedule *out, tc_error *err) {
   int rc = tc_schedule_copy(ag, out, err);
   if (!rc) rc = tc_schedule_refine(out, refine, err);
   if (rc) { tc_schedule_destroy(out); return rc; }
@@ -86,7 +86,7 @@ int tc_xs_working_copy(const tc_schedule *ag, int64_t refine, tc_schedule *out, 
   return TC_OK;
 }
 
-int tc_xs_start(const char *what, int64_t nodes, int64_t units, int64_t count, tc_schedule *out, tc_error *err) {
+int tci_xs_start(const char *what, int64_t nodes, int64_t units, int64_t count, tc_schedule *out, tc_error *err) {
   if (nodes > TC_MAX_NODES)
     return tc_error_set(err, TC_ERANGE, "%s: the expanded schedule would have %" PRId64 " nodes (at most %d)", what,
                         nodes, TC_MAX_NODES);

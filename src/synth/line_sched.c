@@ -62,9 +62,9 @@ static int count_transfers(const tc_graph *g, const tc_schedule *ag, const tc_gr
   for (int64_t i = 0; i < ag->count; i++) {
     const tc_transfer *x = &ag->xfer[i];
     int64_t fan;
-    int rc = tc_xs_mul(LINE, "the transfer count", tc_graph_in_degree(g, x->shard),
+    int rc = tci_xs_mul(LINE, "the transfer count", tc_graph_in_degree(g, x->shard),
                        tc_graph_out_degree(g, g->dst[x->arc]), &fan, err);
-    if (!rc) rc = tc_xs_add(LINE, "the transfer count", total, fan, &total, err);
+    if (!rc) rc = tci_xs_add(LINE, "the transfer count", total, fan, &total, err);
     if (rc) return rc;
   }
   *count = total;
@@ -101,7 +101,7 @@ static int emit_shifted(const tc_graph *g, const tc_graph *lg, const tc_transfer
 
 int tc_schedule_line(const tc_graph *g, const tc_schedule *ag, const tc_graph *lg, tc_schedule *out, tc_error *err) {
   memset(out, 0, sizeof *out);
-  int rc = tc_xs_check_base(LINE, g, ag, err);
+  int rc = tci_xs_check_base(LINE, g, ag, err);
   if (!rc) rc = check_line_graph(g, lg, err);
   if (rc) return rc;
   if (ag->steps == INT32_MAX) return tc_error_set(err, TC_ERANGE, "line: the base schedule has too many steps");
@@ -110,9 +110,9 @@ int tc_schedule_line(const tc_graph *g, const tc_schedule *ag, const tc_graph *l
   if (rc) return rc;
 
   tc_schedule base;
-  rc = tc_xs_working_copy(ag, 1, &base, err);
+  rc = tci_xs_working_copy(ag, 1, &base, err);
   if (rc) return rc;
-  rc = tc_xs_start(LINE, lg->n, ag->units, count, out, err);
+  rc = tci_xs_start(LINE, lg->n, ag->units, count, out, err);
   if (!rc) rc = emit_first_step(lg, out, err);
   for (int64_t i = 0; !rc && i < base.count; i++) rc = emit_shifted(g, lg, &base.xfer[i], out, err);
   tc_schedule_destroy(&base);

@@ -137,12 +137,12 @@ static int count_transfers(const tc_schedule *ag, const power_layout *L, int64_t
   for (int p = 0; p < L->k; p++) {
     int64_t term = 1;
     int rc = TC_OK;
-    for (int i = 0; !rc && i < L->k - 1 + p; i++) rc = tc_xs_mul(POWER, "the transfer count", term, L->N, &term, err);
-    if (!rc) rc = tc_xs_add(POWER, "the transfer count", per_base, term, &per_base, err);
+    for (int i = 0; !rc && i < L->k - 1 + p; i++) rc = tci_xs_mul(POWER, "the transfer count", term, L->N, &term, err);
+    if (!rc) rc = tci_xs_add(POWER, "the transfer count", per_base, term, &per_base, err);
     if (rc) return rc;
   }
-  int rc = tc_xs_mul(POWER, "the transfer count", per_base, L->k, &per_base, err);
-  return rc ? rc : tc_xs_mul(POWER, "the transfer count", per_base, ag->count, count, err);
+  int rc = tci_xs_mul(POWER, "the transfer count", per_base, L->k, &per_base, err);
+  return rc ? rc : tci_xs_mul(POWER, "the transfer count", per_base, ag->count, count, err);
 }
 
 /* Runs over all assignments of a set of dimensions; offset = Σ digit * place. */
@@ -231,21 +231,21 @@ int tc_schedule_power(const tc_graph *g, const tc_schedule *ag, int64_t k, const
                       tc_error *err) {
   memset(out, 0, sizeof *out);
   power_layout L = {0};
-  int rc = tc_xs_check_base(POWER, g, ag, err);
+  int rc = tci_xs_check_base(POWER, g, ag, err);
   if (!rc) rc = check_size(g, k, pg, &L, err);
   if (rc) return rc;
   int64_t steps, units, count;
-  rc = tc_xs_mul(POWER, "the step count", ag->steps, k, &steps, err);
+  rc = tci_xs_mul(POWER, "the step count", ag->steps, k, &steps, err);
   if (!rc && steps > INT32_MAX) rc = tc_error_set(err, TC_ERANGE, "power: %" PRId64 " steps are too many", steps);
-  if (!rc) rc = tc_xs_mul(POWER, "the units per shard", ag->units, k, &units, err);
+  if (!rc) rc = tci_xs_mul(POWER, "the units per shard", ag->units, k, &units, err);
   if (!rc) rc = count_transfers(ag, &L, &count, err);
   if (!rc) rc = build_layout(g, pg, &L, err);
   if (rc) return rc;
 
   tc_schedule base;
-  rc = tc_xs_working_copy(ag, 1, &base, err);
+  rc = tci_xs_working_copy(ag, 1, &base, err);
   if (!rc) {
-    rc = tc_xs_start(POWER, pg->n, units, count, out, err);
+    rc = tci_xs_start(POWER, pg->n, units, count, out, err);
     if (!rc) rc = emit_all(g, pg, &L, &base, out, err);
     tc_schedule_destroy(&base);
   }

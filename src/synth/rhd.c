@@ -40,7 +40,7 @@ static int check_hypercube(const tc_graph *g, int *dims, tc_error *err) {
                             u ^ (INT32_C(1) << i));
   }
   *dims = k;
-  return tc_bl_check_bidirectional(g, RHD, err);
+  return tci_bl_check_bidirectional(g, RHD, err);
 }
 
 static int recursive_doubling(const tc_graph *g, int dims, int64_t units, int64_t scale, tc_schedule *ag,
@@ -50,7 +50,7 @@ static int recursive_doubling(const tc_graph *g, int dims, int64_t units, int64_
     int32_t bit = INT32_C(1) << (t - 1);
     for (int32_t u = 0; !rc && u < g->n; u++) {
       int32_t block = u & ~(bit - 1); /* the nodes agreeing with u above bit t-1: block .. block+bit-1 */
-      for (int32_t v = block; !rc && v < block + bit; v++) rc = tc_bl_send(ag, g, u, u ^ bit, v, t, 0, 1, scale, err);
+      for (int32_t v = block; !rc && v < block + bit; v++) rc = tci_bl_send(ag, g, u, u ^ bit, v, t, 0, 1, scale, err);
     }
   }
   return rc;
@@ -59,12 +59,12 @@ static int recursive_doubling(const tc_graph *g, int dims, int64_t units, int64_
 int tc_baseline_rhd(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   int dims = 0;
-  int rc = tc_bl_check_rs_ag(RHD, coll, err);
+  int rc = tci_bl_check_rs_ag(RHD, coll, err);
   if (!rc) rc = check_hypercube(g, &dims, err);
   int64_t scale = 1, units = 1;
-  if (!rc) rc = tc_bl_split_scale(g, RHD, &scale, err);
-  if (!rc) rc = tc_bl_check_transfers(RHD, g->n, g->n - 1, 2 * tc_bl_max_bundle(g), err);
-  if (!rc) rc = tc_bl_units(RHD, 1, scale, &units, err);
+  if (!rc) rc = tci_bl_split_scale(g, RHD, &scale, err);
+  if (!rc) rc = tci_bl_check_transfers(RHD, g->n, g->n - 1, 2 * tci_bl_max_bundle(g), err);
+  if (!rc) rc = tci_bl_units(RHD, 1, scale, &units, err);
   if (rc) return rc;
   tc_schedule ag;
   rc = recursive_doubling(g, dims, units, scale, &ag, err);
@@ -72,5 +72,5 @@ int tc_baseline_rhd(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_
     tc_schedule_destroy(&ag);
     return rc;
   }
-  return tc_bl_finish(g, coll, &ag, NULL, RHD, out, err);
+  return tci_bl_finish(g, coll, &ag, NULL, RHD, out, err);
 }

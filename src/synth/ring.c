@@ -41,7 +41,7 @@ static int ring_reduce_scatter(const tc_graph *g, int64_t units, int64_t scale, 
   int rc = tc_schedule_init(rs, TC_COLL_REDUCE_SCATTER, n, units, RING, err);
   for (int32_t k = 0; !rc && k < n; k++)
     for (int32_t t = 1; !rc && t < n; t++) /* node k+t passes shard k's partial sum on */
-      rc = tc_bl_send(rs, g, (int32_t)(((int64_t)k + t) % n), (int32_t)(((int64_t)k + t + 1) % n), k, t, 0, 1, scale,
+      rc = tci_bl_send(rs, g, (int32_t)(((int64_t)k + t) % n), (int32_t)(((int64_t)k + t + 1) % n), k, t, 0, 1, scale,
                       err);
   return rc;
 }
@@ -51,20 +51,20 @@ static int ring_allgather(const tc_graph *g, const int32_t *order, int64_t units
   tc_bl_cycle c = {g->n, order};
   int rc = tc_schedule_init(ag, TC_COLL_ALLGATHER, g->n, units, RING, err);
   for (int32_t k = 0; !rc && k < g->n; k++)
-    rc = tc_bl_ring_broadcast(ag, g, &c, k, TC_BL_ONEWAY, k, 0, 1, 0, scale, err);
+    rc = tci_bl_ring_broadcast(ag, g, &c, k, TC_BL_ONEWAY, k, 0, 1, 0, scale, err);
   return rc;
 }
 
 int tc_baseline_ring(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err) {
   memset(out, 0, sizeof *out);
-  int rc = tc_bl_check_rs_ag(RING, coll, err);
+  int rc = tci_bl_check_rs_ag(RING, coll, err);
   if (!rc) rc = check_uniring(g, err);
   int64_t scale = 1, units = 1;
-  if (!rc) rc = tc_bl_split_scale(g, RING, &scale, err);
-  if (!rc) rc = tc_bl_check_transfers(RING, g->n, g->n - 1, 2 * tc_bl_max_bundle(g), err);
-  if (!rc) rc = tc_bl_units(RING, 1, scale, &units, err);
+  if (!rc) rc = tci_bl_split_scale(g, RING, &scale, err);
+  if (!rc) rc = tci_bl_check_transfers(RING, g->n, g->n - 1, 2 * tci_bl_max_bundle(g), err);
+  if (!rc) rc = tci_bl_units(RING, 1, scale, &units, err);
   if (rc) return rc;
-  int32_t *order = tc_bl_identity(g->n, err);
+  int32_t *order = tci_bl_identity(g->n, err);
   if (!order) return TC_ENOMEM;
   tc_schedule ag, rs;
   memset(&ag, 0, sizeof ag);
@@ -77,5 +77,5 @@ int tc_baseline_ring(const tc_graph *g, tc_collective coll, tc_schedule *out, tc
     tc_schedule_destroy(&rs);
     return rc;
   }
-  return tc_bl_finish(g, coll, &ag, coll == TC_COLL_ALLGATHER ? NULL : &rs, RING, out, err);
+  return tci_bl_finish(g, coll, &ag, coll == TC_COLL_ALLGATHER ? NULL : &rs, RING, out, err);
 }

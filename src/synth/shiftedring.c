@@ -57,7 +57,7 @@ static int find_offsets(const tc_graph *g, const char *algo, int32_t *a, int32_t
 static int check_circulant(const tc_graph *g, const char *algo, int32_t a, int32_t b, tc_error *err) {
   int32_t n = g->n, off[2] = {a, b};
   for (int i = 0; i < 2; i++)
-    if (tc_gcd64(off[i], n) != 1 || 2 * off[i] == n)
+    if (tci_gcd64(off[i], n) != 1 || 2 * off[i] == n)
       return tc_error_set(err, TC_EINPUT, "%s: offset %d shares a factor with N = %d, so i -> i+%d is not one ring",
                           algo, off[i], n, off[i]);
   for (int32_t u = 0; u < n; u++) {
@@ -73,7 +73,7 @@ static int check_circulant(const tc_graph *g, const char *algo, int32_t a, int32
         return tc_error_set(err, TC_EINPUT, "%s: needs the circulant C(%d,{%d,%d}) (node %d has no arc to %d)", algo, n,
                             a, b, u, nb[i]);
   }
-  return tc_bl_check_bidirectional(g, algo, err);
+  return tci_bl_check_bidirectional(g, algo, err);
 }
 
 /* The ring i -> i+off as a cycle (order[p] = p*off mod N) and each node's position on it. */
@@ -97,8 +97,8 @@ static int shifted_allgather(const tc_graph *g, int32_t a, int32_t b, int bfb, i
   tc_bl_ring_kind kind = bfb ? TC_BL_BFB : TC_BL_HALVES;
   int rc = tc_schedule_init(ag, TC_COLL_ALLGATHER, n, units, algo, err);
   for (int32_t v = 0; !rc && v < n; v++) { /* half [0,2) of the shard on ring a, [2,4) on ring b */
-    rc = tc_bl_ring_broadcast(ag, g, &ring_a, pos_a[v], kind, v, 0, 2, 0, scale, err);
-    if (!rc) rc = tc_bl_ring_broadcast(ag, g, &ring_b, pos_b[v], kind, v, 2, 4, 0, scale, err);
+    rc = tci_bl_ring_broadcast(ag, g, &ring_a, pos_a[v], kind, v, 0, 2, 0, scale, err);
+    if (!rc) rc = tci_bl_ring_broadcast(ag, g, &ring_b, pos_b[v], kind, v, 2, 4, 0, scale, err);
   }
   free(buf);
   return rc;
@@ -108,14 +108,14 @@ int tc_baseline_shiftedring(const tc_graph *g, tc_collective coll, int bfb, tc_s
   const char *algo = bfb ? "shiftedbfbring" : "shiftedring";
   memset(out, 0, sizeof *out);
   int32_t a = 0, b = 0;
-  int rc = tc_bl_check_rs_ag(algo, coll, err);
+  int rc = tci_bl_check_rs_ag(algo, coll, err);
   if (!rc && g->n < 3) rc = tc_error_set(err, TC_EINPUT, "%s: needs at least 3 nodes (got %d)", algo, g->n);
   if (!rc) rc = find_offsets(g, algo, &a, &b, err);
   if (!rc) rc = check_circulant(g, algo, a, b, err);
   int64_t scale = 1, units = 4; /* two halves, each halved again by its ring */
-  if (!rc) rc = tc_bl_split_scale(g, algo, &scale, err);
-  if (!rc) rc = tc_bl_check_transfers(algo, g->n, g->n - 1, 8 * tc_bl_max_bundle(g), err);
-  if (!rc) rc = tc_bl_units(algo, 4, scale, &units, err);
+  if (!rc) rc = tci_bl_split_scale(g, algo, &scale, err);
+  if (!rc) rc = tci_bl_check_transfers(algo, g->n, g->n - 1, 8 * tci_bl_max_bundle(g), err);
+  if (!rc) rc = tci_bl_units(algo, 4, scale, &units, err);
   if (rc) return rc;
   tc_schedule ag;
   rc = shifted_allgather(g, a, b, bfb, units, scale, algo, &ag, err);
@@ -123,5 +123,5 @@ int tc_baseline_shiftedring(const tc_graph *g, tc_collective coll, int bfb, tc_s
     tc_schedule_destroy(&ag);
     return rc;
   }
-  return tc_bl_finish(g, coll, &ag, NULL, algo, out, err);
+  return tci_bl_finish(g, coll, &ag, NULL, algo, out, err);
 }

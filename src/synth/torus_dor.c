@@ -78,7 +78,7 @@ static int check_torus(const tc_graph *g, const torus_shape *t, tc_error *err) {
           return tc_error_set(err, TC_EINPUT, "torus-dor: node %d has no arc to its dimension-%d neighbour %d", u, i,
                               neighbour(t, u, i, delta));
   }
-  return tc_bl_check_bidirectional(g, DOR, err);
+  return tci_bl_check_bidirectional(g, DOR, err);
 }
 
 /* Phase along dimension e: every holder in holders[0..nh-1] broadcasts part [lo,hi) of
@@ -96,7 +96,7 @@ static int dimension_phase(tc_schedule *s, const tc_graph *g, const torus_shape 
       line[p] = (int32_t)(w + (p - x) * t->stride[e]);
       next[h * len + p] = line[p];
     }
-    rc = tc_bl_ring_broadcast(s, g, &ring, (int32_t)x, TC_BL_HALVES, v, lo, hi, step0, scale, err);
+    rc = tci_bl_ring_broadcast(s, g, &ring, (int32_t)x, TC_BL_HALVES, v, lo, hi, step0, scale, err);
   }
   return rc;
 }
@@ -142,13 +142,13 @@ int tc_baseline_torus_dor(const tc_graph *g, const int64_t *dims, int k, tc_coll
   memset(out, 0, sizeof *out);
   torus_shape t;
   memset(&t, 0, sizeof t);
-  int rc = tc_bl_check_rs_ag(DOR, coll, err);
+  int rc = tci_bl_check_rs_ag(DOR, coll, err);
   if (!rc) rc = check_dims(g, dims, k, &t, err);
   if (!rc) rc = check_torus(g, &t, err);
   int64_t scale = 1, units = 2 * (int64_t)k; /* k parts, each halved for the two directions */
-  if (!rc) rc = tc_bl_split_scale(g, DOR, &scale, err);
-  if (!rc) rc = tc_bl_check_transfers(DOR, g->n, g->n - 1, 4 * (int64_t)k * tc_bl_max_bundle(g), err);
-  if (!rc) rc = tc_bl_units(DOR, 2 * (int64_t)k, scale, &units, err);
+  if (!rc) rc = tci_bl_split_scale(g, DOR, &scale, err);
+  if (!rc) rc = tci_bl_check_transfers(DOR, g->n, g->n - 1, 4 * (int64_t)k * tci_bl_max_bundle(g), err);
+  if (!rc) rc = tci_bl_units(DOR, 2 * (int64_t)k, scale, &units, err);
   if (rc) return rc;
   tc_schedule ag;
   rc = dor_allgather(g, &t, units, scale, &ag, err);
@@ -156,5 +156,5 @@ int tc_baseline_torus_dor(const tc_graph *g, const int64_t *dims, int k, tc_coll
     tc_schedule_destroy(&ag);
     return rc;
   }
-  return tc_bl_finish(g, coll, &ag, NULL, DOR, out, err);
+  return tci_bl_finish(g, coll, &ag, NULL, DOR, out, err);
 }

@@ -70,7 +70,7 @@ static int check_distinct_offsets(int64_t n, const int64_t *offs, int k, tc_erro
 
 static int check_connected(int64_t n, const int64_t *offs, int k, tc_error *err) {
   int64_t g = n;
-  for (int j = 0; j < k; j++) g = tc_gcd64(g, offs[j]);
+  for (int j = 0; j < k; j++) g = tci_gcd64(g, offs[j]);
   if (g != 1)
     return tc_error_set(err, TC_EINPUT, "circulant: gcd(n, offsets) = %lld, graph would be disconnected",
                         (long long)g);

@@ -37,7 +37,7 @@ static int check_offsets(int64_t n, const int64_t *offs, int k, tc_error *err) {
     if (seen[offs[j]])
       rc = tc_error_set(err, TC_EINPUT, "directed_circulant: offset %lld is repeated", (long long)offs[j]);
     seen[offs[j]] = 1;
-    g = tc_gcd64(g, offs[j]);
+    g = tci_gcd64(g, offs[j]);
   }
   free(seen);
   if (!rc && g != 1)

@@ -68,7 +68,7 @@ static int label_subset(drg_edges *es, int32_t id, uint32_t mask, tc_error *err)
   int len = 0;
   for (int i = 0; i < 32; i++)
     if ((mask >> i) & 1) len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%d", len ? "," : "{", i);
-  return drg_edges_set_label(es, id, err, "%s}", buf);
+  return tci_drg_edges_set_label(es, id, err, "%s}", buf);
 }
 
 /* Nodes: the ka-subsets of {0..n-1} (ids 0..A-1) and, when kb != ka, the kb-subsets after
@@ -77,16 +77,16 @@ static int label_subset(drg_edges *es, int32_t id, uint32_t mask, tc_error *err)
 static int build_subset_graph(int n, int ka, int kb, subset_relation adjacent, drg_edges *es, tc_error *err) {
   uint32_t a[128], b[128];
   int32_t na = list_subsets(n, ka, a), nb = ka == kb ? 0 : list_subsets(n, kb, b);
-  int rc = drg_edges_init(es, na + nb, err);
+  int rc = tci_drg_edges_init(es, na + nb, err);
   for (int32_t i = 0; !rc && i < na; i++)
     for (int32_t j = i + 1; !rc && nb == 0 && j < na; j++)
-      if (adjacent(a[i], a[j])) rc = drg_edges_add(es, i, j, err);
+      if (adjacent(a[i], a[j])) rc = tci_drg_edges_add(es, i, j, err);
   for (int32_t i = 0; !rc && i < na; i++)
     for (int32_t j = 0; !rc && j < nb; j++)
-      if (adjacent(a[i], b[j])) rc = drg_edges_add(es, i, na + j, err);
+      if (adjacent(a[i], b[j])) rc = tci_drg_edges_add(es, i, na + j, err);
   for (int32_t i = 0; !rc && i < na; i++) rc = label_subset(es, i, a[i], err);
   for (int32_t j = 0; !rc && j < nb; j++) rc = label_subset(es, na + j, b[j], err);
-  if (rc) drg_edges_free(es);
+  if (rc) tci_drg_edges_free(es);
   return rc;
 }
 
@@ -103,8 +103,8 @@ static int line_graph_of(int (*build_base)(drg_edges *, tc_error *), drg_edges *
   drg_edges base;
   int rc = build_base(&base, err);
   if (rc) return rc;
-  rc = drg_edges_line_graph(&base, es, err);
-  drg_edges_free(&base);
+  rc = tci_drg_edges_line_graph(&base, es, err);
+  tci_drg_edges_free(&base);
   return rc;
 }
 
@@ -129,36 +129,36 @@ static int gf9_sub(int x, int y) {
 static int build_paley9(drg_edges *es, tc_error *err) {
   int square[9] = {0};
   for (int x = 1; x < 9; x++) square[gf9_mul(x, x)] = 1;
-  int rc = drg_edges_init(es, 9, err);
+  int rc = tci_drg_edges_init(es, 9, err);
   /* q = 9 ≡ 1 (mod 4): -1 is a square, so "x - y is a square" is symmetric. */
   for (int x = 0; !rc && x < 9; x++)
     for (int y = x + 1; !rc && y < 9; y++)
-      if (square[gf9_sub(x, y)]) rc = drg_edges_add(es, x, y, err);
-  for (int x = 0; !rc && x < 9; x++) rc = drg_edges_set_label(es, x, err, "%d+%di", x / 3, x % 3);
-  if (rc) drg_edges_free(es);
+      if (square[gf9_sub(x, y)]) rc = tci_drg_edges_add(es, x, y, err);
+  for (int x = 0; !rc && x < 9; x++) rc = tci_drg_edges_set_label(es, x, err, "%d+%di", x / 3, x % 3);
+  if (rc) tci_drg_edges_free(es);
   return rc;
 }
 
 /* a_i is node i, b_j is node 5 + j. */
 static int build_k55_minus_matching(drg_edges *es, tc_error *err) {
-  int rc = drg_edges_init(es, 10, err);
+  int rc = tci_drg_edges_init(es, 10, err);
   for (int i = 0; !rc && i < 5; i++)
     for (int j = 0; !rc && j < 5; j++)
-      if (i != j) rc = drg_edges_add(es, i, 5 + j, err);
-  for (int i = 0; !rc && i < 5; i++) rc = drg_edges_set_label(es, i, err, "a%d", i);
-  for (int j = 0; !rc && j < 5; j++) rc = drg_edges_set_label(es, 5 + j, err, "b%d", j);
-  if (rc) drg_edges_free(es);
+      if (i != j) rc = tci_drg_edges_add(es, i, 5 + j, err);
+  for (int i = 0; !rc && i < 5; i++) rc = tci_drg_edges_set_label(es, i, err, "a%d", i);
+  for (int j = 0; !rc && j < 5; j++) rc = tci_drg_edges_set_label(es, 5 + j, err, "b%d", j);
+  if (rc) tci_drg_edges_free(es);
   return rc;
 }
 
 static int build_q4(drg_edges *es, tc_error *err) {
-  int rc = drg_edges_init(es, 16, err);
+  int rc = tci_drg_edges_init(es, 16, err);
   for (int x = 0; !rc && x < 16; x++)
     for (int bit = 0; !rc && bit < 4; bit++)
-      if (!((x >> bit) & 1)) rc = drg_edges_add(es, x, x | (1 << bit), err);
+      if (!((x >> bit) & 1)) rc = tci_drg_edges_add(es, x, x | (1 << bit), err);
   for (int x = 0; !rc && x < 16; x++)
-    rc = drg_edges_set_label(es, x, err, "%d%d%d%d", (x >> 3) & 1, (x >> 2) & 1, (x >> 1) & 1, x & 1);
-  if (rc) drg_edges_free(es);
+    rc = tci_drg_edges_set_label(es, x, err, "%d%d%d%d", (x >> 3) & 1, (x >> 2) & 1, (x >> 1) & 1, x & 1);
+  if (rc) tci_drg_edges_free(es);
   return rc;
 }
 
@@ -166,12 +166,12 @@ static int build_q4(drg_edges *es, tc_error *err) {
    difference set D mod v = n^2 - n + 1: point i (node i) lies on line j (node v + j) iff
    i - j mod v is in D. */
 static int build_cyclic_plane(int v, const int *diffset, int k, drg_edges *es, tc_error *err) {
-  int rc = drg_edges_init(es, 2 * v, err);
+  int rc = tci_drg_edges_init(es, 2 * v, err);
   for (int j = 0; !rc && j < v; j++)
-    for (int t = 0; !rc && t < k; t++) rc = drg_edges_add(es, (j + diffset[t]) % v, v + j, err);
-  for (int i = 0; !rc && i < v; i++) rc = drg_edges_set_label(es, i, err, "p%d", i);
-  for (int j = 0; !rc && j < v; j++) rc = drg_edges_set_label(es, v + j, err, "L%d", j);
-  if (rc) drg_edges_free(es);
+    for (int t = 0; !rc && t < k; t++) rc = tci_drg_edges_add(es, (j + diffset[t]) % v, v + j, err);
+  for (int i = 0; !rc && i < v; i++) rc = tci_drg_edges_set_label(es, i, err, "p%d", i);
+  for (int j = 0; !rc && j < v; j++) rc = tci_drg_edges_set_label(es, v + j, err, "L%d", j);
+  if (rc) tci_drg_edges_free(es);
   return rc;
 }
 
@@ -191,8 +191,8 @@ static int build_heawood_dist3(drg_edges *es, tc_error *err) {
   drg_edges base;
   int rc = build_heawood(&base, err);
   if (rc) return rc;
-  rc = drg_edges_distance_graph(&base, 3, es, err);
-  drg_edges_free(&base);
+  rc = tci_drg_edges_distance_graph(&base, 3, es, err);
+  tci_drg_edges_free(&base);
   return rc;
 }
 
@@ -217,19 +217,19 @@ static int build_tutte8(drg_edges *es, tc_error *err) {
       ns++;
     }
   }
-  int rc = drg_edges_init(es, 30, err);
+  int rc = tci_drg_edges_init(es, 30, err);
   for (int d = 0; !rc && d < 15; d++)
     for (int s = 0; !rc && s < 15; s++)
-      if (duad[d] == synth[s][0] || duad[d] == synth[s][1] || duad[d] == synth[s][2]) rc = drg_edges_add(es, d, 15 + s, err);
+      if (duad[d] == synth[s][0] || duad[d] == synth[s][1] || duad[d] == synth[s][2]) rc = tci_drg_edges_add(es, d, 15 + s, err);
   for (int d = 0; !rc && d < 15; d++) rc = label_subset(es, d, duad[d], err);
   for (int s = 0; !rc && s < 15; s++) {
     int p[6], k = 0;
     for (int t = 0; t < 3; t++)
       for (int x = 0; x < 6; x++)
         if ((synth[s][t] >> x) & 1) p[k++] = x;
-    rc = drg_edges_set_label(es, 15 + s, err, "%d%d|%d%d|%d%d", p[0], p[1], p[2], p[3], p[4], p[5]);
+    rc = tci_drg_edges_set_label(es, 15 + s, err, "%d%d|%d%d|%d%d", p[0], p[1], p[2], p[3], p[4], p[5]);
   }
-  if (rc) drg_edges_free(es);
+  if (rc) tci_drg_edges_free(es);
   return rc;
 }
 
@@ -238,10 +238,10 @@ static int build_tutte8_line(drg_edges *es, tc_error *err) { return line_graph_o
 /* ---------------------------------------------------------------------------------- */
 /* Finite geometries (drg_geom.c).                                                      */
 
-static int build_gq33(drg_edges *es, tc_error *err) { return drg_build_symplectic_gq(3, es, err); }
-static int build_tutte12(drg_edges *es, tc_error *err) { return drg_build_split_cayley(2, es, err); }
+static int build_gq33(drg_edges *es, tc_error *err) { return tci_drg_build_symplectic_gq(3, es, err); }
+static int build_tutte12(drg_edges *es, tc_error *err) { return tci_drg_build_split_cayley(2, es, err); }
 static int build_tutte12_line(drg_edges *es, tc_error *err) { return line_graph_of(build_tutte12, es, err); }
-static int build_gh33(drg_edges *es, tc_error *err) { return drg_build_split_cayley(3, es, err); }
+static int build_gh33(drg_edges *es, tc_error *err) { return tci_drg_build_split_cayley(3, es, err); }
 
 /* ---------------------------------------------------------------------------------- */
 /* Registry.                                                                            */
@@ -256,7 +256,7 @@ static const char *const drg_names[] = {
     NULL};
 static const drg_builder drg_builders[] = {
     build_octahedron, build_paley9,       build_k55_minus_matching, build_heawood_dist3, build_petersen_line,
-    build_q4,         build_heawood_line, build_pg23,               drg_build_ag24_minus, build_odd4,
+    build_q4,         build_heawood_line, build_pg23,               tci_drg_build_ag24_minus, build_odd4,
     build_tutte8_line, build_doubled_odd4, build_gq33,              build_tutte12_line,  build_gh33};
 _Static_assert(sizeof drg_names / sizeof drg_names[0] == sizeof drg_builders / sizeof drg_builders[0] + 1,
                "every DRG name needs a builder");
@@ -303,8 +303,8 @@ int tc_topo_drg(const char *name, tc_graph **out, tc_error *err) {
   drg_edges es;
   int rc = drg_builders[i](&es, err);
   if (rc) return rc;
-  rc = drg_edges_to_graph(&es, out, err);
-  drg_edges_free(&es);
+  rc = tci_drg_edges_to_graph(&es, out, err);
+  tci_drg_edges_free(&es);
   return rc;
 }
 

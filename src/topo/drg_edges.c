@@ -19,7 +19,7 @@
 
 static int oom(tc_error *err) { return tc_error_set(err, TC_ENOMEM, "out of memory"); }
 
-int drg_edges_init(drg_edges *es, int32_t n, tc_error *err) {
+int tci_drg_edges_init(drg_edges *es, int32_t n, tc_error *err) {
   memset(es, 0, sizeof *es);
   if (n < 1 || n > DRG_MAX_NODES)
     return tc_error_set(err, TC_ERANGE, "drg: %ld nodes is out of range", (long)n);
@@ -27,7 +27,7 @@ int drg_edges_init(drg_edges *es, int32_t n, tc_error *err) {
   return TC_OK;
 }
 
-int drg_edges_add(drg_edges *es, int32_t u, int32_t v, tc_error *err) {
+int tci_drg_edges_add(drg_edges *es, int32_t u, int32_t v, tc_error *err) {
   if (u < 0 || v < 0 || u >= es->n || v >= es->n || u == v)
     return tc_error_set(err, TC_EFAIL, "drg: internal error: bad edge {%ld,%ld} on %ld nodes",
                         (long)u, (long)v, (long)es->n);
@@ -47,7 +47,7 @@ int drg_edges_add(drg_edges *es, int32_t u, int32_t v, tc_error *err) {
   return TC_OK;
 }
 
-int drg_edges_set_label(drg_edges *es, int32_t u, tc_error *err, const char *fmt, ...) {
+int tci_drg_edges_set_label(drg_edges *es, int32_t u, tc_error *err, const char *fmt, ...) {
   if (!es->label) {
     es->label = calloc((size_t)es->n, sizeof *es->label);
     if (!es->label) return oom(err);
@@ -64,7 +64,7 @@ int drg_edges_set_label(drg_edges *es, int32_t u, tc_error *err, const char *fmt
   return TC_OK;
 }
 
-void drg_edges_free(drg_edges *es) {
+void tci_drg_edges_free(drg_edges *es) {
   free(es->eu);
   free(es->ev);
   if (es->label)
@@ -114,21 +114,21 @@ static int label_line_node(const drg_edges *base, drg_edges *out, int32_t e, tc_
   if (!base->label) return TC_OK;
   const char *a = base->label[base->eu[e]], *b = base->label[base->ev[e]];
   if (!a || !b) return TC_OK;
-  return drg_edges_set_label(out, e, err, "%s~%s", a, b);
+  return tci_drg_edges_set_label(out, e, err, "%s~%s", a, b);
 }
 
-int drg_edges_line_graph(const drg_edges *base, drg_edges *out, tc_error *err) {
+int tci_drg_edges_line_graph(const drg_edges *base, drg_edges *out, tc_error *err) {
   incidence ic;
-  int rc = drg_edges_init(out, base->m, err);
+  int rc = tci_drg_edges_init(out, base->m, err);
   if (!rc) rc = incidence_build(base, &ic, err);
-  if (rc) { drg_edges_free(out); return rc; }
+  if (rc) { tci_drg_edges_free(out); return rc; }
   for (int32_t x = 0; !rc && x < base->n; x++)
     for (int32_t i = ic.off[x]; !rc && i < ic.off[x + 1]; i++)
       for (int32_t j = i + 1; !rc && j < ic.off[x + 1]; j++)
-        rc = drg_edges_add(out, ic.inc[i], ic.inc[j], err);
+        rc = tci_drg_edges_add(out, ic.inc[i], ic.inc[j], err);
   for (int32_t e = 0; !rc && e < base->m; e++) rc = label_line_node(base, out, e, err);
   incidence_free(&ic);
-  if (rc) drg_edges_free(out);
+  if (rc) tci_drg_edges_free(out);
   return rc;
 }
 
@@ -155,34 +155,34 @@ static int copy_labels(const drg_edges *from, drg_edges *to, tc_error *err) {
   if (!from->label) return TC_OK;
   for (int32_t x = 0; x < from->n; x++)
     if (from->label[x]) {
-      int rc = drg_edges_set_label(to, x, err, "%s", from->label[x]);
+      int rc = tci_drg_edges_set_label(to, x, err, "%s", from->label[x]);
       if (rc) return rc;
     }
   return TC_OK;
 }
 
-int drg_edges_distance_graph(const drg_edges *base, int32_t h, drg_edges *out, tc_error *err) {
+int tci_drg_edges_distance_graph(const drg_edges *base, int32_t h, drg_edges *out, tc_error *err) {
   incidence ic;
-  int rc = drg_edges_init(out, base->n, err);
+  int rc = tci_drg_edges_init(out, base->n, err);
   if (!rc) rc = incidence_build(base, &ic, err);
-  if (rc) { drg_edges_free(out); return rc; }
+  if (rc) { tci_drg_edges_free(out); return rc; }
   int32_t *dist = malloc((size_t)base->n * sizeof *dist);
   int32_t *queue = malloc((size_t)base->n * sizeof *queue);
   if (!dist || !queue) rc = oom(err);
   for (int32_t x = 0; !rc && x < base->n; x++) {
     bfs_distances(base, &ic, x, dist, queue);
     for (int32_t y = x + 1; !rc && y < base->n; y++)
-      if (dist[y] == h) rc = drg_edges_add(out, x, y, err);
+      if (dist[y] == h) rc = tci_drg_edges_add(out, x, y, err);
   }
   if (!rc) rc = copy_labels(base, out, err);
   free(dist);
   free(queue);
   incidence_free(&ic);
-  if (rc) drg_edges_free(out);
+  if (rc) tci_drg_edges_free(out);
   return rc;
 }
 
-int drg_edges_to_graph(const drg_edges *es, tc_graph **out, tc_error *err) {
+int tci_drg_edges_to_graph(const drg_edges *es, tc_graph **out, tc_error *err) {
   tc_graph_builder b;
   int rc = tc_graph_builder_init(&b, es->n, err);
   if (!rc) rc = tc_graph_builder_reserve(&b, 2 * (int64_t)es->m, err);

@@ -196,18 +196,18 @@ static int label_point(drg_edges *es, const pspace *ps, int32_t i, tc_error *err
   const int *x = pspace_point(ps, i);
   for (int k = 0; k < ps->dim; k++)
     len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%d", k ? "," : "(", x[k]);
-  return drg_edges_set_label(es, i, err, "%s)", buf);
+  return tci_drg_edges_set_label(es, i, err, "%s)", buf);
 }
 
 /* Incidence graph: point i is node i, line l is node npts + l. */
 static int pspace_incidence_graph(const pspace *ps, drg_edges *es, tc_error *err) {
   int per = ps->q + 1;
-  int rc = drg_edges_init(es, ps->npts + ps->nlines, err);
+  int rc = tci_drg_edges_init(es, ps->npts + ps->nlines, err);
   for (int32_t l = 0; !rc && l < ps->nlines; l++)
-    for (int k = 0; !rc && k < per; k++) rc = drg_edges_add(es, ps->line[(size_t)l * (size_t)per + (size_t)k], ps->npts + l, err);
+    for (int k = 0; !rc && k < per; k++) rc = tci_drg_edges_add(es, ps->line[(size_t)l * (size_t)per + (size_t)k], ps->npts + l, err);
   for (int32_t i = 0; !rc && i < ps->npts; i++) rc = label_point(es, ps, i, err);
-  for (int32_t l = 0; !rc && l < ps->nlines; l++) rc = drg_edges_set_label(es, ps->npts + l, err, "L%ld", (long)l);
-  if (rc) drg_edges_free(es);
+  for (int32_t l = 0; !rc && l < ps->nlines; l++) rc = tci_drg_edges_set_label(es, ps->npts + l, err, "L%ld", (long)l);
+  if (rc) tci_drg_edges_free(es);
   return rc;
 }
 
@@ -226,7 +226,7 @@ static int symplectic_orthogonal(const int *x, const int *y, int q) {
   return mod_q(x[0] * y[1] - x[1] * y[0] + x[2] * y[3] - x[3] * y[2], q) == 0;
 }
 
-int drg_build_symplectic_gq(int q, drg_edges *es, tc_error *err) {
+int tci_drg_build_symplectic_gq(int q, drg_edges *es, tc_error *err) {
   memset(es, 0, sizeof *es);
   if (!is_small_prime(q)) return tc_error_set(err, TC_EFAIL, "drg: internal error: W(q) needs a prime q <= 7 (got %d)", q);
   pspace ps;
@@ -270,7 +270,7 @@ static int split_cayley_line(const int *x, const int *y, int q) {
          grassmann(x, y, 4, 6, q) == grassmann(x, y, 3, 1, q);
 }
 
-int drg_build_split_cayley(int q, drg_edges *es, tc_error *err) {
+int tci_drg_build_split_cayley(int q, drg_edges *es, tc_error *err) {
   memset(es, 0, sizeof *es);
   if (!is_small_prime(q) || q > 5)
     return tc_error_set(err, TC_EFAIL, "drg: internal error: H(q) needs a prime q <= 5 (got %d)", q);
@@ -304,18 +304,18 @@ static const char *gf4_name(int a) {
 }
 
 /* Point (x,y) is node 4x + y; line y = m x + b is node 16 + 4m + b. */
-int drg_build_ag24_minus(drg_edges *es, tc_error *err) {
-  int rc = drg_edges_init(es, 32, err);
+int tci_drg_build_ag24_minus(drg_edges *es, tc_error *err) {
+  int rc = tci_drg_edges_init(es, 32, err);
   for (int x = 0; !rc && x < 4; x++)
     for (int y = 0; !rc && y < 4; y++)
       for (int m = 0; !rc && m < 4; m++) {
         int b = gf4_mul(m, x) ^ y; /* y = m x + b  <=>  b = y - m x = y + m x */
-        rc = drg_edges_add(es, 4 * x + y, 16 + 4 * m + b, err);
+        rc = tci_drg_edges_add(es, 4 * x + y, 16 + 4 * m + b, err);
       }
   for (int x = 0; !rc && x < 4; x++)
-    for (int y = 0; !rc && y < 4; y++) rc = drg_edges_set_label(es, 4 * x + y, err, "(%s,%s)", gf4_name(x), gf4_name(y));
+    for (int y = 0; !rc && y < 4; y++) rc = tci_drg_edges_set_label(es, 4 * x + y, err, "(%s,%s)", gf4_name(x), gf4_name(y));
   for (int m = 0; !rc && m < 4; m++)
-    for (int b = 0; !rc && b < 4; b++) rc = drg_edges_set_label(es, 16 + 4 * m + b, err, "y=%sx+%s", gf4_name(m), gf4_name(b));
-  if (rc) drg_edges_free(es);
+    for (int b = 0; !rc && b < 4; b++) rc = tci_drg_edges_set_label(es, 16 + 4 * m + b, err, "y=%sx+%s", gf4_name(m), gf4_name(b));
+  if (rc) tci_drg_edges_free(es);
   return rc;
 }

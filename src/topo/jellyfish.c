@@ -91,7 +91,7 @@ static int32_t stub_neighbour(const stub_pairing *p, int64_t s) { return stub_no
 
 /* Uniform random perfect matching: shuffle the stubs and pair them off in order. */
 static void draw_pairing(stub_pairing *p, tc_rng *rng) {
-  tc_topo_random_permutation(p->scratch, p->stubs, rng);
+  tci_topo_random_permutation(p->scratch, p->stubs, rng);
   for (int64_t i = 0; i + 1 < p->stubs; i += 2) {
     p->mate[p->scratch[i]] = p->scratch[i + 1];
     p->mate[p->scratch[i + 1]] = p->scratch[i];
@@ -110,7 +110,7 @@ static int linked(const stub_pairing *p, int32_t u, int32_t x) {
    (checked against the current links, which is conservative but always safe). */
 static int try_switch(stub_pairing *p, int64_t s, tc_rng *rng) {
   int64_t t = p->mate[s];
-  int64_t q = (int64_t)tc_rng_below(rng, (uint64_t)p->stubs);
+  int64_t q = (int64_t)tci_rng_below(rng, (uint64_t)p->stubs);
   int64_t r = p->mate[q];
   if (q == s || q == t) return 0;
   int32_t u = stub_node(p, s), v = stub_node(p, t), x = stub_node(p, q), y = stub_node(p, r);
@@ -216,7 +216,7 @@ static int sparse_jellyfish(int64_t n, int64_t d, tc_rng *rng, tc_graph **out, t
 static int cycle_jellyfish(int64_t n, tc_rng *rng, tc_graph **out, tc_error *err) {
   int32_t *order = malloc((size_t)n * sizeof *order);
   if (!order) return oom(err);
-  tc_topo_random_permutation(order, n, rng);
+  tci_topo_random_permutation(order, n, rng);
   tc_graph_builder b;
   int rc = tc_graph_builder_init(&b, n, err);
   if (!rc) rc = tc_graph_builder_reserve(&b, 2 * n, err);
@@ -301,7 +301,7 @@ int tc_topo_jellyfish(int64_t n, int64_t d, uint64_t seed, tc_graph **out, tc_er
   int rc = check_jellyfish_params(n, d, err);
   if (rc) return rc;
   tc_rng rng;
-  tc_rng_seed(&rng, seed);
+  tci_rng_seed(&rng, seed);
   if (2 * d >= n) return dense_jellyfish(n, d, &rng, out, err);
   if (d == 2) return cycle_jellyfish(n, &rng, out, err);
   return sparse_jellyfish(n, d, &rng, out, err);

@@ -98,11 +98,11 @@ static const tc_family families[] = {
     {{"file", "path", ".json or edge list", "a graph read from a file (docs/formats.md)"}, "path:w", b_file},
 };
 
-int tc_family_table_size(void) { return (int)(sizeof families / sizeof families[0]); }
-const tc_family *tc_family_at(int i) { return &families[i]; }
+int tci_family_table_size(void) { return (int)(sizeof families / sizeof families[0]); }
+const tc_family *tci_family_at(int i) { return &families[i]; }
 
-const tc_family *tc_family_find(const char *name, size_t len) {
-  for (int i = 0; i < tc_family_table_size(); i++)
+const tc_family *tci_family_find(const char *name, size_t len) {
+  for (int i = 0; i < tci_family_table_size(); i++)
     if (strlen(families[i].info.name) == len && !strncmp(families[i].info.name, name, len)) return &families[i];
   return NULL;
 }

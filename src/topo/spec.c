@@ -154,7 +154,7 @@ static int parse_arg(parser *p, tc_spec_node *v) {
   return parse_value(p, v);
 }
 
-int tc_spec_signature(const char *sig, tc_spec_param *params) {
+int tci_spec_signature(const char *sig, tc_spec_param *params) {
   int k = 0;
   const char *s = sig;
   while (*s && k < TC_SPEC_MAX_PARAMS) {
@@ -232,7 +232,7 @@ static int slot_of(parser *p, const tc_family *f, const tc_spec_param *params, i
 static int bind_call(parser *p, tc_spec_node *call) {
   const tc_family *f = call->family;
   tc_spec_param params[TC_SPEC_MAX_PARAMS];
-  int np = tc_spec_signature(f->signature, params), filled[TC_SPEC_MAX_PARAMS] = {0}, positional = 0, listed = 0;
+  int np = tci_spec_signature(f->signature, params), filled[TC_SPEC_MAX_PARAMS] = {0}, positional = 0, listed = 0;
   char usage[128];
   format_usage(f, usage, sizeof usage);
   for (int i = 0; i < call->nargs; i++) {
@@ -258,8 +258,8 @@ static int bind_call(parser *p, tc_spec_node *call) {
 static const char *closest_family(const char *name, size_t len) {
   const char *best = NULL;
   size_t best_d = 3;
-  for (int i = 0; i < tc_family_table_size(); i++) {
-    const char *cand = tc_family_at(i)->info.name;
+  for (int i = 0; i < tci_family_table_size(); i++) {
+    const char *cand = tci_family_at(i)->info.name;
     size_t m = strlen(cand), row[64];
     if (m >= 63 || len >= 63) continue;
     for (size_t j = 0; j <= m; j++) row[j] = j;
@@ -316,7 +316,7 @@ static int parse_call(parser *p, tc_spec_node *v) {
   if (!id) return syntax_error(p, "a topology name such as kautz(4,2)");
   if (++p->depth > MAX_DEPTH)
     return tc_error_set(p->err, TC_EINPUT, "column %zu: specs nest deeper than %d levels", col, MAX_DEPTH);
-  const tc_family *f = tc_family_find(p->s + p->pos, id);
+  const tc_family *f = tci_family_find(p->s + p->pos, id);
   if (!f) {
     const char *hint = closest_family(p->s + p->pos, id);
     return tc_error_set(p->err, TC_EINPUT, "column %zu: unknown topology '%.*s'%s%s%s (see 'topocoll topo --list')",
@@ -383,7 +383,7 @@ void tc_spec_destroy(tc_spec *s) {
 static int param_index(const tc_spec_node *call, const char *param, tc_spec_param *q) {
   if (!call || call->kind != TC_SPEC_CALL) return -1;
   tc_spec_param params[TC_SPEC_MAX_PARAMS];
-  int np = tc_spec_signature(((const tc_family *)call->family)->signature, params);
+  int np = tci_spec_signature(((const tc_family *)call->family)->signature, params);
   for (int k = 0; k < np; k++)
     if (!strcmp(params[k].name, param)) {
       if (q) *q = params[k];
@@ -421,7 +421,7 @@ char *tc_spec_node_text(const tc_spec *s, const tc_spec_node *node) {
   return strndup(s->text + node->start, node->len);
 }
 
-int tc_spec_family_count(void) { return tc_family_table_size(); }
+int tc_spec_family_count(void) { return tci_family_table_size(); }
 const tc_family_info *tc_spec_family(int i) {
-  return i >= 0 && i < tc_family_table_size() ? &tc_family_at(i)->info : NULL;
+  return i >= 0 && i < tci_family_table_size() ? &tci_family_at(i)->info : NULL;
 }

@@ -16,7 +16,7 @@ static int bind_values(const tc_spec *s, const tc_spec_node *call, tc_spec_args 
                        char **defaults, tc_error *err) {
   const tc_family *f = call->family;
   tc_spec_param params[TC_SPEC_MAX_PARAMS];
-  int np = tc_spec_signature(f->signature, params), given[TC_SPEC_MAX_PARAMS] = {0};
+  int np = tci_spec_signature(f->signature, params), given[TC_SPEC_MAX_PARAMS] = {0};
   for (int i = 0; i < call->nargs; i++) {
     const tc_spec_node *v = &call->args[i];
     const tc_spec_param *q = &params[v->param];

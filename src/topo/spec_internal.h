@@ -35,7 +35,7 @@ typedef struct tc_family {
   int (*build)(const tc_spec_args *a, tc_graph **out, tc_error *err);
 } tc_family;
 
-/* One parameter of a signature, parsed (tc_spec_signature). */
+/* One parameter of a signature, parsed (tci_spec_signature). */
 typedef struct tc_spec_param {
   char name[32];
   char type;       /* 'i', 'g', 'w' */
@@ -45,11 +45,11 @@ typedef struct tc_spec_param {
 } tc_spec_param;
 
 /* Parse a family's signature into params (at most TC_SPEC_MAX_PARAMS); returns the count. */
-int tc_spec_signature(const char *sig, tc_spec_param *params);
+int tci_spec_signature(const char *sig, tc_spec_param *params);
 
 /* The registry (registry.c): NULL if no family has this name. */
-const tc_family *tc_family_find(const char *name, size_t len);
-int tc_family_table_size(void);
-const tc_family *tc_family_at(int i);
+const tc_family *tci_family_find(const char *name, size_t len);
+int tci_family_table_size(void);
+const tc_family *tci_family_at(int i);
 
 #endif

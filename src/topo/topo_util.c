@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int tc_topo_label_coordinates(tc_graph_builder *b, const int64_t *dims, int k, int64_t nodes, tc_error *err) {
+int tci_topo_label_coordinates(tc_graph_builder *b, const int64_t *dims, int k, int64_t nodes, tc_error *err) {
   size_t room = (size_t)k * 21 + 3; /* each coordinate < 2^63 prints in <= 20 chars + ',' */
   char *text = malloc(room);
   if (!text) return tc_error_set(err, TC_ENOMEM, "out of memory");
@@ -31,13 +31,13 @@ int tc_topo_label_coordinates(tc_graph_builder *b, const int64_t *dims, int k, i
 static void shuffle_identity(int32_t *perm, int64_t k, tc_rng *rng, int single_cycle) {
   for (int64_t i = 0; i < k; i++) perm[i] = (int32_t)i;
   for (int64_t i = k - 1; i > 0; i--) {
-    int64_t j = (int64_t)tc_rng_below(rng, (uint64_t)i + 1 - (uint64_t)single_cycle);
+    int64_t j = (int64_t)tci_rng_below(rng, (uint64_t)i + 1 - (uint64_t)single_cycle);
     int32_t t = perm[i];
     perm[i] = perm[j];
     perm[j] = t;
   }
 }
 
-void tc_topo_random_permutation(int32_t *perm, int64_t k, tc_rng *rng) { shuffle_identity(perm, k, rng, 0); }
+void tci_topo_random_permutation(int32_t *perm, int64_t k, tc_rng *rng) { shuffle_identity(perm, k, rng, 0); }
 
-void tc_topo_random_cycle(int32_t *perm, int64_t k, tc_rng *rng) { shuffle_identity(perm, k, rng, 1); }
+void tci_topo_random_cycle(int32_t *perm, int64_t k, tc_rng *rng) { shuffle_identity(perm, k, rng, 1); }

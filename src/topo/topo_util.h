@@ -16,15 +16,15 @@
 
 /* Label node u of a mixed-radix grid "(x_0,...,x_{k-1})", dims most significant first
    (node u = Σ x_i Π_{j>i} dims[j]), for all `nodes` = Π dims nodes. */
-int tc_topo_label_coordinates(tc_graph_builder *b, const int64_t *dims, int k, int64_t nodes, tc_error *err);
+int tci_topo_label_coordinates(tc_graph_builder *b, const int64_t *dims, int k, int64_t nodes, tc_error *err);
 
 /* perm = a uniformly random permutation of 0..k-1 (Fisher–Yates on the identity). The
    random families draw all their shuffles here, so a seed consumes the generator the
    same way in every family: k-1 draws, from the last position down. */
-void tc_topo_random_permutation(int32_t *perm, int64_t k, tc_rng *rng);
+void tci_topo_random_permutation(int32_t *perm, int64_t k, tc_rng *rng);
 
 /* perm = a uniformly random permutation of 0..k-1 that is a single k-cycle (Sattolo's
    variant: the same loop drawing strictly below the current position). */
-void tc_topo_random_cycle(int32_t *perm, int64_t k, tc_rng *rng);
+void tci_topo_random_cycle(int32_t *perm, int64_t k, tc_rng *rng);
 
 #endif

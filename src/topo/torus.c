@@ -74,7 +74,7 @@ int tc_topo_torus(const int64_t *dims, int k, tc_graph **out, tc_error *err) {
   rc = tc_graph_builder_init(&b, nodes, err);
   if (!rc) rc = tc_graph_builder_reserve(&b, nodes * degree, err);
   if (!rc) rc = add_torus_links(&b, dims, k, nodes, err);
-  if (!rc && nodes <= TC_TOPO_LABEL_MAX_NODES) rc = tc_topo_label_coordinates(&b, dims, k, nodes, err);
+  if (!rc && nodes <= TC_TOPO_LABEL_MAX_NODES) rc = tci_topo_label_coordinates(&b, dims, k, nodes, err);
   if (rc) {
     tc_graph_builder_destroy(&b);
     return rc;

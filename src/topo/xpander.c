@@ -58,7 +58,7 @@ static int draw_lift(int64_t d, int64_t lift, int32_t *perm, tc_rng *rng, tc_gra
   int rc = builder_start(&b, d, lift, err);
   for (int64_t u = 0; u <= d && !rc; u++)
     for (int64_t v = u + 1; v <= d && !rc; v++) {
-      tc_topo_random_permutation(perm, lift, rng);
+      tci_topo_random_permutation(perm, lift, rng);
       rc = add_matching(&b, u, v, perm, lift, err);
     }
   if (rc) {
@@ -92,9 +92,9 @@ static int connected_triangle_lift(int64_t lift, tc_rng *rng, tc_graph **out, tc
   int32_t *buf = malloc((size_t)lift * 5 * sizeof *buf);
   if (!buf) return oom(err);
   int32_t *p01 = buf, *p12 = buf + lift, *sigma = buf + 2 * lift, *p20 = buf + 3 * lift, *tmp = buf + 4 * lift;
-  tc_topo_random_permutation(p01, lift, rng);
-  tc_topo_random_permutation(p12, lift, rng);
-  tc_topo_random_cycle(sigma, lift, rng);
+  tci_topo_random_permutation(p01, lift, rng);
+  tci_topo_random_permutation(p12, lift, rng);
+  tci_topo_random_cycle(sigma, lift, rng);
   for (int64_t i = 0; i < lift; i++) tmp[p12[p01[i]]] = (int32_t)i; /* (pi_12 pi_01)^{-1} */
   for (int64_t j = 0; j < lift; j++) p20[j] = sigma[tmp[j]];
   tc_graph_builder b;
@@ -130,7 +130,7 @@ int tc_topo_xpander(int64_t d, int64_t lift, uint64_t seed, tc_graph **out, tc_e
   int rc = check_xpander_params(d, lift, err);
   if (rc) return rc;
   tc_rng rng;
-  tc_rng_seed(&rng, seed);
+  tci_rng_seed(&rng, seed);
   if (d == 2) return connected_triangle_lift(lift, &rng, out, err);
   return general_xpander(d, lift, &rng, out, err);
 }
