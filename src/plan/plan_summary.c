@@ -150,6 +150,12 @@ static int32_t baseline_names(const tc_plan *p, const char **names) {
   return k;
 }
 
+/* 1 if the plan measured the algorithm at several pipelining depths (registry). */
+static int pipelined(const char *name) {
+  const tc_algorithm_info *a = tc_algorithm_find(name);
+  return a && tc_algorithm_pipelined(a);
+}
+
 /* The algorithm's name in tables, from the registry. */
 static const char *baseline_title(const char *name) {
   const tc_algorithm_info *a = tc_algorithm_find(name);
@@ -167,7 +173,7 @@ static void write_baseline_cell(FILE *f, const tc_plan *p, const char *name, dou
   double bt = tc_plan_baseline_time(p, &p->baseline[v], bytes);
   format_time(bt, t, sizeof t);
   fprintf(f, " %s (%.2f×", t, bt / ours);
-  if (!strcmp(name, "dbt")) fprintf(f, ", P = %d", p->baseline[v].chunks);
+  if (pipelined(name)) fprintf(f, ", P = %d", p->baseline[v].chunks);
   fprintf(f, ") |");
 }
 
@@ -198,7 +204,7 @@ static void write_baseline_details(FILE *f, const tc_plan *p) {
       degree = 0;
     }
     if (same_baseline(p, i, i - 1)) fputc(';', f);
-    if (!strcmp(b->name, "dbt")) fprintf(f, " P = %d:", b->chunks);
+    if (pipelined(b->name)) fprintf(f, " P = %d:", b->chunks);
     if (b->available) {
       format_rat(b->tau, tau, sizeof tau);
       fprintf(f, " T_L = %dα, T_B = %s M/B", b->steps, tau);
