@@ -95,19 +95,6 @@ int tc_schedule_refine(tc_schedule *s, int64_t k, tc_error *err) {
   return TC_OK;
 }
 
-static int cmp_transfer(const void *pa, const void *pb) {
-  const tc_transfer *a = pa, *b = pb;
-  if (a->step != b->step) return a->step < b->step ? -1 : 1;
-  if (a->shard != b->shard) return a->shard < b->shard ? -1 : 1;
-  if (a->arc != b->arc) return a->arc < b->arc ? -1 : 1;
-  if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
-  return (a->hi > b->hi) - (a->hi < b->hi);
-}
-
-void tc_schedule_sort(tc_schedule *s) {
-  if (s->count > 1) qsort(s->xfer, (size_t)s->count, sizeof *s->xfer, cmp_transfer);
-}
-
 int tc_schedule_copy(const tc_schedule *s, tc_schedule *out, tc_error *err) {
   *out = *s;
   out->xfer = NULL;

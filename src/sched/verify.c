@@ -18,6 +18,7 @@
 #include "topocoll/verify.h"
 
 #include <inttypes.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +64,48 @@ static int has_reduce_phase(const tc_schedule *s) {
   return s->coll == TC_COLL_REDUCE_SCATTER || s->coll == TC_COLL_REDUCE || s->coll == TC_COLL_ALLREDUCE;
 }
 
-/* Field-by-field checks that need no replay; reports the first bad transfer by index. */
-static int check_structure(const tc_graph *g, const tc_schedule *s, tc_error *err) {
+/* Why x fails the field-by-field checks, or NULL. */
+static const char *bad_field(const tc_graph *g, const tc_schedule *s, const tc_transfer *x) {
+  return x->shard < 0 || x->shard >= s->nshards ? "names a shard that does not exist"
+         : x->arc < 0 || x->arc >= g->m        ? "uses an arc that is not in the graph"
+         : x->step < 1 || x->step > s->steps   ? "has a step outside 1..steps"
+         : x->lo < 0 || x->hi > s->units || x->lo >= x->hi ? "has an empty or out-of-range chunk"
+                                                          : NULL;
+}
+
+/* How the transfers lie, learnt in the structure pass: in (step, shard) order (the
+   canonical order of tc_schedule_sort, hence of every schedule `topocoll sched` and the
+   schedule files produce), a shard's transfers in step order are its runs of equal (step,
+   shard), and no transfer-sized index needs sorting or allocating. */
+typedef struct layout {
+  int by_step_shard;       /* (step, shard) never decreases */
+  int64_t *block, nblocks; /* then: where each run of equal (step, shard) starts */
+} layout;
+
+typedef struct block_list {
+  int64_t *start, count, room;
+  int oom;
+} block_list;
+
+static void block_push(block_list *b, int64_t i) {
+  if (b->oom) return;
+  if (b->count == b->room) {
+    int64_t room = b->room ? 2 * b->room : 256;
+    int64_t *p = realloc(b->start, (size_t)room * sizeof *p);
+    if (!p) { b->oom = 1; return; }
+    b->start = p;
+    b->room = room;
+  }
+  b->start[b->count++] = i;
+}
+
+#define PARALLEL_MIN 65536 /* fewer transfers: the structure pass runs on one thread */
+
+/* Field-by-field checks that need no replay; reports the first bad transfer by index. The
+   transfers are split into one contiguous range per thread, each finds its first bad one
+   and its runs; the lowest bad index wins, so the report does not depend on the threads. */
+static int check_structure(const tc_graph *g, const tc_schedule *s, layout *lay, tc_error *err) {
+  memset(lay, 0, sizeof *lay);
   if (s->nodes != g->n)
     return tc_error_set(err, TC_EFAIL, "schedule is for %d nodes but the graph has %d", s->nodes, g->n);
   if (s->units < 1) return tc_error_set(err, TC_EFAIL, "units per shard is %" PRId64 " (must be >= 1)", s->units);
@@ -76,23 +117,78 @@ static int check_structure(const tc_graph *g, const tc_schedule *s, tc_error *er
   if (s->coll == TC_COLL_ALLREDUCE ? s->rs_steps < 0 || s->rs_steps > s->steps : s->rs_steps != 0)
     return tc_error_set(err, TC_EFAIL, "rs_steps %d is invalid for %s with %d steps", s->rs_steps,
                         tc_collective_name(s->coll), s->steps);
-  for (int64_t i = 0; i < s->count; i++) {
-    const tc_transfer *x = &s->xfer[i];
-    const char *why = x->shard < 0 || x->shard >= s->nshards ? "names a shard that does not exist"
-                      : x->arc < 0 || x->arc >= g->m        ? "uses an arc that is not in the graph"
-                      : x->step < 1 || x->step > s->steps   ? "has a step outside 1..steps"
-                      : x->lo < 0 || x->hi > s->units || x->lo >= x->hi ? "has an empty or out-of-range chunk"
-                                                                       : NULL;
-    if (why) {
-      if (x->arc >= 0 && x->arc < g->m) {
-        char d[256];
-        describe(g, s, i, d, sizeof d);
-        return tc_error_set(err, TC_EFAIL, "%s %s", d, why);
-      }
-      return tc_error_set(err, TC_EFAIL, "transfer #%" PRId64 " (shard %d, arc %" PRId64 ", step %d) %s", i, x->shard,
-                          x->arc, x->step, why);
+  int64_t n = s->count;
+  int nthreads = n < PARALLEL_MIN ? 1 : omp_get_max_threads();
+  if (nthreads < 1) nthreads = 1;
+  block_list *part = calloc((size_t)nthreads, sizeof *part);
+  int64_t *first_bad = malloc((size_t)nthreads * sizeof *first_bad);
+  int *ordered = malloc((size_t)nthreads * sizeof *ordered);
+  if (!part || !first_bad || !ordered) {
+    free(part); free(first_bad); free(ordered);
+    return tc_error_set(err, TC_ENOMEM, "out of memory");
+  }
+#pragma omp parallel num_threads(nthreads)
+  {
+    int t = omp_get_thread_num();
+    int64_t lo = n * t / nthreads, hi = n * (t + 1) / nthreads, bad = INT64_MAX;
+    int in_order = 1;
+    for (int64_t i = lo; i < hi; i++) {
+      const tc_transfer *x = &s->xfer[i];
+      if (bad_field(g, s, x)) { bad = i; break; }
+      if (!in_order) continue;
+      const tc_transfer *prev = i ? x - 1 : NULL;
+      if (prev && (x->step < prev->step || (x->step == prev->step && x->shard < prev->shard))) in_order = 0;
+      else if (!prev || x->step != prev->step || x->shard != prev->shard) block_push(&part[t], i);
+    }
+    first_bad[t] = bad;
+    ordered[t] = in_order && !part[t].oom;
+  }
+  int64_t bad = INT64_MAX, blocks = 0;
+  int in_order = 1;
+  for (int t = 0; t < nthreads; t++) {
+    if (first_bad[t] < bad) bad = first_bad[t];
+    in_order &= ordered[t];
+    blocks += part[t].count;
+  }
+  if (bad == INT64_MAX && in_order && (lay->block = malloc((size_t)(blocks ? blocks : 1) * sizeof *lay->block))) {
+    lay->by_step_shard = 1;
+    for (int t = 0; t < nthreads; t++) { /* ranges are in index order, so their runs are too */
+      memcpy(lay->block + lay->nblocks, part[t].start, (size_t)part[t].count * sizeof *lay->block);
+      lay->nblocks += part[t].count;
     }
   }
+  for (int t = 0; t < nthreads; t++) free(part[t].start);
+  free(part);
+  free(first_bad);
+  free(ordered);
+  if (bad == INT64_MAX) return TC_OK;
+  const tc_transfer *x = &s->xfer[bad];
+  const char *why = bad_field(g, s, x);
+  if (x->arc >= 0 && x->arc < g->m) {
+    char d[256];
+    describe(g, s, bad, d, sizeof d);
+    return tc_error_set(err, TC_EFAIL, "%s %s", d, why);
+  }
+  return tc_error_set(err, TC_EFAIL, "transfer #%" PRId64 " (shard %d, arc %" PRId64 ", step %d) %s", bad, x->shard,
+                      x->arc, x->step, why);
+}
+
+/* In (step, shard) order: the runs grouped by shard, each shard's in step order (a stable
+   counting sort of the runs, not of the transfers). */
+static int runs_by_shard(const tc_schedule *s, const layout *lay, int64_t **run_out, int64_t **shard_off_out) {
+  int64_t *run = malloc((size_t)(lay->nblocks ? lay->nblocks : 1) * sizeof *run);
+  int64_t *off = calloc((size_t)s->nshards + 1, sizeof *off), *fill = malloc(((size_t)s->nshards + 1) * sizeof *fill);
+  if (!run || !off || !fill) {
+    free(run); free(off); free(fill);
+    return TC_ENOMEM;
+  }
+  for (int64_t b = 0; b < lay->nblocks; b++) off[s->xfer[lay->block[b]].shard + 1]++;
+  for (int32_t k = 0; k < s->nshards; k++) off[k + 1] += off[k];
+  memcpy(fill, off, ((size_t)s->nshards + 1) * sizeof *fill);
+  for (int64_t b = 0; b < lay->nblocks; b++) run[fill[s->xfer[lay->block[b]].shard]++] = b;
+  free(fill);
+  *run_out = run;
+  *shard_off_out = off;
   return TC_OK;
 }
 
@@ -321,29 +417,55 @@ static int verify_shard(const tc_graph *g, const tc_schedule *s, int32_t k, cons
 }
 
 int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err) {
-  int rc = check_structure(g, s, err);
+  layout lay;
+  int rc = check_structure(g, s, &lay, err);
   if (rc) return rc;
-  int64_t *order = NULL, *shard_off = NULL;
-  if (order_by_shard_step(s, &order, &shard_off)) return tc_error_set(err, TC_ENOMEM, "out of memory");
+  /* order + shard_off: each shard's transfer indices in step order (general case), or
+     run + shard_off: each shard's runs of equal (step, shard) in step order. */
+  int64_t *order = NULL, *run = NULL, *shard_off = NULL;
+  if (lay.by_step_shard ? runs_by_shard(s, &lay, &run, &shard_off) : order_by_shard_step(s, &order, &shard_off)) {
+    free(lay.block);
+    return tc_error_set(err, TC_ENOMEM, "out of memory");
+  }
   violation worst = {0};
   int oom = 0;
 #pragma omp parallel if (s->nshards > 1 && s->count > 4096)
   {
     scratch w = {0};
+    int64_t *idx = NULL;
+    size_t idx_room = 0;
     violation mine = {0};
 #pragma omp for schedule(dynamic, 1)
     for (int32_t k = 0; k < s->nshards; k++) {
       if (oom) continue;
+      const int64_t *shard_idx = order ? order + shard_off[k] : NULL;
+      int64_t cnt = order ? shard_off[k + 1] - shard_off[k] : 0;
+      if (!order) { /* spell out the shard's indices from its runs */
+        for (int64_t r = shard_off[k]; r < shard_off[k + 1]; r++) {
+          int64_t b = run[r], end = b + 1 < lay.nblocks ? lay.block[b + 1] : s->count;
+          cnt += end - lay.block[b];
+        }
+        if (grow((void **)&idx, &idx_room, (size_t)cnt + 1, sizeof *idx)) { oom = 1; continue; }
+        int64_t q = 0;
+        for (int64_t r = shard_off[k]; r < shard_off[k + 1]; r++) {
+          int64_t b = run[r], end = b + 1 < lay.nblocks ? lay.block[b + 1] : s->count;
+          for (int64_t i = lay.block[b]; i < end; i++) idx[q++] = i;
+        }
+        shard_idx = idx;
+      }
       violation one = {0}; /* per shard: a violation in one shard must not stop the next */
-      if (verify_shard(g, s, k, order + shard_off[k], shard_off[k + 1] - shard_off[k], &w, &one)) oom = 1;
+      if (verify_shard(g, s, k, shard_idx, cnt, &w, &one)) oom = 1;
       if (one.found) note(&mine, one.step, one.index, one.msg);
     }
 #pragma omp critical
     if (mine.found) note(&worst, mine.step, mine.index, mine.msg);
     free(w.hop); free(w.cuts); free(w.seg_lo); free(w.seg_hi); free(w.earliest); free(w.paths); free(w.vals); free(w.pos);
+    free(idx);
   }
   free(order);
+  free(run);
   free(shard_off);
+  free(lay.block);
   if (oom) return tc_error_set(err, TC_ENOMEM, "out of memory while verifying");
   if (worst.found) return tc_error_set(err, TC_EFAIL, "%s", worst.msg);
   return TC_OK;
