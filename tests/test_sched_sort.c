@@ -95,7 +95,7 @@ static void same_order_as_comparison_sort(void **state) {
   (void)state;
   tc_rng r;
   tc_rng_seed(&r, 2024);
-  const int64_t counts[] = {0, 1, 2, 3, 17, 1000, 70000, 150000};
+  const int64_t counts[] = {0, 1, 2, 3, 17, 1000, 70000}; /* 70000: above the one-thread limit of sort.c */
   for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
     int64_t n = counts[c];
     for (int order = 0; order < 4; order++) {
