@@ -7,19 +7,21 @@
 ** sort through an indirect comparator spent 1.3 s on them, more than generating and
 ** verifying the schedule. Every field of a transfer is an integer, so the order is computed
 ** by radix sort in linear time:
-**   1. one pass finds each field's minimum and maximum, whether the transfers are already
-**      in order (then nothing moves: a schedule sorted twice costs one read) and whether
-**      they are at least in step order (every generator that builds step by step), noting
-**      where each step's run starts;
+**   1. one pass, split over OpenMP threads, finds each field's minimum and maximum, whether
+**      the transfers are already in order (then nothing moves: a schedule sorted twice
+**      costs one read) and whether they are at least in step order (every generator that
+**      builds step by step), noting where each step's run starts;
 **   2. field f, offset by its minimum, needs bits(max - min) bits. When the five fields fit
 **      in 64 bits together (in practice they do: BFB on torus(50,50) needs 36), a transfer
 **      packs into one 64-bit key whose order is the canonical order and which encodes the
 **      transfer completely, so keys are sorted and transfers decoded back from them;
 **   3. in step order, each step's run is sorted on its own: keys built from the run, LSD
-**      radix sorted in a per-thread buffer (a run of 10^5 transfers stays in cache), and
-**      decoded back into place — no scratch the size of the schedule, and runs go to
-**      OpenMP threads. Out of step order, all keys are built first and one stable radix
-**      sort on their step bits groups the runs, which are then sorted the same way;
+**      radix sorted in a per-thread buffer (a run of 10^5 transfers stays in cache; digits
+**      of up to 15 bits, so the 30 bits below the step of torus(50,50) take two passes;
+**      short runs by insertion), and decoded back into place — no scratch the size of the
+**      schedule, and runs go to OpenMP threads. Out of step order (the reduce-scatter
+**      transforms reverse the steps), all keys are built first and one stable radix sort
+**      on their step bits groups the runs, which are then sorted the same way;
 **   4. fields that do not fit in 64 bits (unit counts or arc ids far beyond any real
 **      schedule) are handled by a stable LSD radix sort of the transfers themselves, least
 **      significant field first: linear, just slower.
@@ -36,11 +38,11 @@
 
 #include "topocoll/sched.h"
 
-#define NFIELDS 5         /* significance order: step, shard, arc, lo, hi */
-#ifndef DIGIT_MAX
-#define DIGIT_MAX 11      /* bits per radix pass: 2048 counters stay in L1 */
-#endif
-#define MAX_PASSES 6      /* ceil(64 / DIGIT_MAX) */
+#define NFIELDS 5          /* significance order: step, shard, arc, lo, hi */
+#define DIGIT_MAX 15       /* bits per radix pass: a step run's keys and 2^15 counters stay in L2 */
+#define DIGIT_MIN 8        /* ... and no fewer, however short the run */
+#define CNT_WORDS (((64 + DIGIT_MAX - 1) / DIGIT_MAX) << DIGIT_MAX) /* counters of all passes */
+#define INSERTION_MAX 24   /* runs this short are sorted by insertion */
 #define PARALLEL_MIN 65536 /* fewer transfers: one thread (starting threads costs more) */
 
 /* ---- fields and keys ---- */
@@ -57,32 +59,32 @@ static inline uint64_t field_raw(const tc_transfer *x, int f) {
 }
 
 /* How the fields pack: field f is stored as (value - min[f]), an exact unsigned difference
-   in 0..max-min for every value in min..max, in bits[f] bits starting at bit shift[f]. */
+   in 0..max-min for every value in min..max, in bits[f] bits starting at bit shift[f]; a
+   field with one value has 0 bits, difference 0 and shift 0, so it adds nothing. `low` is
+   the number of bits below the step. */
 typedef struct packing {
-  int64_t min[NFIELDS];
-  int bits[NFIELDS], shift[NFIELDS], total;
-  uint64_t mask[NFIELDS];
+  uint64_t min[NFIELDS], mask[NFIELDS];
+  int bits[NFIELDS], shift[NFIELDS], total, low;
 } packing;
 
-static inline uint64_t field_norm(const tc_transfer *x, int f, const packing *p) {
-  return field_raw(x, f) - (uint64_t)p->min[f];
-}
+static inline uint64_t field_norm(const tc_transfer *x, int f, const packing *p) { return field_raw(x, f) - p->min[f]; }
 
 static inline uint64_t pack(const tc_transfer *x, const packing *p) {
-  uint64_t k = 0;
-  for (int f = 0; f < NFIELDS; f++)
-    if (p->bits[f]) k |= field_norm(x, f, p) << p->shift[f];
-  return k;
+  return ((uint64_t)(int64_t)x->step - p->min[0]) << p->shift[0] | ((uint64_t)(int64_t)x->shard - p->min[1]) << p->shift[1] |
+         ((uint64_t)x->arc - p->min[2]) << p->shift[2] | ((uint64_t)x->lo - p->min[3]) << p->shift[3] |
+         ((uint64_t)x->hi - p->min[4]) << p->shift[4];
 }
 
+/* Back to signed: each field is the two's-complement image of a value of its type. */
 static inline tc_transfer unpack(uint64_t k, const packing *p) {
-  uint64_t v[NFIELDS];
-  for (int f = 0; f < NFIELDS; f++) v[f] = (p->bits[f] ? (k >> p->shift[f]) & p->mask[f] : 0) + (uint64_t)p->min[f];
-  /* each v[f] is the two's-complement image of a value of that field's type */
-  return (tc_transfer){(int32_t)(int64_t)v[1], (int32_t)(int64_t)v[0], (int64_t)v[2], (int64_t)v[3], (int64_t)v[4]};
+  return (tc_transfer){(int32_t)(int64_t)(((k >> p->shift[1]) & p->mask[1]) + p->min[1]),
+                       (int32_t)(int64_t)(((k >> p->shift[0]) & p->mask[0]) + p->min[0]),
+                       (int64_t)(((k >> p->shift[2]) & p->mask[2]) + p->min[2]),
+                       (int64_t)(((k >> p->shift[3]) & p->mask[3]) + p->min[3]),
+                       (int64_t)(((k >> p->shift[4]) & p->mask[4]) + p->min[4])};
 }
 
-static inline uint64_t step_of_key(uint64_t k, const packing *p) { return p->bits[0] ? k >> p->shift[0] : 0; }
+static inline uint64_t step_of_key(uint64_t k, const packing *p) { return p->low < 64 ? k >> p->low : 0; }
 
 static inline int before(const tc_transfer *a, const tc_transfer *b) {
   if (a->step != b->step) return a->step < b->step;
@@ -104,59 +106,118 @@ static int bits_of(uint64_t range) { return range ? 64 - __builtin_clzll(range) 
 /* Growable list of step-run starts. */
 typedef struct runs {
   int64_t *start, count, room;
+  int oom;
 } runs;
 
-static int runs_push(runs *r, int64_t i) {
+static void runs_push(runs *r, int64_t i) {
+  if (r->oom) return;
   if (r->count == r->room) {
     int64_t room = r->room ? 2 * r->room : 64;
     int64_t *p = realloc(r->start, (size_t)room * sizeof *p);
-    if (!p) return -1;
+    if (!p) { r->oom = 1; return; }
     r->start = p;
     r->room = room;
   }
   r->start[r->count++] = i;
-  return 0;
 }
 
-typedef struct scan_result {
-  int sorted, step_sorted, oom;
-  int64_t min[NFIELDS], max[NFIELDS];
-} scan_result;
+/* What pass 1 learns about x[lo..hi) (pairs (i-1, i) for i in lo..hi-1 with i > 0). */
+typedef struct scan_part {
+  int64_t min[NFIELDS], max[NFIELDS]; /* if any */
+  int any, sorted, step_sorted;
+  runs run; /* while in step order: the i where a step run starts */
+} scan_part;
 
-/* Ranges, order, and (while in step order) the starts of the step runs. */
-static void scan(const tc_transfer *x, int64_t n, scan_result *r, runs *run) {
-  for (int f = 0; f < NFIELDS; f++) r->min[f] = r->max[f] = (int64_t)field_raw(&x[0], f);
+static void scan_range(const tc_transfer *x, int64_t lo, int64_t hi, scan_part *r) {
+  memset(r, 0, sizeof *r);
   r->sorted = r->step_sorted = 1;
-  r->oom = runs_push(run, 0);
-  for (int64_t i = 1; i < n; i++) {
+  if (lo >= hi) return;
+  r->any = 1;
+  int64_t mn0 = x[lo].step, mx0 = mn0, mn1 = x[lo].shard, mx1 = mn1, mn2 = x[lo].arc, mx2 = mn2, mn3 = x[lo].lo, mx3 = mn3,
+          mn4 = x[lo].hi, mx4 = mn4;
+  int sorted = 1, step_sorted = 1;
+  if (lo == 0) runs_push(&r->run, 0);
+  for (int64_t i = lo ? lo : 1; i < hi; i++) {
     const tc_transfer *a = &x[i];
-    if (r->sorted && before(a, a - 1)) r->sorted = 0;
-    if (r->step_sorted && a->step != a[-1].step) {
-      if (a->step < a[-1].step) r->step_sorted = 0;
-      else if (runs_push(run, i)) r->oom = 1;
+    if (sorted) sorted = !before(a, a - 1);
+    if (step_sorted && a->step != a[-1].step) {
+      if (a->step < a[-1].step) step_sorted = 0;
+      else runs_push(&r->run, i);
     }
-    int64_t v[NFIELDS] = {a->step, a->shard, a->arc, a->lo, a->hi};
-    for (int f = 0; f < NFIELDS; f++) {
-      if (v[f] < r->min[f]) r->min[f] = v[f];
-      if (v[f] > r->max[f]) r->max[f] = v[f];
-    }
+    mn0 = a->step < mn0 ? a->step : mn0;
+    mx0 = a->step > mx0 ? a->step : mx0;
+    mn1 = a->shard < mn1 ? a->shard : mn1;
+    mx1 = a->shard > mx1 ? a->shard : mx1;
+    mn2 = a->arc < mn2 ? a->arc : mn2;
+    mx2 = a->arc > mx2 ? a->arc : mx2;
+    mn3 = a->lo < mn3 ? a->lo : mn3;
+    mx3 = a->lo > mx3 ? a->lo : mx3;
+    mn4 = a->hi < mn4 ? a->hi : mn4;
+    mx4 = a->hi > mx4 ? a->hi : mx4;
   }
+  int64_t mn[NFIELDS] = {mn0, mn1, mn2, mn3, mn4}, mx[NFIELDS] = {mx0, mx1, mx2, mx3, mx4};
+  memcpy(r->min, mn, sizeof mn);
+  memcpy(r->max, mx, sizeof mx);
+  r->sorted = sorted;
+  r->step_sorted = step_sorted && !r->run.oom;
+}
+
+/* Ranges, order, and (in step order) the starts of the step runs of x[0..n): one
+   contiguous range per thread, combined in range order. */
+static void scan(const tc_transfer *x, int64_t n, int nthreads, scan_part *all) {
+  scan_part *part = calloc((size_t)nthreads, sizeof *part);
+  if (!part) nthreads = 1;
+  scan_part one;
+  if (!part) part = &one;
+#pragma omp parallel num_threads(nthreads)
+  {
+    int t = omp_get_thread_num();
+    scan_range(x, n * t / nthreads, n * (t + 1) / nthreads, &part[t]);
+  }
+  *all = part[0];
+  for (int t = 1; t < nthreads; t++) {
+    scan_part *q = &part[t];
+    all->sorted &= q->sorted;
+    all->step_sorted &= q->step_sorted;
+    for (int f = 0; f < NFIELDS && q->any; f++) {
+      if (q->min[f] < all->min[f]) all->min[f] = q->min[f];
+      if (q->max[f] > all->max[f]) all->max[f] = q->max[f];
+    }
+    for (int64_t i = 0; all->step_sorted && i < q->run.count; i++) runs_push(&all->run, q->run.start[i]);
+    all->step_sorted &= !all->run.oom;
+    free(q->run.start);
+  }
+  if (part != &one) free(part);
 }
 
 /* ---- radix passes ---- */
 
-/* The digit passes over `bits` bits: as few as DIGIT_MAX allows, of equal width. */
-static void plan_digits(int bits, int *passes, int *width) {
-  *passes = (bits + DIGIT_MAX - 1) / DIGIT_MAX;
+/* The digit passes over `bits` bits of n keys: as few as DIGIT_MAX allows, of equal width,
+   but with no more counters per pass than about 2n (whose clearing and prefix sums would
+   cost more than the keys). */
+static void plan_digits(int bits, int64_t n, int *passes, int *width) {
+  int cap = bits_of((uint64_t)n) + 1;
+  cap = cap < DIGIT_MIN ? DIGIT_MIN : cap > DIGIT_MAX ? DIGIT_MAX : cap;
+  *passes = (bits + cap - 1) / cap;
   *width = *passes ? (bits + *passes - 1) / *passes : 0;
 }
 
 /* Stable LSD radix sort of key[0..n) by bits lo..hi-1, tmp[0..n) as scratch; cnt holds
-   MAX_PASSES << DIGIT_MAX counters. Returns the array that holds the result (key or tmp).
-   One thread: every pass's counts come from one read, as order does not change them. */
+   CNT_WORDS counters. Returns the array that holds the result (key or tmp). One thread:
+   every pass's counts come from one read, as order does not change them. */
 static uint64_t *lsd_keys(uint64_t *key, uint64_t *tmp, int64_t n, int lo, int hi, int64_t *cnt) {
+  if (hi <= lo) return key;
+  if (n <= INSERTION_MAX) { /* stable too; bits above hi are absent or (a run's step) equal, so key >> lo decides */
+    for (int64_t i = 1; i < n; i++) {
+      uint64_t k = key[i], d = k >> lo;
+      int64_t j = i;
+      for (; j > 0 && (key[j - 1] >> lo) > d; j--) key[j] = key[j - 1];
+      key[j] = k;
+    }
+    return key;
+  }
   int passes, width;
-  plan_digits(hi - lo, &passes, &width);
+  plan_digits(hi - lo, n, &passes, &width);
   int64_t B = (int64_t)1 << width;
   uint64_t mask = (uint64_t)B - 1;
   memset(cnt, 0, (size_t)passes * (size_t)B * sizeof *cnt);
@@ -181,7 +242,7 @@ static uint64_t *lsd_keys(uint64_t *key, uint64_t *tmp, int64_t n, int lo, int h
   return src;
 }
 
-/* One step run x[0..n): its keys (built here into kbuf when key is NULL), sorted on the
+/* One step run x[0..n): its keys (built here, into tmp + n, when key is NULL), sorted on the
    bits below the step, decoded back into x. Keys already in order leave x untouched. */
 static void sort_run(tc_transfer *x, uint64_t *key, uint64_t *tmp, int64_t n, const packing *p, int64_t *cnt) {
   int in_order = 1;
@@ -193,38 +254,38 @@ static void sort_run(tc_transfer *x, uint64_t *key, uint64_t *tmp, int64_t n, co
     }
     if (in_order) return;
   }
-  uint64_t *k = lsd_keys(key, tmp, n, 0, p->shift[0], cnt);
+  uint64_t *k = lsd_keys(key, tmp, n, 0, p->low, cnt);
   for (int64_t i = 0; i < n; i++) x[i] = unpack(k[i], p);
 }
 
 /* Steps 2 and 3. Returns -1 (x untouched) if memory is short. */
-static int sort_packed(tc_transfer *x, int64_t n, const packing *p, int step_sorted, runs *run) {
-  int nthreads = n < PARALLEL_MIN ? 1 : omp_get_max_threads();
-  if (nthreads < 1) nthreads = 1;
+static int sort_packed(tc_transfer *x, int64_t n, const packing *p, int step_sorted, runs *run, int nthreads) {
   uint64_t *key = NULL, *tmp = NULL;
   if (!step_sorted) {
     /* All keys, then group them by step: a stable LSD sort on the step bits alone. */
     key = malloc((size_t)n * sizeof *key);
     tmp = malloc((size_t)n * sizeof *tmp);
-    int64_t *cnt = malloc(((size_t)MAX_PASSES << DIGIT_MAX) * sizeof *cnt);
+    int64_t *cnt = malloc((size_t)CNT_WORDS * sizeof *cnt);
     if (!key || !tmp || !cnt) {
       free(key); free(tmp); free(cnt);
       return -1;
     }
 #pragma omp parallel for num_threads(nthreads) schedule(static)
     for (int64_t i = 0; i < n; i++) key[i] = pack(&x[i], p);
-    uint64_t *by_step = lsd_keys(key, tmp, n, p->shift[0], p->total, cnt);
+    uint64_t *by_step = lsd_keys(key, tmp, n, p->low, p->total, cnt);
     free(cnt);
     if (by_step != key) {
       tmp = key;
       key = by_step;
     }
     run->count = 0;
+    run->oom = 0;
     for (int64_t i = 0; i < n; i++)
-      if ((!i || step_of_key(key[i], p) != step_of_key(key[i - 1], p)) && runs_push(run, i)) {
-        free(key); free(tmp);
-        return -1;
-      }
+      if (!i || step_of_key(key[i], p) != step_of_key(key[i - 1], p)) runs_push(run, i);
+    if (run->oom) {
+      free(key); free(tmp);
+      return -1;
+    }
   }
   int64_t longest = 0;
   for (int64_t r = 0; r < run->count; r++) {
@@ -232,7 +293,7 @@ static int sort_packed(tc_transfer *x, int64_t n, const packing *p, int step_sor
     if (len > longest) longest = len;
   }
   /* Per thread: counters, and in step order 2 * longest words for a run's keys. */
-  size_t per_thread = ((size_t)MAX_PASSES << DIGIT_MAX) + (step_sorted ? 2 * (size_t)longest : 0);
+  size_t per_thread = (size_t)CNT_WORDS + (step_sorted ? 2 * (size_t)longest : 0);
   int64_t *buf = malloc((size_t)nthreads * per_thread * sizeof *buf);
   if (!buf) {
     free(key); free(tmp);
@@ -241,7 +302,7 @@ static int sort_packed(tc_transfer *x, int64_t n, const packing *p, int step_sor
 #pragma omp parallel num_threads(nthreads)
   {
     int64_t *cnt = buf + (size_t)omp_get_thread_num() * per_thread;
-    uint64_t *mine = (uint64_t *)(cnt + ((size_t)MAX_PASSES << DIGIT_MAX));
+    uint64_t *mine = (uint64_t *)(cnt + CNT_WORDS);
 #pragma omp for schedule(dynamic, 1)
     for (int64_t r = 0; r < run->count; r++) {
       int64_t a = run->start[r], len = (r + 1 < run->count ? run->start[r + 1] : n) - a;
@@ -268,7 +329,7 @@ static int sort_fields(tc_transfer *x, int64_t n, const packing *p) {
   tc_transfer *src = x, *dst = tmp;
   for (int f = NFIELDS - 1; f >= 0; f--) {
     int passes, width;
-    plan_digits(p->bits[f], &passes, &width);
+    plan_digits(p->bits[f], n, &passes, &width);
     int64_t B = (int64_t)1 << width;
     uint64_t mask = (uint64_t)B - 1;
     for (int q = 0; q < passes; q++) {
@@ -298,23 +359,24 @@ static int sort_fields(tc_transfer *x, int64_t n, const packing *p) {
 void tc_schedule_sort(tc_schedule *s) {
   int64_t n = s->count;
   if (n < 2) return;
-  scan_result r;
-  runs run = {0};
-  scan(s->xfer, n, &r, &run);
-  if (r.sorted) {
-    free(run.start);
-    return;
+  int nthreads = n < PARALLEL_MIN ? 1 : omp_get_max_threads();
+  if (nthreads < 1) nthreads = 1;
+  scan_part r;
+  scan(s->xfer, n, nthreads, &r);
+  int rc = 0;
+  if (!r.sorted) {
+    packing p;
+    p.total = 0;
+    for (int f = NFIELDS - 1; f >= 0; f--) {
+      p.min[f] = (uint64_t)r.min[f];
+      p.bits[f] = bits_of((uint64_t)r.max[f] - (uint64_t)r.min[f]);
+      p.shift[f] = p.bits[f] && p.total < 64 ? p.total : 0;
+      p.mask[f] = p.bits[f] ? ~(uint64_t)0 >> (64 - p.bits[f]) : 0;
+      p.total += p.bits[f];
+    }
+    p.low = p.total - p.bits[0];
+    rc = p.total <= 64 ? sort_packed(s->xfer, n, &p, r.step_sorted, &r.run, nthreads) : sort_fields(s->xfer, n, &p);
   }
-  packing p;
-  p.total = 0;
-  for (int f = NFIELDS - 1; f >= 0; f--) {
-    p.min[f] = r.min[f];
-    p.bits[f] = bits_of((uint64_t)r.max[f] - (uint64_t)r.min[f]);
-    p.shift[f] = p.total;
-    p.mask[f] = p.bits[f] ? ~(uint64_t)0 >> (64 - p.bits[f]) : 0;
-    p.total += p.bits[f];
-  }
-  int rc = r.oom && r.step_sorted ? -1 : p.total <= 64 ? sort_packed(s->xfer, n, &p, r.step_sorted, &run) : sort_fields(s->xfer, n, &p);
-  free(run.start);
+  free(r.run.start);
   if (rc) qsort(s->xfer, (size_t)n, sizeof *s->xfer, cmp_transfer);
 }
