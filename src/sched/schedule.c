@@ -1,11 +1,13 @@
 /*
 ** schedule.c — storage of step schedules (contract in sched.h): init, append, refine,
-** canonical sort, copy. No semantics live here; see verify.c and cost.c.
+** copy (the canonical sort is in sort.c). No semantics live here; see verify.c and cost.c.
 */
 #include "topocoll/sched.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/huge.h"
 
 static const char *const coll_names[] = {"allgather", "reduce-scatter", "allreduce", "broadcast", "reduce"};
 
@@ -66,6 +68,7 @@ int tc_schedule_reserve(tc_schedule *s, int64_t count, tc_error *err) {
     return tc_error_set(err, TC_ERANGE, "schedule with %lld transfers is too large", (long long)count);
   tc_transfer *x = realloc(s->xfer, (size_t)count * sizeof *x);
   if (!x) return tc_error_set(err, TC_ENOMEM, "out of memory for %lld transfers", (long long)count);
+  tc_advise_huge(x, (size_t)count * sizeof *x); /* before the generator writes them */
   s->xfer = x;
   s->room = count;
   return TC_OK;

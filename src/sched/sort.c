@@ -38,6 +38,8 @@
 
 #include "topocoll/sched.h"
 
+#include "core/huge.h"
+
 #define NFIELDS 5          /* significance order: step, shard, arc, lo, hi */
 #define DIGIT_MAX 15       /* bits per radix pass: a step run's keys and 2^15 counters stay in L2 */
 #define DIGIT_MIN 8        /* ... and no fewer, however short the run */
@@ -221,8 +223,16 @@ static uint64_t *lsd_keys(uint64_t *key, uint64_t *tmp, int64_t n, int lo, int h
   int64_t B = (int64_t)1 << width;
   uint64_t mask = (uint64_t)B - 1;
   memset(cnt, 0, (size_t)passes * (size_t)B * sizeof *cnt);
-  for (int64_t i = 0; i < n; i++)
-    for (int p = 0; p < passes; p++) cnt[p * B + (int64_t)((key[i] >> (lo + p * width)) & mask)]++;
+  if (passes == 1) /* the usual counts, spelt out: the general loop costs twice as much */
+    for (int64_t i = 0; i < n; i++) cnt[(key[i] >> lo) & mask]++;
+  else if (passes == 2)
+    for (int64_t i = 0; i < n; i++) {
+      cnt[(key[i] >> lo) & mask]++;
+      cnt[B + (int64_t)((key[i] >> (lo + width)) & mask)]++;
+    }
+  else
+    for (int64_t i = 0; i < n; i++)
+      for (int p = 0; p < passes; p++) cnt[p * B + (int64_t)((key[i] >> (lo + p * width)) & mask)]++;
   uint64_t *src = key, *dst = tmp;
   for (int p = 0; p < passes; p++) {
     int64_t *c = cnt + p * B, sum = 0, uniform = 0;
@@ -244,18 +254,20 @@ static uint64_t *lsd_keys(uint64_t *key, uint64_t *tmp, int64_t n, int lo, int h
 
 /* One step run x[0..n): its keys (built here, into tmp + n, when key is NULL), sorted on the
    bits below the step, decoded back into x. Keys already in order leave x untouched. */
-static void sort_run(tc_transfer *x, uint64_t *key, uint64_t *tmp, int64_t n, const packing *p, int64_t *cnt) {
-  int in_order = 1;
+static void sort_run(tc_transfer *x, uint64_t *key, uint64_t *tmp, int64_t n, const packing *pp, int64_t *cnt) {
+  const packing p = *pp; /* a local copy: stores to keys and transfers cannot alias it, so it stays in registers */
   if (!key) {
     key = tmp + n; /* the caller gave 2n words */
+    uint64_t prev = 0, out_of_order = 0;
     for (int64_t i = 0; i < n; i++) {
-      key[i] = pack(&x[i], p);
-      if (i && key[i] < key[i - 1]) in_order = 0;
+      uint64_t k = pack(&x[i], &p);
+      out_of_order |= k < prev;
+      key[i] = prev = k;
     }
-    if (in_order) return;
+    if (!out_of_order) return;
   }
-  uint64_t *k = lsd_keys(key, tmp, n, 0, p->low, cnt);
-  for (int64_t i = 0; i < n; i++) x[i] = unpack(k[i], p);
+  uint64_t *k = lsd_keys(key, tmp, n, 0, p.low, cnt);
+  for (int64_t i = 0; i < n; i++) x[i] = unpack(k[i], &p);
 }
 
 /* Steps 2 and 3. Returns -1 (x untouched) if memory is short. */
@@ -270,6 +282,8 @@ static int sort_packed(tc_transfer *x, int64_t n, const packing *p, int step_sor
       free(key); free(tmp); free(cnt);
       return -1;
     }
+    tc_advise_huge(key, (size_t)n * sizeof *key);
+    tc_advise_huge(tmp, (size_t)n * sizeof *tmp);
 #pragma omp parallel for num_threads(nthreads) schedule(static)
     for (int64_t i = 0; i < n; i++) key[i] = pack(&x[i], p);
     uint64_t *by_step = lsd_keys(key, tmp, n, p->low, p->total, cnt);
@@ -299,6 +313,7 @@ static int sort_packed(tc_transfer *x, int64_t n, const packing *p, int step_sor
     free(key); free(tmp);
     return -1;
   }
+  tc_advise_huge(buf, (size_t)nthreads * per_thread * sizeof *buf);
 #pragma omp parallel num_threads(nthreads)
   {
     int64_t *cnt = buf + (size_t)omp_get_thread_num() * per_thread;

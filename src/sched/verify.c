@@ -244,6 +244,7 @@ typedef struct scratch {
   uint8_t *vals;            /* per (transfer, segment) values of one step group */
   int32_t *pos;             /* units + 1: segment index of a cut position, -1 if none */
   size_t hop_room, cuts_room, lo_room, hi_room, earliest_room, paths_room, vals_room, pos_room;
+  int32_t ncompute;         /* compute nodes of the graph, -1 until counted */
 } scratch;
 
 static int grow(void **p, size_t *room, size_t want, size_t elem) {
@@ -275,6 +276,13 @@ static void replay_copy(const tc_graph *g, const tc_schedule *s, int32_t k, cons
   int32_t n = g->n, owner = tc_schedule_owner(s, k), start = s->coll == TC_COLL_ALLREDUCE ? s->rs_steps : 0;
   for (size_t e = 0; e < (size_t)(b1 - b0) * (size_t)n; e++) w->earliest[e] = NEVER;
   for (int32_t j = b0; j < b1; j++) w->earliest[(size_t)(j - b0) * n + owner] = start;
+  if (w->ncompute < 0) {
+    w->ncompute = 0;
+    for (int32_t u = 0; u < n; u++) w->ncompute += g->kind[u] == TC_NODE_COMPUTE;
+  }
+  /* Compute cells (segment, node) that hold the segment; when all do, the scan for one
+     that never receives it (the error's subject) is skipped: it is most of the work. */
+  int64_t held = g->kind[owner] == TC_NODE_COMPUTE ? b1 - b0 : 0;
   char d[256], msg[TC_ERRMSG_MAX];
   for (int64_t q = 0; q < cnt; q++) {
     const hop *x = &w->hop[q];
@@ -290,9 +298,11 @@ static void replay_copy(const tc_graph *g, const tc_schedule *s, int32_t k, cons
         note(v, x->step, idx[q], msg);
         return;
       }
+      if (row[to] == NEVER) held += g->kind[to] == TC_NODE_COMPUTE;
       if (x->step < row[to]) row[to] = x->step;
     }
   }
+  if (held == (int64_t)(b1 - b0) * w->ncompute) return;
   for (int32_t j = b0; j < b1; j++)
     for (int32_t u = 0; u < n; u++)
       if (g->kind[u] == TC_NODE_COMPUTE && w->earliest[(size_t)(j - b0) * n + u] == NEVER) {
@@ -432,6 +442,7 @@ int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err) {
 #pragma omp parallel if (s->nshards > 1 && s->count > 4096)
   {
     scratch w = {0};
+    w.ncompute = -1;
     int64_t *idx = NULL;
     size_t idx_room = 0;
     violation mine = {0};
