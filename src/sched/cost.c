@@ -1,9 +1,12 @@
 /*
 ** cost.c — the α-β cost model measured on a schedule (contract in cost.h).
 **
-** Loads are accumulated per (step, arc) in integer units, one step at a time (transfers
-** ordered by step with a counting sort), so memory is O(m + count). The per-step maximum
-** of load/cap is compared exactly in 128-bit arithmetic and summed as a rational.
+** Loads are accumulated per (step, arc) in integer units, one step at a time, so memory is
+** O(m) per thread: steps are independent and spread over OpenMP threads. In step order
+** (every sorted schedule) a step's transfers are found by binary search and read in place;
+** otherwise they are ordered by a counting sort of their indices (O(count) more). The
+** per-step maximum of load/cap is compared exactly in 128-bit arithmetic and summed as a
+** rational, in step order.
 */
 #include "topocoll/cost.h"
 

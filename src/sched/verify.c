@@ -14,6 +14,11 @@
 ** forward (store-and-forward at step granularity) but hold no data of their own.
 ** Segments are processed in blocks so that memory stays O(block * N) per thread even when a
 ** shard is cut very finely. Shards are independent and spread over OpenMP threads.
+** Each shard's transfers are replayed in step order. A schedule in (step, shard) order — the
+** canonical order every sorted schedule and schedule file has — already holds them as runs
+** of equal (step, shard), found by the structure pass; any other order is first sorted by
+** shard and step with two counting sorts of indices (two 8-byte indices per transfer, and
+** two more passes over the schedule).
 */
 #include "topocoll/verify.h"
 
