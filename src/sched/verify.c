@@ -158,7 +158,7 @@ static int check_structure(const tc_graph *g, const tc_schedule *s, layout *lay,
   if (bad == INT64_MAX && in_order && (lay->block = malloc((size_t)(blocks ? blocks : 1) * sizeof *lay->block))) {
     lay->by_step_shard = 1;
     for (int t = 0; t < nthreads; t++) { /* ranges are in index order, so their runs are too */
-      memcpy(lay->block + lay->nblocks, part[t].start, (size_t)part[t].count * sizeof *lay->block);
+      if (part[t].count) memcpy(lay->block + lay->nblocks, part[t].start, (size_t)part[t].count * sizeof *lay->block);
       lay->nblocks += part[t].count;
     }
   }
