@@ -140,10 +140,45 @@ static void extreme_values(void **state) {
   tc_schedule_destroy(&want);
 }
 
+/* Called from inside a parallel region, the sort's own parallel regions get a team of one
+   (nested parallelism is off) while omp_get_max_threads() still says more: every part of
+   the schedule must be read and sorted all the same. */
+static void inside_a_parallel_region(void **state) {
+  (void)state;
+  tc_rng r;
+  tc_rng_seed(&r, 99);
+  shape sh = {"nested", 200000, 1, 0, 40, 500, 0, 0, 2000, 13, 0};
+  tc_schedule s, want;
+  tc_error err;
+  fill(&r, &sh, &s);
+  assert_int_equal(tc_schedule_copy(&s, &want, &err), TC_OK);
+  qsort(want.xfer, (size_t)want.count, sizeof *want.xfer, cmp_ref);
+  tc_schedule step_sorted;
+  assert_int_equal(tc_schedule_copy(&s, &step_sorted, &err), TC_OK);
+  qsort(step_sorted.xfer, (size_t)step_sorted.count, sizeof *step_sorted.xfer, cmp_step);
+  int before = omp_get_max_threads();
+  omp_set_num_threads(2);
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single
+    {
+      tc_schedule_sort(&s);
+      tc_schedule_sort(&step_sorted);
+    }
+  }
+  omp_set_num_threads(before);
+  assert_memory_equal(s.xfer, want.xfer, (size_t)want.count * sizeof *want.xfer);
+  assert_memory_equal(step_sorted.xfer, want.xfer, (size_t)want.count * sizeof *want.xfer);
+  tc_schedule_destroy(&s);
+  tc_schedule_destroy(&step_sorted);
+  tc_schedule_destroy(&want);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(same_order_as_comparison_sort),
       cmocka_unit_test(extreme_values),
+      cmocka_unit_test(inside_a_parallel_region),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

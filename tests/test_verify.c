@@ -11,6 +11,7 @@
 ** an earlier step, duplicate a contribution) must each be rejected.
 */
 #include <math.h>
+#include <omp.h>
 
 #include "tc_test.h"
 #include "core/rng.h"
@@ -347,6 +348,15 @@ static void large_schedule_in_every_order(void **state) {
     for (int32_t t = 0; t < s[0].steps; t++) assert_int_equal(tc_rat_cmp(c[k].step_load[t], c[0].step_load[t]), 0);
   }
   for (int k = 0; k < 3; k++) tc_cost_destroy(&c[k]);
+  /* and from inside a parallel region, where its own regions get a team of one */
+  int nested_rc[3], threads_before = omp_get_max_threads();
+  omp_set_num_threads(2);
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single
+    for (int k = 0; k < 3; k++) nested_rc[k] = tc_schedule_verify(g, &s[k], NULL);
+  }
+  for (int k = 0; k < 3; k++) assert_int_equal(nested_rc[k], TC_OK);
   for (int k = 0; k < 3; k++) { /* the same late transfer, moved one step early, in each order */
     for (int64_t i = 0; i < s[k].count; i++)
       if (s[k].xfer[i].shard == 57 && s[k].xfer[i].step == 6) {
@@ -355,8 +365,17 @@ static void large_schedule_in_every_order(void **state) {
       }
     assert_int_equal(tc_schedule_verify(g, &s[k], &err), TC_EFAIL);
     assert_non_null(strstr(err.msg, "of shard 57 before holding them"));
+    tc_error nested_err;
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp single
+      nested_rc[0] = tc_schedule_verify(g, &s[k], &nested_err);
+    }
+    assert_int_equal(nested_rc[0], TC_EFAIL);
+    assert_string_equal(nested_err.msg, err.msg);
     tc_schedule_destroy(&s[k]);
   }
+  omp_set_num_threads(threads_before);
   tc_graph_destroy(g);
 }
 

@@ -171,11 +171,10 @@ static void scan(const tc_transfer *x, int64_t n, int nthreads, scan_part *all) 
   if (!part) nthreads = 1;
   scan_part one;
   if (!part) part = &one;
-#pragma omp parallel num_threads(nthreads)
-  {
-    int t = omp_get_thread_num();
-    scan_range(x, n * t / nthreads, n * (t + 1) / nthreads, &part[t]);
-  }
+  /* A loop over the ranges rather than one range per thread id: the team may be smaller
+     than asked for (inside another parallel region, say), and every range must be read. */
+#pragma omp parallel for num_threads(nthreads) schedule(static, 1)
+  for (int t = 0; t < nthreads; t++) scan_range(x, n * t / nthreads, n * (t + 1) / nthreads, &part[t]);
   *all = part[0];
   for (int t = 1; t < nthreads; t++) {
     scan_part *q = &part[t];

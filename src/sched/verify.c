@@ -132,9 +132,10 @@ static int check_structure(const tc_graph *g, const tc_schedule *s, layout *lay,
     free(part); free(first_bad); free(ordered);
     return tc_error_set(err, TC_ENOMEM, "out of memory");
   }
-#pragma omp parallel num_threads(nthreads)
-  {
-    int t = omp_get_thread_num();
+  /* A loop over the ranges rather than one range per thread id: the team may be smaller
+     than asked for (inside another parallel region, say), and every range must be read. */
+#pragma omp parallel for num_threads(nthreads) schedule(static, 1)
+  for (int t = 0; t < nthreads; t++) {
     int64_t lo = n * t / nthreads, hi = n * (t + 1) / nthreads, bad = INT64_MAX;
     int in_order = 1;
     for (int64_t i = lo; i < hi; i++) {
