@@ -21,7 +21,8 @@
 **      short runs by insertion), and decoded back into place — no scratch the size of the
 **      schedule, and runs go to OpenMP threads. Out of step order (the reduce-scatter
 **      transforms reverse the steps), all keys are built first and one stable radix sort
-**      on their step bits groups the runs, which are then sorted the same way;
+**      on their step bits groups the runs, which are then sorted the same way (so too
+**      when a few huge runs would need per-thread buffers larger than all the keys);
 **   4. fields that do not fit in 64 bits (unit counts or arc ids far beyond any real
 **      schedule) are handled by a stable LSD radix sort of the transfers themselves, least
 **      significant field first: linear, just slower.
@@ -269,15 +270,29 @@ static void sort_run(tc_transfer *x, uint64_t *key, uint64_t *tmp, int64_t n, co
   for (int64_t i = 0; i < n; i++) x[i] = unpack(k[i], &p);
 }
 
+/* The longest run. */
+static int64_t longest_run(const runs *run, int64_t n) {
+  int64_t longest = 0;
+  for (int64_t r = 0; r < run->count; r++) {
+    int64_t len = (r + 1 < run->count ? run->start[r + 1] : n) - run->start[r];
+    if (len > longest) longest = len;
+  }
+  return longest;
+}
+
 /* Steps 2 and 3. Returns -1 (x untouched) if memory is short. */
 static int sort_packed(tc_transfer *x, int64_t n, const packing *p, int step_sorted, runs *run, int nthreads) {
+  if (step_sorted && nthreads > run->count) nthreads = (int)run->count; /* no more threads than runs */
+  /* In step order each thread builds a run's keys in a buffer of its own, twice the longest
+     run, unless those buffers together would outgrow keys for the whole schedule (a few
+     huge runs on many threads): then, as out of step order, all keys are built up front. */
+  int per_thread_keys = step_sorted && (int64_t)nthreads * longest_run(run, n) <= n;
   uint64_t *key = NULL, *tmp = NULL;
-  if (!step_sorted) {
-    /* All keys, then group them by step: a stable LSD sort on the step bits alone. */
+  if (!per_thread_keys) {
     key = malloc((size_t)n * sizeof *key);
     tmp = malloc((size_t)n * sizeof *tmp);
-    int64_t *cnt = malloc((size_t)CNT_WORDS * sizeof *cnt);
-    if (!key || !tmp || !cnt) {
+    int64_t *cnt = step_sorted ? NULL : malloc((size_t)CNT_WORDS * sizeof *cnt);
+    if (!key || !tmp || (!step_sorted && !cnt)) {
       free(key); free(tmp); free(cnt);
       return -1;
     }
@@ -285,28 +300,25 @@ static int sort_packed(tc_transfer *x, int64_t n, const packing *p, int step_sor
     tc_advise_huge(tmp, (size_t)n * sizeof *tmp);
 #pragma omp parallel for num_threads(nthreads) schedule(static)
     for (int64_t i = 0; i < n; i++) key[i] = pack(&x[i], p);
-    uint64_t *by_step = lsd_keys(key, tmp, n, p->low, p->total, cnt);
-    free(cnt);
-    if (by_step != key) {
-      tmp = key;
-      key = by_step;
-    }
-    run->count = 0;
-    run->oom = 0;
-    for (int64_t i = 0; i < n; i++)
-      if (!i || step_of_key(key[i], p) != step_of_key(key[i - 1], p)) runs_push(run, i);
-    if (run->oom) {
-      free(key); free(tmp);
-      return -1;
+    if (!step_sorted) { /* group the keys by step: a stable LSD sort on the step bits alone */
+      uint64_t *by_step = lsd_keys(key, tmp, n, p->low, p->total, cnt);
+      free(cnt);
+      if (by_step != key) {
+        tmp = key;
+        key = by_step;
+      }
+      run->count = 0;
+      run->oom = 0;
+      for (int64_t i = 0; i < n; i++)
+        if (!i || step_of_key(key[i], p) != step_of_key(key[i - 1], p)) runs_push(run, i);
+      if (run->oom) {
+        free(key); free(tmp);
+        return -1;
+      }
     }
   }
-  int64_t longest = 0;
-  for (int64_t r = 0; r < run->count; r++) {
-    int64_t len = (r + 1 < run->count ? run->start[r + 1] : n) - run->start[r];
-    if (len > longest) longest = len;
-  }
-  /* Per thread: counters, and in step order 2 * longest words for a run's keys. */
-  size_t per_thread = (size_t)CNT_WORDS + (step_sorted ? 2 * (size_t)longest : 0);
+  /* Per thread: counters, and with per-thread keys 2 * longest words for a run's keys. */
+  size_t per_thread = (size_t)CNT_WORDS + (per_thread_keys ? 2 * (size_t)longest_run(run, n) : 0);
   int64_t *buf = malloc((size_t)nthreads * per_thread * sizeof *buf);
   if (!buf) {
     free(key); free(tmp);
@@ -320,7 +332,7 @@ static int sort_packed(tc_transfer *x, int64_t n, const packing *p, int step_sor
 #pragma omp for schedule(dynamic, 1)
     for (int64_t r = 0; r < run->count; r++) {
       int64_t a = run->start[r], len = (r + 1 < run->count ? run->start[r + 1] : n) - a;
-      if (step_sorted) sort_run(x + a, NULL, mine, len, p, cnt);
+      if (per_thread_keys) sort_run(x + a, NULL, mine, len, p, cnt);
       else sort_run(x + a, key + a, tmp + a, len, p, cnt);
     }
   }
