@@ -4,7 +4,7 @@
 ** Per shard, the chunk endpoints of all its transfers cut [0, units) into elementary
 ** segments; within a segment every transfer either carries all of it or none, so the
 ** replay is exact and per segment:
-**   copy semantics    earliest[seg][node] = first step after which node holds the segment;
+**   copy semantics    earliest[node][seg] = first step after which node holds the segment;
 **                     a transfer at step t needs earliest[from] < t.
 **   reduce semantics  W(x, t) = number of time-respecting paths by which the content x has
 **                     at the start of step t reaches the owner's final value; computed
@@ -245,7 +245,7 @@ typedef struct scratch {
   hop *hop;                 /* the shard's transfers in step order */
   int64_t *cuts;            /* segment boundaries of the current shard */
   int32_t *seg_lo, *seg_hi; /* per transfer of the shard: segment range */
-  int32_t *earliest;        /* block * N */
+  int32_t *earliest;        /* N * block, node-major */
   uint8_t *paths;           /* block * N saturating counts */
   uint8_t *vals;            /* per (transfer, segment) values of one step group */
   int32_t *pos;             /* units + 1: segment index of a cut position, -1 if none */
@@ -277,11 +277,27 @@ static int32_t find_cut(const int64_t *cuts, int32_t ncuts, int64_t x) {
 }
 
 /* Copy phase of one shard over segments [b0, b1). */
+/* p[0..count) = NEVER, by doubling copies (a plain loop is not vectorised at -O2, and
+   this fill is redone for every shard). */
+static void fill_never(int32_t *p, size_t count) {
+  if (!count) return;
+  p[0] = NEVER;
+  for (size_t done = 1; done < count;) {
+    size_t k = done < count - done ? done : count - done;
+    memcpy(p + done, p, k * sizeof *p);
+    done += k;
+  }
+}
+
+/* Copy phase of one shard over segments [b0, b1). The earliest step of node u and segment
+   j is at earliest[u * (b1 - b0) + j - b0]: a transfer's segments are adjacent, one cache
+   line instead of one row of N per segment. */
 static void replay_copy(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx, int64_t cnt,
                         scratch *w, int32_t b0, int32_t b1, violation *v) {
   int32_t n = g->n, owner = tc_schedule_owner(s, k), start = s->coll == TC_COLL_ALLREDUCE ? s->rs_steps : 0;
-  for (size_t e = 0; e < (size_t)(b1 - b0) * (size_t)n; e++) w->earliest[e] = NEVER;
-  for (int32_t j = b0; j < b1; j++) w->earliest[(size_t)(j - b0) * n + owner] = start;
+  size_t B = (size_t)(b1 - b0);
+  fill_never(w->earliest, B * (size_t)n);
+  for (size_t j = 0; j < B; j++) w->earliest[(size_t)owner * B + j] = start;
   if (w->ncompute < 0) {
     w->ncompute = 0;
     for (int32_t u = 0; u < n; u++) w->ncompute += g->kind[u] == TC_NODE_COMPUTE;
@@ -295,23 +311,23 @@ static void replay_copy(const tc_graph *g, const tc_schedule *s, int32_t k, cons
     if (reduces(s, x->step)) continue;
     int32_t from = x->from, to = x->to;
     int32_t lo = w->seg_lo[q] > b0 ? w->seg_lo[q] : b0, hi = w->seg_hi[q] < b1 ? w->seg_hi[q] : b1;
+    int32_t *src = w->earliest + (size_t)from * B, *dst = w->earliest + (size_t)to * B;
     for (int32_t j = lo; j < hi; j++) {
-      int32_t *row = w->earliest + (size_t)(j - b0) * n;
-      if (row[from] >= x->step) {
+      if (src[j - b0] >= x->step) {
         describe(g, s, idx[q], d, sizeof d);
         snprintf(msg, sizeof msg, "%s: node %d sends units [%" PRId64 ",%" PRId64 ") of shard %d before holding them", d,
                  from, w->cuts[j], w->cuts[j + 1], k);
         note(v, x->step, idx[q], msg);
         return;
       }
-      if (row[to] == NEVER) held += g->kind[to] == TC_NODE_COMPUTE;
-      if (x->step < row[to]) row[to] = x->step;
+      if (dst[j - b0] == NEVER) held += g->kind[to] == TC_NODE_COMPUTE;
+      if (x->step < dst[j - b0]) dst[j - b0] = x->step;
     }
   }
-  if (held == (int64_t)(b1 - b0) * w->ncompute) return;
-  for (int32_t j = b0; j < b1; j++)
+  if (held == (int64_t)B * w->ncompute) return;
+  for (int32_t j = b0; j < b1; j++) /* segment by segment, as the message has always been chosen */
     for (int32_t u = 0; u < n; u++)
-      if (g->kind[u] == TC_NODE_COMPUTE && w->earliest[(size_t)(j - b0) * n + u] == NEVER) {
+      if (g->kind[u] == TC_NODE_COMPUTE && w->earliest[(size_t)u * B + (size_t)(j - b0)] == NEVER) {
         snprintf(msg, sizeof msg, "node %d never receives units [%" PRId64 ",%" PRId64 ") of shard %d (owner %d)", u, w->cuts[j],
                  w->cuts[j + 1], k, owner);
         note(v, INT32_MAX, INT64_MAX, msg);
