@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/huge.h"
+
 #define BLOCK_ENTRIES (1 << 22) /* segments per block * N stays below this */
 #define NEVER INT32_MAX
 
@@ -206,6 +208,8 @@ static int order_by_shard_step(const tc_schedule *s, int64_t **order_out, int64_
     free(tmp); free(order); free(step_cnt); free(shard_off);
     return TC_ENOMEM;
   }
+  tc_advise_huge(tmp, (size_t)n * sizeof *tmp);
+  tc_advise_huge(order, (size_t)n * sizeof *order);
   int in_step_order = 1; /* generators usually emit step order: then skip one sort */
   for (int64_t i = 1; i < n && in_step_order; i++) in_step_order = s->xfer[i - 1].step <= s->xfer[i].step;
   if (in_step_order) {
