@@ -182,9 +182,10 @@ static void scan(const tc_transfer *x, int64_t n, int nthreads, scan_part *all) 
     all->sorted &= q->sorted;
     all->step_sorted &= q->step_sorted;
     for (int f = 0; f < NFIELDS && q->any; f++) {
-      if (q->min[f] < all->min[f]) all->min[f] = q->min[f];
-      if (q->max[f] > all->max[f]) all->max[f] = q->max[f];
+      if (!all->any || q->min[f] < all->min[f]) all->min[f] = q->min[f];
+      if (!all->any || q->max[f] > all->max[f]) all->max[f] = q->max[f];
     }
+    all->any |= q->any;
     for (int64_t i = 0; all->step_sorted && i < q->run.count; i++) runs_push(&all->run, q->run.start[i]);
     all->step_sorted &= !all->run.oom;
     free(q->run.start);
