@@ -15,7 +15,6 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "topocoll/expand.h"
 #include "topocoll/iso.h"
@@ -566,16 +565,11 @@ static void genkautz_reverse_symmetry(void **state) {
     }
 }
 
-/* Large instance: 10^6 nodes, 4*10^6 arcs, spot-checked against the definition; the time
-   bound is loose (the build takes tens of milliseconds) and only catches a per-arc blow-up. */
+/* Large instance: 10^6 nodes, 4*10^6 arcs, spot-checked against the definition. Its build
+   time is measured by bench/bench_graph.c, not asserted here: tests never time things. */
 static void genkautz_large(void **state) {
   (void)state;
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
   tc_graph *g = genkautz(4, 1000000, TC_LOOPS_KEEP);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  assert_true(secs < 5.0);
   assert_int_equal(g->n, 1000000);
   assert_int_equal(g->m, 4000000);
   assert_int_equal(tc_graph_out_regular(g), 4);

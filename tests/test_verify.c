@@ -5,14 +5,17 @@
 ** its reverse (Def. 5) as a reduce-scatter; (2) an explicit simulator written here that
 ** moves real per-unit state (held bits for copies, contribution count vectors for
 ** reductions) step by step — the verifier's segment/path-count method must agree with it
-** on thousands of random schedules, valid and invalid; (3) mutations that each break one clause of
-** Def. 4 (drop a transfer, shrink a chunk, move to a non-arc, to an earlier step, duplicate a
-** contribution) must each be rejected.
+** on thousands of random schedules, valid and invalid, as generated and in canonical
+** order (which verify and cost read in place), with the same costs in both orders;
+** (3) mutations that each break one clause of Def. 4 (drop a transfer, shrink a chunk, move to a non-arc, to
+** an earlier step, duplicate a contribution) must each be rejected.
 */
 #include <math.h>
+#include <omp.h>
 
 #include "tc_test.h"
 #include "core/rng.h"
+#include "topocoll/bfb.h"
 #include "topocoll/cost.h"
 #include "topocoll/verify.h"
 
@@ -284,6 +287,25 @@ static void verifier_agrees_with_simulation(void **state) {
       int rc = tc_schedule_verify(g, &s, &err);
       if ((rc == TC_OK) != want) fail_msg("%s rep %d: verifier says %s, simulation says %s (%s)", specs[i], rep,
                                           rc ? "invalid" : "valid", want ? "valid" : "invalid", rc ? err.msg : "");
+      /* The same schedule in canonical order, which verify and cost read in place (the
+         random order above takes their general path): same verdict, same costs. */
+      tc_schedule sorted;
+      assert_int_equal(tc_schedule_copy(&s, &sorted, &err), TC_OK);
+      tc_schedule_sort(&sorted);
+      int rc_sorted = tc_schedule_verify(g, &sorted, &err);
+      if ((rc_sorted == TC_OK) != want)
+        fail_msg("%s rep %d: in canonical order the verifier says %s, simulation says %s (%s)", specs[i], rep,
+                 rc_sorted ? "invalid" : "valid", want ? "valid" : "invalid", rc_sorted ? err.msg : "");
+      if (want) {
+        tc_cost c1, c2;
+        assert_int_equal(tc_schedule_cost(g, &s, &c1, &err), TC_OK);
+        assert_int_equal(tc_schedule_cost(g, &sorted, &c2, &err), TC_OK);
+        assert_int_equal(tc_rat_cmp(c1.tau, c2.tau), 0);
+        for (int32_t t = 0; t < s.steps; t++) assert_int_equal(tc_rat_cmp(c1.step_load[t], c2.step_load[t]), 0);
+        tc_cost_destroy(&c1);
+        tc_cost_destroy(&c2);
+      }
+      tc_schedule_destroy(&sorted);
       valid += want;
       total++;
       tc_schedule_destroy(&s);
@@ -295,6 +317,66 @@ static void verifier_agrees_with_simulation(void **state) {
   print_message("random schedules: %d valid of %d\n", valid, total);
   assert_true(valid > total / 50);
   assert_true(valid < total - total / 50);
+}
+
+/* A schedule large enough for the multi-threaded passes (160 000 transfers), in the order
+   BFB writes it, in canonical order and shuffled: the same verdict and costs in every
+   order, valid as generated and invalid once one transfer leaves a step early. */
+static void large_schedule_in_every_order(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("torus(20,20)");
+  tc_error err;
+  tc_schedule s[3];
+  assert_int_equal(tc_bfb_allgather(g, &s[0], NULL, &err), TC_OK);
+  assert_true(s[0].count > 100000);
+  assert_int_equal(tc_schedule_copy(&s[0], &s[1], &err), TC_OK);
+  tc_schedule_sort(&s[1]);
+  assert_int_equal(tc_schedule_copy(&s[0], &s[2], &err), TC_OK);
+  tc_rng r;
+  tci_rng_seed(&r, 3);
+  for (int64_t i = s[2].count - 1; i > 0; i--) {
+    int64_t j = (int64_t)tci_rng_below(&r, (uint64_t)i + 1);
+    tc_transfer t = s[2].xfer[i];
+    s[2].xfer[i] = s[2].xfer[j];
+    s[2].xfer[j] = t;
+  }
+  tc_cost c[3];
+  for (int k = 0; k < 3; k++) {
+    assert_int_equal(tc_schedule_verify(g, &s[k], &err), TC_OK);
+    assert_int_equal(tc_schedule_cost(g, &s[k], &c[k], &err), TC_OK);
+    assert_int_equal(tc_rat_cmp(c[k].tau, c[0].tau), 0);
+    for (int32_t t = 0; t < s[0].steps; t++) assert_int_equal(tc_rat_cmp(c[k].step_load[t], c[0].step_load[t]), 0);
+  }
+  for (int k = 0; k < 3; k++) tc_cost_destroy(&c[k]);
+  /* and from inside a parallel region, where its own regions get a team of one */
+  int nested_rc[3], threads_before = omp_get_max_threads();
+  omp_set_num_threads(2);
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single
+    for (int k = 0; k < 3; k++) nested_rc[k] = tc_schedule_verify(g, &s[k], NULL);
+  }
+  for (int k = 0; k < 3; k++) assert_int_equal(nested_rc[k], TC_OK);
+  for (int k = 0; k < 3; k++) { /* the same late transfer, moved one step early, in each order */
+    for (int64_t i = 0; i < s[k].count; i++)
+      if (s[k].xfer[i].shard == 57 && s[k].xfer[i].step == 6) {
+        s[k].xfer[i].step = 5;
+        break;
+      }
+    assert_int_equal(tc_schedule_verify(g, &s[k], &err), TC_EFAIL);
+    assert_non_null(strstr(err.msg, "of shard 57 before holding them"));
+    tc_error nested_err;
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp single
+      nested_rc[0] = tc_schedule_verify(g, &s[k], &nested_err);
+    }
+    assert_int_equal(nested_rc[0], TC_EFAIL);
+    assert_string_equal(nested_err.msg, err.msg);
+    tc_schedule_destroy(&s[k]);
+  }
+  omp_set_num_threads(threads_before);
+  tc_graph_destroy(g);
 }
 
 static void structural_errors(void **state) {
@@ -358,6 +440,7 @@ int main(void) {
       cmocka_unit_test(figure1_valid_and_costed),
       cmocka_unit_test(mutations_are_rejected),
       cmocka_unit_test(verifier_agrees_with_simulation),
+      cmocka_unit_test(large_schedule_in_every_order),
       cmocka_unit_test(structural_errors),
       cmocka_unit_test(broadcast_and_reduce),
   };

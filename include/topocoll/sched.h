@@ -97,8 +97,10 @@ TC_API int tc_schedule_add(tc_schedule *s, int32_t shard, int64_t arc, int32_t s
 TC_API int tc_schedule_reserve(tc_schedule *s, int64_t count, tc_error *err);
 /* Multiply `units` and every endpoint by k >= 1 (overflow-checked). */
 TC_API int tc_schedule_refine(tc_schedule *s, int64_t k, tc_error *err);
-/* Sort transfers by (step, shard, arc, lo, hi) — a canonical order for output and comparison
-   (hi included: without it two chunks of one shard on one arc with the same lo would tie). */
+/* Sort transfers by (step, shard, arc, lo, hi) ascending — the canonical order of schedule
+   files, reports and comparisons. Linear time (radix sort; an already sorted schedule is
+   only read), the same result as any comparison sort by that key, and never fails: short of
+   scratch memory it falls back to qsort. */
 TC_API void tc_schedule_sort(tc_schedule *s);
 /* Deep copy. */
 TC_API int tc_schedule_copy(const tc_schedule *s, tc_schedule *out, tc_error *err);

@@ -1,9 +1,12 @@
 /*
 ** cost.c — the α-β cost model measured on a schedule (contract in cost.h).
 **
-** Loads are accumulated per (step, arc) in integer units, one step at a time (transfers
-** ordered by step with a counting sort), so memory is O(m + count). The per-step maximum
-** of load/cap is compared exactly in 128-bit arithmetic and summed as a rational.
+** Loads are accumulated per (step, arc) in integer units, one step at a time, so memory is
+** O(m) per thread: steps are independent and spread over OpenMP threads. In step order
+** (every sorted schedule) a step's transfers are found by binary search and read in place;
+** otherwise they are ordered by a counting sort of their indices (O(count) more). The
+** per-step maximum of load/cap is compared exactly in 128-bit arithmetic and summed as a
+** rational, in step order.
 */
 #include "topocoll/cost.h"
 
@@ -36,42 +39,110 @@ static int optimal_tau(const tc_graph *g, const tc_schedule *s, tc_rat *out, tc_
   return tc_rat_make(factor * (s->nshards - least), s->nshards, out, err);
 }
 
-/* Σ_t max_a load(a,t)/cap(a), in shards, as a rational; fills step_load[t-1]. */
+/* The largest load/cap over the arcs of one step, and whether some arc's load overflowed. */
+typedef struct step_max {
+  int64_t load, cap, overflow_arc; /* overflow_arc: -1 if none */
+} step_max;
+
+/* Step t's transfers: xfer[order[q]] for q in lo..hi-1, or xfer[q] when order is NULL (then
+   each must be of step t, else *misplaced is set). load is zero on entry and on return. */
+static void step_maximum(const tc_graph *g, const tc_schedule *s, const int64_t *order, int64_t lo, int64_t hi,
+                         int32_t t, int64_t *load, int64_t *touched, step_max *out, int *misplaced) {
+  int64_t ntouched = 0, best_load = 0, best_cap = 1, overflow_arc = -1;
+  for (int64_t q = lo; q < hi; q++) {
+    const tc_transfer *x = &s->xfer[order ? order[q] : q];
+    if (!order && x->step != t) {
+      *misplaced = 1;
+      break;
+    }
+    if (!load[x->arc]) touched[ntouched++] = x->arc;
+    if (__builtin_add_overflow(load[x->arc], x->hi - x->lo, &load[x->arc]))
+      overflow_arc = x->arc; /* the last one, as the error has always named */
+  }
+  for (int64_t i = 0; i < ntouched; i++) {
+    int64_t a = touched[i];
+    if ((__int128)load[a] * best_cap > (__int128)best_load * g->cap[a]) {
+      best_load = load[a];
+      best_cap = g->cap[a];
+    }
+    load[a] = 0;
+  }
+  *out = (step_max){best_load, best_cap, overflow_arc};
+}
+
+/* First index in xfer[0..n) whose step is >= t, if the transfers are in step order. */
+static int64_t first_of_step(const tc_transfer *x, int64_t n, int32_t t) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (x[mid].step < t) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/* mx[t-1] for every step t, whose transfers are xfer[order[q]] (or xfer[q] when order is
+   NULL) for q in start[t-1]..start[t]-1. Steps are independent, so they go to OpenMP
+   threads, each with its own load array. Returns -1 if memory is short, 1 if (order NULL)
+   a transfer was not of its range's step, else 0. */
+static int all_step_maxima(const tc_graph *g, const tc_schedule *s, const int64_t *order, const int64_t *start,
+                           step_max *mx) {
+  int32_t T = s->steps;
+  size_t m = (size_t)(g->m ? g->m : 1);
+  int oom = 0, misplaced = 0;
+#pragma omp parallel if (T > 1 && s->count > 65536)
+  {
+    int64_t *load = calloc(m, sizeof *load), *touched = malloc(m * sizeof *touched);
+    int mine = 0;
+    if (!load || !touched) {
+#pragma omp atomic write
+      oom = 1;
+    }
+#pragma omp for schedule(dynamic, 1)
+    for (int32_t t = 1; t <= T; t++)
+      if (load && touched && !mine) step_maximum(g, s, order, start[t - 1], start[t], t, load, touched, &mx[t - 1], &mine);
+    if (mine) {
+#pragma omp atomic write
+      misplaced = 1;
+    }
+    free(load);
+    free(touched);
+  }
+  return oom ? -1 : misplaced;
+}
+
+/* Σ_t max_a load(a,t)/cap(a), in shards, as a rational; fills step_load[t-1]. In step
+   order (every sorted schedule) step t's transfers are found by binary search and read in
+   place, and the pass over them confirms the order; otherwise a counting sort by step
+   orders their indices first. */
 static int sum_step_maxima(const tc_graph *g, const tc_schedule *s, tc_rat *step_load, tc_rat *sum, tc_error *err) {
-  int64_t *by_step = calloc((size_t)s->steps + 2, sizeof *by_step), *order = malloc((size_t)(s->count ? s->count : 1) * sizeof *order);
-  int64_t *load = calloc((size_t)(g->m ? g->m : 1), sizeof *load), *touched = malloc((size_t)(g->m ? g->m : 1) * sizeof *touched);
-  int rc = TC_OK;
-  if (!by_step || !order || !load || !touched) { rc = tc_error_set(err, TC_ENOMEM, "out of memory"); goto done; }
-  for (int64_t i = 0; i < s->count; i++) by_step[s->xfer[i].step + 1]++;
-  for (int32_t t = 0; t <= s->steps; t++) by_step[t + 1] += by_step[t];
-  for (int64_t i = 0; i < s->count; i++) order[by_step[s->xfer[i].step]++] = i;
-  /* by_step[t] now ends step t's range; its start is by_step[t-1] */
+  int32_t T = s->steps;
+  int64_t n = s->count, *start = malloc(((size_t)T + 2) * sizeof *start), *order = NULL;
+  step_max *mx = malloc(((size_t)T + 1) * sizeof *mx);
+  int rc = TC_OK, got = 1; /* got: 0 done, 1 not yet, -1 out of memory */
+  if (!start || !mx) goto done;
+  for (int32_t t = 1; t <= T + 1; t++) start[t - 1] = first_of_step(s->xfer, n, t); /* step t: start[t-1..t) */
+  if (start[0] == 0 && start[T] == n && (got = all_step_maxima(g, s, NULL, start, mx)) < 0) goto done;
+  if (got) { /* not in step order: a counting sort of the indices by step */
+    if (!(order = malloc((size_t)(n ? n : 1) * sizeof *order))) goto done;
+    memset(start, 0, ((size_t)T + 2) * sizeof *start);
+    for (int64_t i = 0; i < n; i++) start[s->xfer[i].step + 1]++;
+    for (int32_t t = 0; t <= T; t++) start[t + 1] += start[t];
+    for (int64_t i = 0; i < n; i++) order[start[s->xfer[i].step]++] = i; /* start[t] now ends step t */
+    got = all_step_maxima(g, s, order, start, mx);
+  }
+done:
+  if (got) rc = tc_error_set(err, TC_ENOMEM, "out of memory");
   *sum = (tc_rat){0, 1};
-  for (int32_t t = 1; t <= s->steps && !rc; t++) {
-    int64_t ntouched = 0, best_load = 0, best_cap = 1;
-    for (int64_t q = by_step[t - 1]; q < by_step[t]; q++) {
-      const tc_transfer *x = &s->xfer[order[q]];
-      if (!load[x->arc]) touched[ntouched++] = x->arc;
-      if (__builtin_add_overflow(load[x->arc], x->hi - x->lo, &load[x->arc]))
-        rc = tc_error_set(err, TC_ERANGE, "load of arc %lld in step %d overflows", (long long)x->arc, t);
-    }
-    for (int64_t i = 0; i < ntouched; i++) {
-      int64_t a = touched[i];
-      if ((__int128)load[a] * best_cap > (__int128)best_load * g->cap[a]) {
-        best_load = load[a];
-        best_cap = g->cap[a];
-      }
-      load[a] = 0;
-    }
-    if (!rc) rc = tc_rat_make(best_load, best_cap, &step_load[t - 1], err);
+  for (int32_t t = 1; t <= T && !rc; t++) {
+    if (mx[t - 1].overflow_arc >= 0)
+      rc = tc_error_set(err, TC_ERANGE, "load of arc %lld in step %d overflows", (long long)mx[t - 1].overflow_arc, t);
+    if (!rc) rc = tc_rat_make(mx[t - 1].load, mx[t - 1].cap, &step_load[t - 1], err);
     if (!rc) rc = tc_rat_mul(step_load[t - 1], (tc_rat){1, s->units}, &step_load[t - 1], err);
     if (!rc) rc = tc_rat_add(*sum, step_load[t - 1], sum, err);
   }
-done:
-  free(by_step);
+  free(start);
   free(order);
-  free(load);
-  free(touched);
+  free(mx);
   return rc;
 }
 

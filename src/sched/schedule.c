@@ -1,11 +1,13 @@
 /*
 ** schedule.c — storage of step schedules (contract in sched.h): init, append, refine,
-** canonical sort, copy. No semantics live here; see verify.c and cost.c.
+** copy (the canonical sort is in sort.c). No semantics live here; see verify.c and cost.c.
 */
 #include "topocoll/sched.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/huge.h"
 
 static const char *const coll_names[] = {"allgather", "reduce-scatter", "allreduce", "broadcast", "reduce"};
 
@@ -66,6 +68,7 @@ int tc_schedule_reserve(tc_schedule *s, int64_t count, tc_error *err) {
     return tc_error_set(err, TC_ERANGE, "schedule with %lld transfers is too large", (long long)count);
   tc_transfer *x = realloc(s->xfer, (size_t)count * sizeof *x);
   if (!x) return tc_error_set(err, TC_ENOMEM, "out of memory for %lld transfers", (long long)count);
+  tci_advise_huge(x, (size_t)count * sizeof *x); /* before the generator writes them */
   s->xfer = x;
   s->room = count;
   return TC_OK;
@@ -93,19 +96,6 @@ int tc_schedule_refine(tc_schedule *s, int64_t k, tc_error *err) {
     s->xfer[i].hi *= k;
   }
   return TC_OK;
-}
-
-static int cmp_transfer(const void *pa, const void *pb) {
-  const tc_transfer *a = pa, *b = pb;
-  if (a->step != b->step) return a->step < b->step ? -1 : 1;
-  if (a->shard != b->shard) return a->shard < b->shard ? -1 : 1;
-  if (a->arc != b->arc) return a->arc < b->arc ? -1 : 1;
-  if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
-  return (a->hi > b->hi) - (a->hi < b->hi);
-}
-
-void tc_schedule_sort(tc_schedule *s) {
-  if (s->count > 1) qsort(s->xfer, (size_t)s->count, sizeof *s->xfer, cmp_transfer);
 }
 
 int tc_schedule_copy(const tc_schedule *s, tc_schedule *out, tc_error *err) {

@@ -4,7 +4,7 @@
 ** Per shard, the chunk endpoints of all its transfers cut [0, units) into elementary
 ** segments; within a segment every transfer either carries all of it or none, so the
 ** replay is exact and per segment:
-**   copy semantics    earliest[seg][node] = first step after which node holds the segment;
+**   copy semantics    earliest[node][seg] = first step after which node holds the segment;
 **                     a transfer at step t needs earliest[from] < t.
 **   reduce semantics  W(x, t) = number of time-respecting paths by which the content x has
 **                     at the start of step t reaches the owner's final value; computed
@@ -14,13 +14,21 @@
 ** forward (store-and-forward at step granularity) but hold no data of their own.
 ** Segments are processed in blocks so that memory stays O(block * N) per thread even when a
 ** shard is cut very finely. Shards are independent and spread over OpenMP threads.
+** Each shard's transfers are replayed in step order. A schedule in (step, shard) order — the
+** canonical order every sorted schedule and schedule file has — already holds them as runs
+** of equal (step, shard), found by the structure pass; any other order is first sorted by
+** shard and step with two counting sorts of indices (two 8-byte indices per transfer, and
+** two more passes over the schedule).
 */
 #include "topocoll/verify.h"
 
 #include <inttypes.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/huge.h"
 
 #define BLOCK_ENTRIES (1 << 22) /* segments per block * N stays below this */
 #define NEVER INT32_MAX
@@ -63,8 +71,48 @@ static int has_reduce_phase(const tc_schedule *s) {
   return s->coll == TC_COLL_REDUCE_SCATTER || s->coll == TC_COLL_REDUCE || s->coll == TC_COLL_ALLREDUCE;
 }
 
-/* Field-by-field checks that need no replay; reports the first bad transfer by index. */
-static int check_structure(const tc_graph *g, const tc_schedule *s, tc_error *err) {
+/* Why x fails the field-by-field checks, or NULL. */
+static const char *bad_field(const tc_graph *g, const tc_schedule *s, const tc_transfer *x) {
+  return x->shard < 0 || x->shard >= s->nshards ? "names a shard that does not exist"
+         : x->arc < 0 || x->arc >= g->m        ? "uses an arc that is not in the graph"
+         : x->step < 1 || x->step > s->steps   ? "has a step outside 1..steps"
+         : x->lo < 0 || x->hi > s->units || x->lo >= x->hi ? "has an empty or out-of-range chunk"
+                                                          : NULL;
+}
+
+/* How the transfers lie, learnt in the structure pass: in (step, shard) order (the
+   canonical order of tc_schedule_sort, hence of every schedule `topocoll sched` and the
+   schedule files produce), a shard's transfers in step order are its runs of equal (step,
+   shard), and no transfer-sized index needs sorting or allocating. */
+typedef struct layout {
+  int by_step_shard;       /* (step, shard) never decreases */
+  int64_t *block, nblocks; /* then: where each run of equal (step, shard) starts */
+} layout;
+
+typedef struct block_list {
+  int64_t *start, count, room;
+  int oom;
+} block_list;
+
+static void block_push(block_list *b, int64_t i) {
+  if (b->oom) return;
+  if (b->count == b->room) {
+    int64_t room = b->room ? 2 * b->room : 256;
+    int64_t *p = realloc(b->start, (size_t)room * sizeof *p);
+    if (!p) { b->oom = 1; return; }
+    b->start = p;
+    b->room = room;
+  }
+  b->start[b->count++] = i;
+}
+
+#define PARALLEL_MIN 65536 /* fewer transfers: the structure pass runs on one thread */
+
+/* Field-by-field checks that need no replay; reports the first bad transfer by index. The
+   transfers are split into one contiguous range per thread, each finds its first bad one
+   and its runs; the lowest bad index wins, so the report does not depend on the threads. */
+static int check_structure(const tc_graph *g, const tc_schedule *s, layout *lay, tc_error *err) {
+  memset(lay, 0, sizeof *lay);
   if (s->nodes != g->n)
     return tc_error_set(err, TC_EFAIL, "schedule is for %d nodes but the graph has %d", s->nodes, g->n);
   if (s->units < 1) return tc_error_set(err, TC_EFAIL, "units per shard is %" PRId64 " (must be >= 1)", s->units);
@@ -76,23 +124,79 @@ static int check_structure(const tc_graph *g, const tc_schedule *s, tc_error *er
   if (s->coll == TC_COLL_ALLREDUCE ? s->rs_steps < 0 || s->rs_steps > s->steps : s->rs_steps != 0)
     return tc_error_set(err, TC_EFAIL, "rs_steps %d is invalid for %s with %d steps", s->rs_steps,
                         tc_collective_name(s->coll), s->steps);
-  for (int64_t i = 0; i < s->count; i++) {
-    const tc_transfer *x = &s->xfer[i];
-    const char *why = x->shard < 0 || x->shard >= s->nshards ? "names a shard that does not exist"
-                      : x->arc < 0 || x->arc >= g->m        ? "uses an arc that is not in the graph"
-                      : x->step < 1 || x->step > s->steps   ? "has a step outside 1..steps"
-                      : x->lo < 0 || x->hi > s->units || x->lo >= x->hi ? "has an empty or out-of-range chunk"
-                                                                       : NULL;
-    if (why) {
-      if (x->arc >= 0 && x->arc < g->m) {
-        char d[256];
-        describe(g, s, i, d, sizeof d);
-        return tc_error_set(err, TC_EFAIL, "%s %s", d, why);
-      }
-      return tc_error_set(err, TC_EFAIL, "transfer #%" PRId64 " (shard %d, arc %" PRId64 ", step %d) %s", i, x->shard,
-                          x->arc, x->step, why);
+  int64_t n = s->count;
+  int nthreads = n < PARALLEL_MIN ? 1 : omp_get_max_threads();
+  if (nthreads < 1) nthreads = 1;
+  block_list *part = calloc((size_t)nthreads, sizeof *part);
+  int64_t *first_bad = malloc((size_t)nthreads * sizeof *first_bad);
+  int *ordered = malloc((size_t)nthreads * sizeof *ordered);
+  if (!part || !first_bad || !ordered) {
+    free(part); free(first_bad); free(ordered);
+    return tc_error_set(err, TC_ENOMEM, "out of memory");
+  }
+  /* A loop over the ranges rather than one range per thread id: the team may be smaller
+     than asked for (inside another parallel region, say), and every range must be read. */
+#pragma omp parallel for num_threads(nthreads) schedule(static, 1)
+  for (int t = 0; t < nthreads; t++) {
+    int64_t lo = n * t / nthreads, hi = n * (t + 1) / nthreads, bad = INT64_MAX;
+    int in_order = 1;
+    for (int64_t i = lo; i < hi; i++) {
+      const tc_transfer *x = &s->xfer[i];
+      if (bad_field(g, s, x)) { bad = i; break; }
+      if (!in_order) continue;
+      const tc_transfer *prev = i ? x - 1 : NULL;
+      if (prev && (x->step < prev->step || (x->step == prev->step && x->shard < prev->shard))) in_order = 0;
+      else if (!prev || x->step != prev->step || x->shard != prev->shard) block_push(&part[t], i);
+    }
+    first_bad[t] = bad;
+    ordered[t] = in_order && !part[t].oom;
+  }
+  int64_t bad = INT64_MAX, blocks = 0;
+  int in_order = 1;
+  for (int t = 0; t < nthreads; t++) {
+    if (first_bad[t] < bad) bad = first_bad[t];
+    in_order &= ordered[t];
+    blocks += part[t].count;
+  }
+  if (bad == INT64_MAX && in_order && (lay->block = malloc((size_t)(blocks ? blocks : 1) * sizeof *lay->block))) {
+    lay->by_step_shard = 1;
+    for (int t = 0; t < nthreads; t++) { /* ranges are in index order, so their runs are too */
+      if (part[t].count) memcpy(lay->block + lay->nblocks, part[t].start, (size_t)part[t].count * sizeof *lay->block);
+      lay->nblocks += part[t].count;
     }
   }
+  for (int t = 0; t < nthreads; t++) free(part[t].start);
+  free(part);
+  free(first_bad);
+  free(ordered);
+  if (bad == INT64_MAX) return TC_OK;
+  const tc_transfer *x = &s->xfer[bad];
+  const char *why = bad_field(g, s, x);
+  if (x->arc >= 0 && x->arc < g->m) {
+    char d[256];
+    describe(g, s, bad, d, sizeof d);
+    return tc_error_set(err, TC_EFAIL, "%s %s", d, why);
+  }
+  return tc_error_set(err, TC_EFAIL, "transfer #%" PRId64 " (shard %d, arc %" PRId64 ", step %d) %s", bad, x->shard,
+                      x->arc, x->step, why);
+}
+
+/* In (step, shard) order: the runs grouped by shard, each shard's in step order (a stable
+   counting sort of the runs, not of the transfers). */
+static int runs_by_shard(const tc_schedule *s, const layout *lay, int64_t **run_out, int64_t **shard_off_out) {
+  int64_t *run = malloc((size_t)(lay->nblocks ? lay->nblocks : 1) * sizeof *run);
+  int64_t *off = calloc((size_t)s->nshards + 1, sizeof *off), *fill = malloc(((size_t)s->nshards + 1) * sizeof *fill);
+  if (!run || !off || !fill) {
+    free(run); free(off); free(fill);
+    return TC_ENOMEM;
+  }
+  for (int64_t b = 0; b < lay->nblocks; b++) off[s->xfer[lay->block[b]].shard + 1]++;
+  for (int32_t k = 0; k < s->nshards; k++) off[k + 1] += off[k];
+  memcpy(fill, off, ((size_t)s->nshards + 1) * sizeof *fill);
+  for (int64_t b = 0; b < lay->nblocks; b++) run[fill[s->xfer[lay->block[b]].shard]++] = b;
+  free(fill);
+  *run_out = run;
+  *shard_off_out = off;
   return TC_OK;
 }
 
@@ -104,6 +208,8 @@ static int order_by_shard_step(const tc_schedule *s, int64_t **order_out, int64_
     free(tmp); free(order); free(step_cnt); free(shard_off);
     return TC_ENOMEM;
   }
+  tci_advise_huge(tmp, (size_t)n * sizeof *tmp);
+  tci_advise_huge(order, (size_t)n * sizeof *order);
   int in_step_order = 1; /* generators usually emit step order: then skip one sort */
   for (int64_t i = 1; i < n && in_step_order; i++) in_step_order = s->xfer[i - 1].step <= s->xfer[i].step;
   if (in_step_order) {
@@ -143,11 +249,12 @@ typedef struct scratch {
   hop *hop;                 /* the shard's transfers in step order */
   int64_t *cuts;            /* segment boundaries of the current shard */
   int32_t *seg_lo, *seg_hi; /* per transfer of the shard: segment range */
-  int32_t *earliest;        /* block * N */
+  int32_t *earliest;        /* N * block, node-major */
   uint8_t *paths;           /* block * N saturating counts */
   uint8_t *vals;            /* per (transfer, segment) values of one step group */
   int32_t *pos;             /* units + 1: segment index of a cut position, -1 if none */
   size_t hop_room, cuts_room, lo_room, hi_room, earliest_room, paths_room, vals_room, pos_room;
+  int32_t ncompute;         /* compute nodes of the graph, -1 until counted */
 } scratch;
 
 static int grow(void **p, size_t *room, size_t want, size_t elem) {
@@ -174,32 +281,57 @@ static int32_t find_cut(const int64_t *cuts, int32_t ncuts, int64_t x) {
 }
 
 /* Copy phase of one shard over segments [b0, b1). */
+/* p[0..count) = NEVER, by doubling copies (a plain loop is not vectorised at -O2, and
+   this fill is redone for every shard). */
+static void fill_never(int32_t *p, size_t count) {
+  if (!count) return;
+  p[0] = NEVER;
+  for (size_t done = 1; done < count;) {
+    size_t k = done < count - done ? done : count - done;
+    memcpy(p + done, p, k * sizeof *p);
+    done += k;
+  }
+}
+
+/* Copy phase of one shard over segments [b0, b1). The earliest step of node u and segment
+   j is at earliest[u * (b1 - b0) + j - b0]: a transfer's segments are adjacent, one cache
+   line instead of one row of N per segment. */
 static void replay_copy(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx, int64_t cnt,
                         scratch *w, int32_t b0, int32_t b1, violation *v) {
   int32_t n = g->n, owner = tc_schedule_owner(s, k), start = s->coll == TC_COLL_ALLREDUCE ? s->rs_steps : 0;
-  for (size_t e = 0; e < (size_t)(b1 - b0) * (size_t)n; e++) w->earliest[e] = NEVER;
-  for (int32_t j = b0; j < b1; j++) w->earliest[(size_t)(j - b0) * n + owner] = start;
+  size_t B = (size_t)(b1 - b0);
+  fill_never(w->earliest, B * (size_t)n);
+  for (size_t j = 0; j < B; j++) w->earliest[(size_t)owner * B + j] = start;
+  if (w->ncompute < 0) {
+    w->ncompute = 0;
+    for (int32_t u = 0; u < n; u++) w->ncompute += g->kind[u] == TC_NODE_COMPUTE;
+  }
+  /* Compute cells (segment, node) that hold the segment; when all do, the scan for one
+     that never receives it (the error's subject) is skipped: it is most of the work. */
+  int64_t held = g->kind[owner] == TC_NODE_COMPUTE ? b1 - b0 : 0;
   char d[256], msg[TC_ERRMSG_MAX];
   for (int64_t q = 0; q < cnt; q++) {
     const hop *x = &w->hop[q];
     if (reduces(s, x->step)) continue;
     int32_t from = x->from, to = x->to;
     int32_t lo = w->seg_lo[q] > b0 ? w->seg_lo[q] : b0, hi = w->seg_hi[q] < b1 ? w->seg_hi[q] : b1;
+    int32_t *src = w->earliest + (size_t)from * B, *dst = w->earliest + (size_t)to * B;
     for (int32_t j = lo; j < hi; j++) {
-      int32_t *row = w->earliest + (size_t)(j - b0) * n;
-      if (row[from] >= x->step) {
+      if (src[j - b0] >= x->step) {
         describe(g, s, idx[q], d, sizeof d);
         snprintf(msg, sizeof msg, "%s: node %d sends units [%" PRId64 ",%" PRId64 ") of shard %d before holding them", d,
                  from, w->cuts[j], w->cuts[j + 1], k);
         note(v, x->step, idx[q], msg);
         return;
       }
-      if (x->step < row[to]) row[to] = x->step;
+      if (dst[j - b0] == NEVER) held += g->kind[to] == TC_NODE_COMPUTE;
+      if (x->step < dst[j - b0]) dst[j - b0] = x->step;
     }
   }
-  for (int32_t j = b0; j < b1; j++)
+  if (held == (int64_t)B * w->ncompute) return;
+  for (int32_t j = b0; j < b1; j++) /* segment by segment, as the message has always been chosen */
     for (int32_t u = 0; u < n; u++)
-      if (g->kind[u] == TC_NODE_COMPUTE && w->earliest[(size_t)(j - b0) * n + u] == NEVER) {
+      if (g->kind[u] == TC_NODE_COMPUTE && w->earliest[(size_t)u * B + (size_t)(j - b0)] == NEVER) {
         snprintf(msg, sizeof msg, "node %d never receives units [%" PRId64 ",%" PRId64 ") of shard %d (owner %d)", u, w->cuts[j],
                  w->cuts[j + 1], k, owner);
         note(v, INT32_MAX, INT64_MAX, msg);
@@ -321,29 +453,56 @@ static int verify_shard(const tc_graph *g, const tc_schedule *s, int32_t k, cons
 }
 
 int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err) {
-  int rc = check_structure(g, s, err);
+  layout lay;
+  int rc = check_structure(g, s, &lay, err);
   if (rc) return rc;
-  int64_t *order = NULL, *shard_off = NULL;
-  if (order_by_shard_step(s, &order, &shard_off)) return tc_error_set(err, TC_ENOMEM, "out of memory");
+  /* order + shard_off: each shard's transfer indices in step order (general case), or
+     run + shard_off: each shard's runs of equal (step, shard) in step order. */
+  int64_t *order = NULL, *run = NULL, *shard_off = NULL;
+  if (lay.by_step_shard ? runs_by_shard(s, &lay, &run, &shard_off) : order_by_shard_step(s, &order, &shard_off)) {
+    free(lay.block);
+    return tc_error_set(err, TC_ENOMEM, "out of memory");
+  }
   violation worst = {0};
   int oom = 0;
 #pragma omp parallel if (s->nshards > 1 && s->count > 4096)
   {
     scratch w = {0};
+    w.ncompute = -1;
+    int64_t *idx = NULL;
+    size_t idx_room = 0;
     violation mine = {0};
 #pragma omp for schedule(dynamic, 1)
     for (int32_t k = 0; k < s->nshards; k++) {
       if (oom) continue;
+      const int64_t *shard_idx = order ? order + shard_off[k] : NULL;
+      int64_t cnt = order ? shard_off[k + 1] - shard_off[k] : 0;
+      if (!order) { /* spell out the shard's indices from its runs */
+        for (int64_t r = shard_off[k]; r < shard_off[k + 1]; r++) {
+          int64_t b = run[r], end = b + 1 < lay.nblocks ? lay.block[b + 1] : s->count;
+          cnt += end - lay.block[b];
+        }
+        if (grow((void **)&idx, &idx_room, (size_t)cnt + 1, sizeof *idx)) { oom = 1; continue; }
+        int64_t q = 0;
+        for (int64_t r = shard_off[k]; r < shard_off[k + 1]; r++) {
+          int64_t b = run[r], end = b + 1 < lay.nblocks ? lay.block[b + 1] : s->count;
+          for (int64_t i = lay.block[b]; i < end; i++) idx[q++] = i;
+        }
+        shard_idx = idx;
+      }
       violation one = {0}; /* per shard: a violation in one shard must not stop the next */
-      if (verify_shard(g, s, k, order + shard_off[k], shard_off[k + 1] - shard_off[k], &w, &one)) oom = 1;
+      if (verify_shard(g, s, k, shard_idx, cnt, &w, &one)) oom = 1;
       if (one.found) note(&mine, one.step, one.index, one.msg);
     }
 #pragma omp critical
     if (mine.found) note(&worst, mine.step, mine.index, mine.msg);
     free(w.hop); free(w.cuts); free(w.seg_lo); free(w.seg_hi); free(w.earliest); free(w.paths); free(w.vals); free(w.pos);
+    free(idx);
   }
   free(order);
+  free(run);
   free(shard_off);
+  free(lay.block);
   if (oom) return tc_error_set(err, TC_ENOMEM, "out of memory while verifying");
   if (worst.found) return tc_error_set(err, TC_EFAIL, "%s", worst.msg);
   return TC_OK;

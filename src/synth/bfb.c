@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/huge.h"
 #include "core/intmath.h"
 #include "graph/maxflow.h"
 
@@ -719,7 +720,10 @@ static int solve_all(bfb_run *run, const tc_graph *g, int keep_jobs, tc_error *e
   run->workers = calloc((size_t)run->nthreads, sizeof *run->workers);
   run->depth = calloc((size_t)g->n, sizeof *run->depth);
   run->refs = calloc((size_t)g->n, sizeof *run->refs);
-  if (keep_jobs && g->n > 1) run->jobs = malloc((size_t)g->n * (size_t)(g->n - 1) * sizeof *run->jobs);
+  if (keep_jobs && g->n > 1) {
+    run->jobs = malloc((size_t)g->n * (size_t)(g->n - 1) * sizeof *run->jobs);
+    tci_advise_huge(run->jobs, (size_t)g->n * (size_t)(g->n - 1) * sizeof *run->jobs); /* N^2 words */
+  }
   if (!run->workers || !run->depth || !run->refs || (keep_jobs && g->n > 1 && !run->jobs))
     return tc_error_set(err, TC_ENOMEM, "bfb: out of memory for %d receivers", g->n);
   for (int i = 0; !rc && i < run->nthreads; i++) rc = worker_init(&run->workers[i], g, 1, err);
