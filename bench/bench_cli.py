@@ -8,8 +8,8 @@ one is run once to warm the page cache (not counted), then RUNS times, each a fr
 process, wall time from fork to exit. A command that exits non-zero aborts the benchmark.
 
 Table columns: the command; median, min and max wall time over the runs; the target where
-the issue names one (issue "make room…" §5: `sched torus(50,50)` <= 0.5 s, `sched
-hypercube(10)` <= 0.3 s), met or MISSED by the median; and, when the kernel tables are
+the project sets one (`sched torus(50,50)` <= 0.5 s, `sched hypercube(10)` <= 0.3 s: the
+command within a small factor of its kernel), met or MISSED by the median; and, when the kernel tables are
 given (--kernels, the text output of bench_bfb / bench_graph / bench_find), the kernel's
 median for the same work and the ratio command / kernel — how much the command adds to
 what the kernel benchmark reports:
