@@ -48,6 +48,29 @@ static inline int tc_test_generate(const char *algo, const char *spec, const tc_
   return rc;
 }
 
+/* The first arc u -> v of g (fails the test when there is none). */
+static inline int64_t tc_test_arc_id(const tc_graph *g, int u, int v) {
+  for (int64_t a = g->out_off[u]; a < g->out_off[u + 1]; a++)
+    if (g->dst[a] == v) return a;
+  fail_msg("no arc %d -> %d", u, v);
+  return -1;
+}
+
+/* Paper 000 Fig. 1: the allgather on K_{2,2} with parts {0,1}, {2,3}, units = 2 (halves): in
+   step 1 every node sends its shard to both nodes of the other part, in step 2 each of those
+   forwards one half to the sender's twin. T_L = 2, tau = (d/N)(1 + 1/2) = (2/4)(3/2) = 3/4. */
+static inline void tc_test_fig1_allgather(const tc_graph *g, tc_schedule *s) {
+  tc_error err;
+  assert_int_equal(tc_schedule_init(s, TC_COLL_ALLGATHER, 4, 2, "fig1", &err), TC_OK);
+  for (int v = 0; v < 4; v++) {
+    int side = v < 2 ? 0 : 2, other = v < 2 ? 2 : 0, twin = side + (1 - (v - side));
+    assert_int_equal(tc_schedule_add(s, v, tc_test_arc_id(g, v, other), 1, 0, 2, &err), TC_OK);
+    assert_int_equal(tc_schedule_add(s, v, tc_test_arc_id(g, v, other + 1), 1, 0, 2, &err), TC_OK);
+    assert_int_equal(tc_schedule_add(s, v, tc_test_arc_id(g, other, twin), 2, 0, 1, &err), TC_OK);
+    assert_int_equal(tc_schedule_add(s, v, tc_test_arc_id(g, other + 1, twin), 2, 1, 2, &err), TC_OK);
+  }
+}
+
 /* dist[u*n+v] = hops u -> v, -1 if unreachable; caller frees. O(n^3): small graphs only. */
 static inline int *tc_test_floyd(const tc_graph *g) {
   int n = g->n;

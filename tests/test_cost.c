@@ -24,12 +24,6 @@
 #include "topocoll/cost.h"
 #include "topocoll/verify.h"
 
-static int64_t arc_id(const tc_graph *g, int u, int v) {
-  for (int64_t a = g->out_off[u]; a < g->out_off[u + 1]; a++)
-    if (g->dst[a] == v) return a;
-  fail_msg("no arc %d -> %d", u, v);
-  return -1;
-}
 
 static void add(tc_schedule *s, int shard, int64_t arc, int step, int64_t lo, int64_t hi) {
   tc_error err;
@@ -83,9 +77,9 @@ static void build_k3_split(const tc_graph *g, tc_schedule *s) {
   assert_int_equal(tc_schedule_init(s, TC_COLL_ALLGATHER, 3, 2, "k3-split", &err), TC_OK);
   for (int u = 0; u < 3; u++) {
     int next = (u + 1) % 3, far = (u + 2) % 3;
-    add(s, u, arc_id(g, u, next), 1, 0, 2);
-    add(s, u, arc_id(g, u, far), 1, 0, 1);
-    add(s, u, arc_id(g, next, far), 2, 1, 2);
+    add(s, u, tc_test_arc_id(g, u, next), 1, 0, 2);
+    add(s, u, tc_test_arc_id(g, u, far), 1, 0, 1);
+    add(s, u, tc_test_arc_id(g, next, far), 2, 1, 2);
   }
 }
 
@@ -137,8 +131,8 @@ static void hand_capacity(void **state) {
   tc_schedule s;
   tc_cost c;
   assert_int_equal(tc_schedule_init(&s, TC_COLL_ALLGATHER, 2, 1, "caps", &err), TC_OK);
-  add(&s, 0, arc_id(g, 0, 1), 1, 0, 1);
-  add(&s, 1, arc_id(g, 1, 0), 1, 0, 1);
+  add(&s, 0, tc_test_arc_id(g, 0, 1), 1, 0, 1);
+  add(&s, 1, tc_test_arc_id(g, 1, 0), 1, 0, 1);
   verify_and_cost(g, &s, &c);
   static const int64_t loads[] = {1, 1};
   assert_cost(&c, 1, 3, 3, 2, 1, 2, 1, loads, "caps 3 and 1");
@@ -199,10 +193,10 @@ static void hand_broadcast_and_reduce(void **state) {
   tc_cost c;
   tc_error err;
   assert_int_equal(tc_schedule_init_owned(&s, TC_COLL_BROADCAST, 3, 2, owner, 1, "bcast", &err), TC_OK);
-  add(&s, 0, arc_id(g, 0, 1), 1, 0, 1);
-  add(&s, 1, arc_id(g, 0, 2), 1, 0, 1);
-  add(&s, 0, arc_id(g, 1, 2), 2, 0, 1);
-  add(&s, 1, arc_id(g, 2, 1), 2, 0, 1);
+  add(&s, 0, tc_test_arc_id(g, 0, 1), 1, 0, 1);
+  add(&s, 1, tc_test_arc_id(g, 0, 2), 1, 0, 1);
+  add(&s, 0, tc_test_arc_id(g, 1, 2), 2, 0, 1);
+  add(&s, 1, tc_test_arc_id(g, 2, 1), 2, 0, 1);
   verify_and_cost(g, &s, &c);
   static const int64_t loads[] = {1, 1, 1, 1};
   assert_cost(&c, 2, 2, 2, 1, 1, 1, 1, loads, "broadcast");
@@ -227,10 +221,10 @@ static void hand_allreduce(void **state) {
   tc_cost c;
   tc_error err;
   assert_int_equal(tc_schedule_init(&s, TC_COLL_ALLREDUCE, 2, 1, "k2-ar", &err), TC_OK);
-  add(&s, 1, arc_id(g, 0, 1), 1, 0, 1);
-  add(&s, 0, arc_id(g, 1, 0), 1, 0, 1);
-  add(&s, 0, arc_id(g, 0, 1), 2, 0, 1);
-  add(&s, 1, arc_id(g, 1, 0), 2, 0, 1);
+  add(&s, 1, tc_test_arc_id(g, 0, 1), 1, 0, 1);
+  add(&s, 0, tc_test_arc_id(g, 1, 0), 1, 0, 1);
+  add(&s, 0, tc_test_arc_id(g, 0, 1), 2, 0, 1);
+  add(&s, 1, tc_test_arc_id(g, 1, 0), 2, 0, 1);
   s.rs_steps = 1;
   verify_and_cost(g, &s, &c);
   static const int64_t loads[] = {1, 1, 1, 1};
@@ -277,12 +271,12 @@ static void hetero_by_hand(void **state) {
   for (int a = 0; a < 6; a++) alpha[a] = 1e-5, bw[a] = 1e9;
   assert_int_equal(tc_schedule_time_hetero(g, &s, alpha, bw, 6e6, &t, &err), TC_OK);
   assert_true(t == (1e-5 + 2e6 / 1e9) + (1e-5 + 1e6 / 1e9));
-  bw[arc_id(g, 0, 2)] = 1e8;
+  bw[tc_test_arc_id(g, 0, 2)] = 1e8;
   assert_int_equal(tc_schedule_time_hetero(g, &s, alpha, bw, 6e6, &t, &err), TC_OK);
   assert_true(t == (1e-5 + 1e6 / 1e8) + (1e-5 + 1e6 / 1e9));
-  bw[arc_id(g, 0, 2)] = 1e9;
+  bw[tc_test_arc_id(g, 0, 2)] = 1e9;
   /* arc 1 -> 0 is node 1's "far" arc: used in step 1 only */
-  alpha[arc_id(g, 1, 0)] = 1.0;
+  alpha[tc_test_arc_id(g, 1, 0)] = 1.0;
   assert_int_equal(tc_schedule_time_hetero(g, &s, alpha, bw, 6e6, &t, &err), TC_OK);
   assert_true(t == (1.0 + 1e6 / 1e9) + (1e-5 + 1e6 / 1e9));
   tc_schedule_destroy(&s);

@@ -348,34 +348,14 @@ static void sort_is_canonical(void **state) {
 
 /* ---- refine ------------------------------------------------------------------------------ */
 
-static int64_t arc_id(const tc_graph *g, int u, int v) {
-  for (int64_t a = g->out_off[u]; a < g->out_off[u + 1]; a++)
-    if (g->dst[a] == v) return a;
-  fail_msg("no arc %d -> %d", u, v);
-  return -1;
-}
 
-/* Paper 000 Fig. 1: K_{2,2} with parts {0,1}, {2,3}, units = 2 (halves): in step 1 every node
-   sends its shard to both nodes of the other part, in step 2 each of those forwards one half
-   to the sender's twin. T_L = 2, tau = (d/N)(1 + 1/2) = (2/4)(3/2) = 3/4. */
-static void fig1_allgather(const tc_graph *g, tc_schedule *s) {
-  tc_error err;
-  assert_int_equal(tc_schedule_init(s, TC_COLL_ALLGATHER, 4, 2, "fig1", &err), TC_OK);
-  for (int v = 0; v < 4; v++) {
-    int side = v < 2 ? 0 : 2, other = v < 2 ? 2 : 0, twin = side + (1 - (v - side));
-    assert_int_equal(tc_schedule_add(s, v, arc_id(g, v, other), 1, 0, 2, &err), TC_OK);
-    assert_int_equal(tc_schedule_add(s, v, arc_id(g, v, other + 1), 1, 0, 2, &err), TC_OK);
-    assert_int_equal(tc_schedule_add(s, v, arc_id(g, other, twin), 2, 0, 1, &err), TC_OK);
-    assert_int_equal(tc_schedule_add(s, v, arc_id(g, other + 1, twin), 2, 1, 2, &err), TC_OK);
-  }
-}
 
 static void refine_exact(void **state) {
   (void)state;
   tc_graph *g = tc_test_spec("bipartite(2)");
   tc_schedule s, orig;
   tc_error err;
-  fig1_allgather(g, &s);
+  tc_test_fig1_allgather(g, &s);
   assert_int_equal(tc_schedule_copy(&s, &orig, &err), TC_OK);
   for (int64_t k = 1; k <= 6; k++) {
     tc_schedule r;

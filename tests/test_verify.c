@@ -19,26 +19,6 @@
 #include "topocoll/cost.h"
 #include "topocoll/verify.h"
 
-static int64_t arc_id(const tc_graph *g, int u, int v) {
-  for (int64_t a = g->out_off[u]; a < g->out_off[u + 1]; a++)
-    if (g->dst[a] == v) return a;
-  fail_msg("no arc %d -> %d", u, v);
-  return -1;
-}
-
-/* Fig. 1: K_{2,2} with parts {0,1}, {2,3}; units = 2 (halves). */
-static void fig1_allgather(const tc_graph *g, tc_schedule *s) {
-  tc_error err;
-  assert_int_equal(tc_schedule_init(s, TC_COLL_ALLGATHER, 4, 2, "fig1", &err), TC_OK);
-  for (int v = 0; v < 4; v++) {
-    int side = v < 2 ? 0 : 2, other = v < 2 ? 2 : 0, twin = side + (1 - (v - side));
-    assert_int_equal(tc_schedule_add(s, v, arc_id(g, v, other), 1, 0, 2, &err), TC_OK);
-    assert_int_equal(tc_schedule_add(s, v, arc_id(g, v, other + 1), 1, 0, 2, &err), TC_OK);
-    assert_int_equal(tc_schedule_add(s, v, arc_id(g, other, twin), 2, 0, 1, &err), TC_OK);
-    assert_int_equal(tc_schedule_add(s, v, arc_id(g, other + 1, twin), 2, 1, 2, &err), TC_OK);
-  }
-}
-
 /* Def. 5 on a bidirectional graph: step t -> T - t + 1, arc -> its reverse. */
 static void reverse_into(const tc_graph *g, const tc_schedule *ag, tc_collective coll, tc_schedule *rs) {
   tc_error err;
@@ -61,7 +41,7 @@ static void figure1_valid_and_costed(void **state) {
   tc_graph *g = tc_test_spec("bipartite(2)");
   tc_schedule s;
   tc_error err;
-  fig1_allgather(g, &s);
+  tc_test_fig1_allgather(g, &s);
   assert_int_equal(tc_schedule_verify(g, &s, &err), TC_OK);
   tc_cost c;
   assert_int_equal(tc_schedule_cost(g, &s, &c, &err), TC_OK);
@@ -97,7 +77,7 @@ static void mutations_are_rejected(void **state) {
   tc_graph *g = tc_test_spec("bipartite(2)");
   tc_schedule s, m;
   tc_error err;
-  fig1_allgather(g, &s);
+  tc_test_fig1_allgather(g, &s);
   for (int64_t i = 0; i < s.count; i++) { /* drop each transfer in turn */
     assert_int_equal(tc_schedule_copy(&s, &m, &err), TC_OK);
     memmove(&m.xfer[i], &m.xfer[i + 1], (size_t)(m.count - i - 1) * sizeof *m.xfer);
@@ -120,7 +100,7 @@ static void mutations_are_rejected(void **state) {
   tc_schedule_destroy(&m);
   assert_int_equal(tc_schedule_copy(&s, &m, &err), TC_OK); /* to an arc whose tail does not hold the data */
   assert_int_equal(m.xfer[2].shard, 0); /* 1 is 0's twin: it has nothing of shard 0 before step 2 */
-  m.xfer[2].arc = arc_id(g, 1, 2);
+  m.xfer[2].arc = tc_test_arc_id(g, 1, 2);
   expect_invalid(g, &m, "node 1 sends");
   tc_schedule_destroy(&m);
   assert_int_equal(tc_schedule_copy(&s, &m, &err), TC_OK); /* to an earlier step */
@@ -133,8 +113,8 @@ static void mutations_are_rejected(void **state) {
   expect_invalid(g, &rs, "more than once");
   tc_schedule_destroy(&rs);
   assert_int_equal(tc_schedule_copy(&s, &m, &err), TC_OK); /* two faults: the earliest step is named */
-  m.xfer[m.count - 1].arc = arc_id(g, 2, 0); /* shard 3 sent at step 2 by its twin 2, which lacks it */
-  m.xfer[1].arc = arc_id(g, 1, 3);           /* shard 0 sent by node 1 at step 1 */
+  m.xfer[m.count - 1].arc = tc_test_arc_id(g, 2, 0); /* shard 3 sent at step 2 by its twin 2, which lacks it */
+  m.xfer[1].arc = tc_test_arc_id(g, 1, 3);           /* shard 0 sent by node 1 at step 1 */
   expect_invalid(g, &m, "transfer #1 ");
   tc_schedule_destroy(&m);
   assert_int_equal(tc_schedule_copy(&s, &m, &err), TC_OK); /* wrong node count */
@@ -384,7 +364,7 @@ static void structural_errors(void **state) {
   tc_graph *g = tc_test_spec("bipartite(2)");
   tc_schedule s;
   tc_error err;
-  fig1_allgather(g, &s);
+  tc_test_fig1_allgather(g, &s);
   s.xfer[1].step = 0;
   expect_invalid(g, &s, "step outside");
   s.xfer[1].step = 1;
@@ -416,8 +396,8 @@ static void broadcast_and_reduce(void **state) {
   tc_schedule s;
   tc_error err;
   assert_int_equal(tc_schedule_init_owned(&s, TC_COLL_BROADCAST, 3, 1, root, 1, "chain", &err), TC_OK);
-  assert_int_equal(tc_schedule_add(&s, 0, arc_id(g, 0, 1), 1, 0, 1, &err), TC_OK);
-  assert_int_equal(tc_schedule_add(&s, 0, arc_id(g, 1, 2), 2, 0, 1, &err), TC_OK);
+  assert_int_equal(tc_schedule_add(&s, 0, tc_test_arc_id(g, 0, 1), 1, 0, 1, &err), TC_OK);
+  assert_int_equal(tc_schedule_add(&s, 0, tc_test_arc_id(g, 1, 2), 2, 0, 1, &err), TC_OK);
   assert_int_equal(tc_schedule_verify(g, &s, &err), TC_OK);
   tc_cost c;
   assert_int_equal(tc_schedule_cost(g, &s, &c, &err), TC_OK);
