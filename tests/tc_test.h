@@ -48,6 +48,21 @@ static inline int tc_test_generate(const char *algo, const char *spec, const tc_
   return rc;
 }
 
+/* A graph of n nodes with arcs[i] = {src, dst, cap} (i < m), nodes switches[0..nswitches-1]
+   marked TC_NODE_SWITCH (switches may be NULL when nswitches is 0). */
+static inline tc_graph *tc_test_graph(int n, const int (*arcs)[3], int m, const int *switches, int nswitches) {
+  tc_graph_builder b;
+  tc_error err;
+  tc_graph *g = NULL;
+  assert_int_equal(tc_graph_builder_init(&b, n, &err), TC_OK);
+  for (int i = 0; i < m; i++)
+    assert_int_equal(tc_graph_builder_add_arc(&b, arcs[i][0], arcs[i][1], arcs[i][2], &err), TC_OK);
+  for (int i = 0; i < nswitches; i++)
+    assert_int_equal(tc_graph_builder_set_kind(&b, switches[i], TC_NODE_SWITCH, &err), TC_OK);
+  assert_int_equal(tc_graph_builder_finish(&b, &g, &err), TC_OK);
+  return g;
+}
+
 /* The first arc u -> v of g (fails the test when there is none). */
 static inline int64_t tc_test_arc_id(const tc_graph *g, int u, int v) {
   for (int64_t a = g->out_off[u]; a < g->out_off[u + 1]; a++)

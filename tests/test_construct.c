@@ -304,17 +304,6 @@ static void failures(void **state) {
 
 /* ---- tc_graph_same_arcs ------------------------------------------------------------------ */
 
-static tc_graph *build(int n, const int (*arcs)[3], int m) {
-  tc_graph_builder b;
-  tc_error err;
-  tc_graph *g = NULL;
-  assert_int_equal(tc_graph_builder_init(&b, n, &err), TC_OK);
-  for (int i = 0; i < m; i++)
-    assert_int_equal(tc_graph_builder_add_arc(&b, arcs[i][0], arcs[i][1], arcs[i][2], &err), TC_OK);
-  assert_int_equal(tc_graph_builder_finish(&b, &g, &err), TC_OK);
-  return g;
-}
-
 static void same_arcs(void **state) {
   (void)state;
   const int base[][3] = {{0, 1, 1}, {1, 2, 2}, {2, 0, 1}, {2, 0, 1}, {1, 1, 1}};
@@ -323,8 +312,8 @@ static void same_arcs(void **state) {
   const int less[][3] = {{0, 1, 1}, {1, 2, 2}, {2, 0, 1}, {1, 1, 1}};            /* one arc fewer */
   /* the same graph relabelled by 0 <-> 1: isomorphic, but not the same arcs */
   const int relab[][3] = {{1, 0, 1}, {0, 2, 2}, {2, 1, 1}, {2, 1, 1}, {0, 0, 1}};
-  tc_graph *a = build(3, base, 5), *a2 = build(3, base, 5), *b = build(3, cap, 5), *c = build(3, arc, 5),
-           *d = build(3, less, 4), *e = build(4, base, 5), *f = build(3, relab, 5);
+  tc_graph *a = tc_test_graph(3, base, 5, NULL, 0), *a2 = tc_test_graph(3, base, 5, NULL, 0), *b = tc_test_graph(3, cap, 5, NULL, 0), *c = tc_test_graph(3, arc, 5, NULL, 0),
+           *d = tc_test_graph(3, less, 4, NULL, 0), *e = tc_test_graph(4, base, 5, NULL, 0), *f = tc_test_graph(3, relab, 5, NULL, 0);
   assert_true(tc_graph_same_arcs(a, a));
   assert_true(tc_graph_same_arcs(a, a2));
   assert_false(tc_graph_same_arcs(a, b));

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tc_test.h"
+#include "core/intmath.h"
 #include "core/rng.h"
 #include "topocoll/summary.h"
 
@@ -71,19 +72,6 @@ static void expect_summary(const char *what, const tc_graph *g, const want *w) {
   assert_int_equal(s.dist.diameter, w->diameter);
   assert_int_equal(s.moore_optimal, w->moore_optimal);
   tc_graph_summary_destroy(&s);
-}
-
-static tc_graph *build(int n, const int (*arcs)[3], int m, const int *switches, int nswitches) {
-  tc_graph_builder b;
-  tc_error err;
-  tc_graph *g = NULL;
-  assert_int_equal(tc_graph_builder_init(&b, n, &err), TC_OK);
-  for (int i = 0; i < m; i++)
-    assert_int_equal(tc_graph_builder_add_arc(&b, arcs[i][0], arcs[i][1], arcs[i][2], &err), TC_OK);
-  for (int i = 0; i < nswitches; i++)
-    assert_int_equal(tc_graph_builder_set_kind(&b, switches[i], TC_NODE_SWITCH, &err), TC_OK);
-  assert_int_equal(tc_graph_builder_finish(&b, &g, &err), TC_OK);
-  return g;
 }
 
 /* K_4: 12 arcs, 3-regular, bidirectional, every ordered pair at distance 1: histogram
@@ -155,7 +143,7 @@ static void loops_and_parallel_arcs(void **state) {
   const int a[][3] = {{0, 0, 1}, {0, 1, 1}, {1, 2, 1}, {1, 2, 1}, {2, 0, 1}, {2, 1, 1}};
   const int b[][3] = {{0, 0, 1}, {0, 1, 1}, {0, 1, 1}, {1, 2, 1}, {2, 0, 1}};
   const int c[][3] = {{0, 0, 1}, {0, 1, 1}, {1, 0, 1}, {1, 0, 1}};
-  tc_graph *ga = build(3, a, 6, NULL, 0), *gb = build(3, b, 5, NULL, 0), *gc = build(2, c, 4, NULL, 0);
+  tc_graph *ga = tc_test_graph(3, a, 6, NULL, 0), *gb = tc_test_graph(3, b, 5, NULL, 0), *gc = tc_test_graph(2, c, 4, NULL, 0);
   const int64_t ha[] = {0, 4, 2}, hb[] = {0, 3, 3}, hc[] = {0, 2};
   const want wa = {.nodes = 3, .arcs = 6, .out_degree = 2, .in_degree = 2, .moore_degree = 2, .regular = 1,
                    .bidirectional = 0, .self_loops = 1, .multi_arcs = 1, .strongly_connected = 1, .diameter = 2,
@@ -188,7 +176,7 @@ static void loops_and_parallel_arcs(void **state) {
 static void capacities(void **state) {
   (void)state;
   const int a[][3] = {{0, 1, 2}, {1, 2, 1}, {2, 0, 1}}, b[][3] = {{0, 1, 1}, {1, 2, 2}, {2, 0, 3}};
-  tc_graph *ga = build(3, a, 3, NULL, 0), *gb = build(3, b, 3, NULL, 0);
+  tc_graph *ga = tc_test_graph(3, a, 3, NULL, 0), *gb = tc_test_graph(3, b, 3, NULL, 0);
   const int64_t h[] = {0, 3, 3};
   want w = {.nodes = 3, .arcs = 3, .out_degree = 1, .in_degree = 1, .moore_degree = 1, .regular = 1,
             .bidirectional = 0, .strongly_connected = 1, .diameter = 2, .histogram = h, .pairs = 6,
@@ -209,7 +197,7 @@ static void switches(void **state) {
   (void)state;
   const int a[][3] = {{0, 1, 1}, {1, 0, 1}, {0, 2, 1}, {2, 0, 1}, {0, 3, 1}, {3, 0, 1}};
   const int sw[] = {0};
-  tc_graph *g = build(4, a, 6, sw, 1);
+  tc_graph *g = tc_test_graph(4, a, 6, sw, 1);
   const int64_t h[] = {0, 6, 6};
   const want w = {.nodes = 4, .arcs = 6, .out_degree = -1, .in_degree = -1, .moore_degree = 3, .regular = 0,
                   .bidirectional = 1, .switches = 1, .strongly_connected = 1, .diameter = 2, .histogram = h,
@@ -270,7 +258,7 @@ static void not_strongly_connected(void **state) {
    M_{0,0} = 1 >= 1: Moore-optimal. */
 static void no_pairs(void **state) {
   (void)state;
-  tc_graph *g3 = build(3, NULL, 0, NULL, 0), *g1 = build(1, NULL, 0, NULL, 0);
+  tc_graph *g3 = tc_test_graph(3, NULL, 0, NULL, 0), *g1 = tc_test_graph(1, NULL, 0, NULL, 0);
   const int64_t h[] = {0};
   const want w3 = {.nodes = 3, .out_degree = 0, .in_degree = 0, .regular = 1, .bidirectional = 1,
                    .strongly_connected = 0, .diameter = 0, .histogram = h, .unreachable = 6,
@@ -286,15 +274,6 @@ static void no_pairs(void **state) {
 }
 
 /* ---- random multigraphs against brute force --------------------------------------------- */
-
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
 
 /* min k with n <= Σ_{i<=k} d^i; -1 if none (checked up to k = n, enough for d >= 1). */
 static int32_t moore_directed(int64_t n, int64_t d) {
@@ -356,7 +335,7 @@ static void random_against_brute_force(void **state) {
         arcs[count][0] = v, arcs[count][1] = u, arcs[count][2] = c, count++;
     }
     for (int i = 0; i < count; i++) mult[arcs[i][2]][arcs[i][0]][arcs[i][1]]++;
-    tc_graph *g = build(n, arcs, count, NULL, 0);
+    tc_graph *g = tc_test_graph(n, arcs, count, NULL, 0);
     /* brute force */
     int64_t outd[MAXN] = {0}, ind[MAXN] = {0}, loops = 0, distinct = 0, maxout = 0;
     for (int i = 0; i < count; i++) outd[arcs[i][0]]++, ind[arcs[i][1]]++, loops += arcs[i][0] == arcs[i][1];
@@ -390,7 +369,7 @@ static void random_against_brute_force(void **state) {
     free(d);
     int64_t moore_d = out_reg >= 0 ? out_reg : maxout;
     int32_t md = moore_directed(n, moore_d), mu = moore_undirected(n, moore_d);
-    int64_t gg = gcd64(sum, npairs);
+    int64_t gg = tci_gcd64(sum, npairs);
     int perm[MAXN], found = 0;
     for (int i = 0; i < n; i++) perm[i] = i;
     do { /* f: G -> G^T, mult_G(u,v) == mult_{G^T}(f u, f v) == mult_G(f v, f u) */

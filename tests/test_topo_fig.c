@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/intmath.h"
 #include "topocoll/graph.h"
 #include "topocoll/iso.h"
 #include "topocoll/metrics.h"
@@ -156,15 +157,6 @@ static void assert_reverse_symmetry(const tc_graph *g, int expected) {
 ** denominators; hold[u][v][c] says whether node u holds chunk c of source v.
 */
 
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 static void parse_fraction(const char *s, int64_t *num, int64_t *den) {
   char *end = NULL;
   *num = strtoll(s, &end, 10);
@@ -212,7 +204,7 @@ static void assert_schedule_bw_optimal(const tc_graph *g, const char *name, int 
     for (int k = 4; k <= 5; k++) {
       int64_t num, den;
       parse_fraction(json_string_value(json_array_get(json_array_get(tr, i), k)), &num, &den);
-      P = P / gcd64(P, den) * den;
+      P = P / tci_gcd64(P, den) * den;
       assert_true(P <= 1024);
     }
   unsigned char *hold = calloc((size_t)(n * n * P), 1), *fresh = calloc((size_t)(n * n * P), 1);
