@@ -5,7 +5,8 @@
 ** decides whether it performs its collective on g. It trusts nothing a generator says:
 **   - structure: N matches, every transfer names an existing arc, a step in 1..steps
 **     (allreduce: reduce-scatter transfers in 1..rs_steps, allgather after), a shard the
-**     collective has, and a chunk 0 <= lo < hi <= units;
+**     collective has, and a chunk 0 <= lo < hi <= units; every shard owned by a compute
+**     node (a switch forwards but holds no data: it cannot own a shard or a root's buffer);
 **   - copy semantics (allgather, broadcast, allreduce's second half): a node sends a byte
 **     only if it held it before that step (a shard's owner holds it from the start; in
 **     allreduce, after step rs_steps); at the end every node holds every byte of every shard;

@@ -1,5 +1,11 @@
 /*
-** intmath.h — integer helpers shared across modules. Internal header.
+** intmath.h — integer helpers shared across modules: the gcd, and the one home of checked
+** 64-bit arithmetic. Internal header.
+**
+** Capacities, unit counts and chunk bounds come from user files and may be anything up to
+** 2^63-1, so sums and products of them are computed with these helpers and an overflow is
+** refused (TC_ERANGE, one line naming the value) rather than wrapped. Each returns 0 and
+** stores the result, or returns 1 and leaves *out unspecified.
 */
 #ifndef TC_CORE_INTMATH_H
 #define TC_CORE_INTMATH_H
@@ -17,5 +23,11 @@ static inline int64_t tci_gcd64(int64_t a, int64_t b) {
   }
   return a;
 }
+
+/* a + b into *out; 1 if it does not fit in int64_t. */
+static inline int tci_add64(int64_t a, int64_t b, int64_t *out) { return __builtin_add_overflow(a, b, out); }
+
+/* a * b into *out; 1 if it does not fit in int64_t. */
+static inline int tci_mul64(int64_t a, int64_t b, int64_t *out) { return __builtin_mul_overflow(a, b, out); }
 
 #endif

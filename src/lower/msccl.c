@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/intmath.h"
 #include "lower/msccl_internal.h"
 #include "topocoll/verify.h"
 
 #define NAME_MAX_LEN 200
+#define STEPS_CEILING (INT64_MAX / 2) /* element_lower_bound's counts stop here */
 
 void tc_msccl_options_init(tc_msccl_options *o) {
   memset(o, 0, sizeof *o);
@@ -111,10 +113,12 @@ static int element_lower_bound(exporter *E, const tc_graph *g) {
   for (int64_t i = 0; i < E->s->count; i++) {
     const tc_transfer *x = &E->s->xfer[i];
     int32_t u = g->src[x->arc], w = g->dst[x->arc];
-    int64_t pieces = (x->hi - x->lo + TC_MX_MAX_COUNT - 1) / TC_MX_MAX_COUNT;
+    int64_t len = x->hi - x->lo, pieces = len / TC_MX_MAX_COUNT + (len % TC_MX_MAX_COUNT != 0);
     if (u == w) continue;
-    steps[u] += pieces;
-    steps[w] += pieces;
+    /* Chunk bounds reach 2^63-1: a sum that overflows stops at a bound it is above, which
+       keeps "at least" true and 1 + n + steps representable. */
+    if (tci_add64(steps[u], pieces, &steps[u]) || steps[u] > STEPS_CEILING) steps[u] = STEPS_CEILING;
+    if (tci_add64(steps[w], pieces, &steps[w]) || steps[w] > STEPS_CEILING) steps[w] = STEPS_CEILING;
   }
   int rc = TC_OK;
   for (int32_t r = 0; r < E->n && !rc; r++)

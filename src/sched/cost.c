@@ -13,17 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/intmath.h"
 #include "topocoll/metrics.h"
 
-/* Node bandwidth in link units: the largest total out-capacity of a node. */
-static int64_t node_bandwidth(const tc_graph *g) {
+/* Node bandwidth in link units: the largest total out-capacity of a node. Capacities reach
+   2^63-1, so the sum is checked: a node whose links add up beyond that is refused. */
+static int node_bandwidth(const tc_graph *g, int64_t *out, tc_error *err) {
   int64_t best = 0;
   for (int32_t u = 0; u < g->n; u++) {
     int64_t sum = 0;
-    for (int64_t a = g->out_off[u]; a < g->out_off[u + 1]; a++) sum += g->cap[a];
+    for (int64_t a = g->out_off[u]; a < g->out_off[u + 1]; a++)
+      if (tci_add64(sum, g->cap[a], &sum))
+        return tc_error_set(err, TC_ERANGE, "the out-capacities of node %d sum beyond 2^63-1 (arc %lld has %lld)", u,
+                            (long long)a, (long long)g->cap[a]);
     if (sum > best) best = sum;
   }
-  return best;
+  *out = best;
+  return TC_OK;
 }
 
 /* tau* = max over compute nodes of the shards it does not own / nshards (x2 allreduce). */
@@ -56,7 +62,7 @@ static void step_maximum(const tc_graph *g, const tc_schedule *s, const int64_t 
       break;
     }
     if (!load[x->arc]) touched[ntouched++] = x->arc;
-    if (__builtin_add_overflow(load[x->arc], x->hi - x->lo, &load[x->arc]))
+    if (tci_add64(load[x->arc], x->hi - x->lo, &load[x->arc]))
       overflow_arc = x->arc; /* the last one, as the error has always named */
   }
   for (int64_t i = 0; i < ntouched; i++) {
@@ -150,12 +156,15 @@ int tc_schedule_cost(const tc_graph *g, const tc_schedule *s, tc_cost *out, tc_e
   memset(out, 0, sizeof *out);
   if (s->nodes != g->n)
     return tc_error_set(err, TC_EINPUT, "schedule is for %d nodes but the graph has %d", s->nodes, g->n);
+  int64_t degree = 0;
+  int rc = node_bandwidth(g, &degree, err);
+  if (rc) return rc;
   out->steps = s->steps;
-  out->degree = node_bandwidth(g);
+  out->degree = degree;
   out->step_load = calloc((size_t)s->steps + 1, sizeof *out->step_load);
   if (!out->step_load) return tc_error_set(err, TC_ENOMEM, "out of memory");
   tc_rat sum;
-  int rc = sum_step_maxima(g, s, out->step_load, &sum, err);
+  rc = sum_step_maxima(g, s, out->step_load, &sum, err);
   if (!rc) rc = tc_rat_mul(sum, (tc_rat){out->degree, s->nshards}, &out->tau, err);
   if (!rc) rc = optimal_tau(g, s, &out->tau_optimal, err);
   if (rc) { tc_cost_destroy(out); return rc; }

@@ -121,6 +121,10 @@ static int check_structure(const tc_graph *g, const tc_schedule *s, layout *lay,
   for (int32_t k = 0; s->owner && k < s->nshards; k++)
     if (s->owner[k] < 0 || s->owner[k] >= g->n)
       return tc_error_set(err, TC_EFAIL, "owner %d of shard %d is not a node", s->owner[k], k);
+  for (int32_t k = 0; k < s->nshards; k++) /* switches forward; they hold no data to start from */
+    if (g->kind[tc_schedule_owner(s, k)] != TC_NODE_COMPUTE)
+      return tc_error_set(err, TC_EFAIL, "shard %d is owned by node %d, a switch (switches hold no data)", k,
+                          tc_schedule_owner(s, k));
   if (s->coll == TC_COLL_ALLREDUCE ? s->rs_steps < 0 || s->rs_steps > s->steps : s->rs_steps != 0)
     return tc_error_set(err, TC_EFAIL, "rs_steps %d is invalid for %s with %d steps", s->rs_steps,
                         tc_collective_name(s->coll), s->steps);

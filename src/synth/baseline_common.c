@@ -16,7 +16,7 @@
 #include "core/intmath.h"
 #include "topocoll/transform.h"
 
-void tci_bl_bundle_find(const tc_graph *g, int32_t u, int32_t v, tc_bl_bundle *b) {
+int tci_bl_bundle_find(const tc_graph *g, int32_t u, int32_t v, const char *algo, tc_bl_bundle *b, tc_error *err) {
   int64_t lo = g->out_off[u], hi = g->out_off[u + 1];
   while (lo < hi) { /* first arc of u with dst >= v */
     int64_t mid = lo + (hi - lo) / 2;
@@ -28,8 +28,10 @@ void tci_bl_bundle_find(const tc_graph *g, int32_t u, int32_t v, tc_bl_bundle *b
   b->weight = 0;
   for (int64_t a = lo; a < g->out_off[u + 1] && g->dst[a] == v; a++) {
     b->count++;
-    b->weight += g->cap[a];
+    if (tci_add64(b->weight, g->cap[a], &b->weight))
+      return tc_error_set(err, TC_ERANGE, "%s: the capacities of the arcs %d -> %d sum beyond 2^63-1", algo, u, v);
   }
+  return TC_OK;
 }
 
 int tci_bl_split_scale(const tc_graph *g, const char *algo, int64_t *scale, tc_error *err) {
@@ -37,10 +39,10 @@ int tci_bl_split_scale(const tc_graph *g, const char *algo, int64_t *scale, tc_e
   for (int64_t a = 0; a < g->m;) {
     int64_t w = 0, b = a;
     for (; b < g->m && g->src[b] == g->src[a] && g->dst[b] == g->dst[a]; b++)
-      if (__builtin_add_overflow(w, g->cap[b], &w))
-        return tc_error_set(err, TC_ERANGE, "%s: capacity of the arcs %d -> %d overflows", algo, g->src[a],
-                            g->dst[a]);
-    if (__builtin_mul_overflow(l / tci_gcd64(l, w), w, &l))
+      if (tci_add64(w, g->cap[b], &w))
+        return tc_error_set(err, TC_ERANGE, "%s: the capacities of the arcs %d -> %d sum beyond 2^63-1", algo,
+                            g->src[a], g->dst[a]);
+    if (tci_mul64(l / tci_gcd64(l, w), w, &l))
       return tc_error_set(err, TC_ERANGE, "%s: the common chunk unit of the parallel-arc capacities overflows",
                           algo);
     a = b;
@@ -51,7 +53,7 @@ int tci_bl_split_scale(const tc_graph *g, const char *algo, int64_t *scale, tc_e
 
 int tci_bl_check_transfers(const char *algo, int64_t a, int64_t b, int64_t c, tc_error *err) {
   int64_t ab, abc;
-  if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &abc) || abc > TC_BL_MAX_TRANSFERS)
+  if (tci_mul64(a, b, &ab) || tci_mul64(ab, c, &abc) || abc > TC_BL_MAX_TRANSFERS)
     return tc_error_set(err, TC_ERANGE, "%s: the schedule would need more than %lld transfers", algo,
                         (long long)TC_BL_MAX_TRANSFERS);
   return TC_OK;
@@ -69,7 +71,7 @@ int64_t tci_bl_max_bundle(const tc_graph *g) {
 }
 
 int tci_bl_units(const char *algo, int64_t alg_units, int64_t scale, int64_t *units, tc_error *err) {
-  if (__builtin_mul_overflow(alg_units, scale, units))
+  if (tci_mul64(alg_units, scale, units))
     return tc_error_set(err, TC_ERANGE, "%s: %lld units per shard times %lld for parallel arcs overflows", algo,
                         (long long)alg_units, (long long)scale);
   return TC_OK;
@@ -78,14 +80,17 @@ int tci_bl_units(const char *algo, int64_t alg_units, int64_t scale, int64_t *un
 int tci_bl_send(tc_schedule *s, const tc_graph *g, int32_t u, int32_t v, int32_t shard, int32_t step, int64_t lo,
                int64_t hi, int64_t scale, tc_error *err) {
   tc_bl_bundle b;
-  tci_bl_bundle_find(g, u, v, &b);
+  int rc = tci_bl_bundle_find(g, u, v, s->algorithm, &b, err);
+  if (rc) return rc;
   if (b.count == 0) /* the topology checks rule this out; reaching it is a generator bug */
     return tc_error_set(err, TC_EFAIL, "%s: internal error: no arc %d -> %d", s->algorithm, u, v);
+  /* No overflow below: hi <= the algorithm's units and units * scale was checked
+     (tci_bl_units), so every product is at most the schedule's units. */
   int64_t per_cap = (hi - lo) * scale / b.weight; /* exact: scale is a multiple of b.weight */
   int64_t pos = lo * scale;
   for (int64_t a = b.first; a < b.first + b.count; a++) {
     int64_t len = per_cap * g->cap[a];
-    int rc = tc_schedule_add(s, shard, a, step, pos, pos + len, err);
+    rc = tc_schedule_add(s, shard, a, step, pos, pos + len, err);
     if (rc) return rc;
     pos += len;
   }

@@ -17,7 +17,8 @@ typedef struct tc_bl_bundle {
   int64_t first, count, weight;
 } tc_bl_bundle;
 
-void tci_bl_bundle_find(const tc_graph *g, int32_t u, int32_t v, tc_bl_bundle *b);
+/* The bundle u -> v into *b; TC_ERANGE naming algo when its capacities sum beyond 2^63-1. */
+int tci_bl_bundle_find(const tc_graph *g, int32_t u, int32_t v, const char *algo, tc_bl_bundle *b, tc_error *err);
 
 /* Splits over parallel arcs are exact when every chunk length is a multiple of the
    bundle's weight: *scale = lcm of all bundle weights of g (1 for graphs without parallel

@@ -93,7 +93,8 @@ static void tree_levels(const int32_t *parent, int32_t n, int32_t *height, int32
 /* The arc tree t uses from u to v. */
 static int tree_arc(const tc_graph *g, int t, int32_t u, int32_t v, int64_t *arc, tc_error *err) {
   tc_bl_bundle b;
-  tci_bl_bundle_find(g, u, v, &b);
+  int rc = tci_bl_bundle_find(g, u, v, "dbt", &b, err);
+  if (rc) return rc;
   if (b.count == 0)
     return tc_error_set(err, TC_EINPUT,
                         "dbt: needs a link between %d and %d for tree %d (the graph has no arc %d -> %d)", u, v, t, u,
