@@ -11,7 +11,7 @@
 **            TRUNCATED    TC_EINPUT "rank 0: TRUNCATED.json:" (the JSON reader's line)
 **            INVALID      TC_EINPUT "rank 0: ...: invalid schedule: "
 **            a file only the last rank cannot read: TC_EIO "rank N-1: cannot read"
-**            a broadcast schedule: TC_EINPUT "the MPI executor runs allgather, ..."
+**            a broadcast schedule: TC_EINPUT "... the executors run allgather, ..." (tc_program_check)
 **            another valid plan on the last rank: TC_EINPUT "rank N-1: ...: this rank read
 **            another schedule than rank 0"
 **            an intercommunicator: TC_EINPUT "...: a plan needs an intracommunicator"
@@ -75,7 +75,7 @@ static void load_errors(char **argv) {
   const char *path = rank == nranks - 1 ? "/nonexistent/plan.json" : argv[1];
   expect_load("file missing on one rank", path, TC_EIO, nranks - 1, "cannot read /nonexistent/plan.json");
   expect_load("broadcast schedule", argv[6], TC_EINPUT, 0,
-              "the MPI executor runs allgather, reduce-scatter and allreduce");
+              "a broadcast schedule; the executors run allgather, reduce-scatter and allreduce only");
   /* The last rank reads another valid plan of the right size. */
   path = rank == nranks - 1 ? argv[2] : argv[1];
   snprintf(msg, sizeof msg, "%s: this rank read another schedule than rank 0", argv[2]);

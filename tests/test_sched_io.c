@@ -350,8 +350,11 @@ static void reader_rejects_bad_fields(void **state) {
       /* header */
       {"\"version\": 1", "\"version\": 2", "version: unsupported version 2 (this reader knows version 1)"},
       {"\"version\": 1", "\"version\": \"1\"", "version: expected an integer, found a string"},
+      {"\"format\": \"topocoll-schedule\"", "\"format\": \"topocoll-plan\"",
+       "format: expected \"topocoll-schedule\", found \"topocoll-plan\""},
       {"\"format\": \"topocoll-schedule\"", "\"format\": \"topocoll-graph\"",
-       "format: expected \"topocoll-schedule\", found \"topocoll-graph\""},
+       "is a graph JSON (nodes/arcs), not a schedule; schedules are written by 'topocoll sched --out' and "
+       "'topocoll plan'"},
       {"\"format\": \"topocoll-schedule\", ", "", "format: missing"},
       {"\"version\": 1,", "\"version\": 1, \"cost\": 3,", "unknown key \"cost\" (version 1 defines format, version"},
       {"\"graph\": {\"spec\": \"uniring(1,2)\", \"nodes\": 2, \"arcs\": [[0, 1], [1, 0]]}", "\"graph\": []",

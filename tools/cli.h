@@ -4,7 +4,9 @@
 ** dispatches to.
 **
 ** Exit codes: 0 success, 1 failure, 2 bad usage or input (TC_EINPUT, TC_ERANGE).
-** Errors are one line on stderr, starting "topocoll <cmd>: ".
+** Errors are one line on stderr, starting "topocoll <cmd>: ", printed by the three functions
+** below only, which neutralize whatever user text they echo (control characters, invalid
+** UTF-8 become '?': error.h).
 ** The helpers have their own headers: cli_options.h (the command line), cli_cluster.h (the
 ** cluster options of find and plan), sched_report.h (the report of sched and verify),
 ** exec_client.h (talking to topocoll-exec), cli_fs.h (scratch directories), launch.h
@@ -21,6 +23,14 @@ enum { TC_EXIT_OK = 0, TC_EXIT_FAIL = 1, TC_EXIT_USAGE = 2 };
 int tc_cli_fail(const char *cmd, const tc_error *err);
 /* Print "topocoll <cmd>: <message> (see 'topocoll help <cmd>')" and return TC_EXIT_USAGE. */
 int tc_cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Print "topocoll <cmd>: <message>" on stderr (cmd NULL: "topocoll: <message>"), the
+   message neutralized as every error line is (no control characters, valid UTF-8). */
+void tc_cli_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif

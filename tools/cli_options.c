@@ -56,6 +56,8 @@ int tc_cli_parse(const tc_cli_command *cmd, int argc, char **argv, void *opts) {
       *FIELD(int, opts, o->value) = 1;
     } else {
       if (i + 1 >= argc) return tc_cli_usage_error(cmd->name, "%s needs %s", a, o->needs ? o->needs : "a value");
+      if (o->kind == TC_CLI_PATH && !argv[i + 1][0]) /* "" would reach the writer as a path */
+        return tc_cli_usage_error(cmd->name, "%s needs %s, not an empty string", a, o->needs ? o->needs : "a file name");
       *FIELD(const char *, opts, o->text) = argv[++i];
     }
   }
@@ -129,7 +131,8 @@ static int convert_quantity(const char *cmd, const tc_cli_option *o, const char 
 }
 
 static int convert_one(const tc_cli_command *cmd, const tc_cli_option *o, void *opts) {
-  if (!takes_value(o) || o->kind == TC_CLI_STRING) return TC_EXIT_OK; /* nothing to convert */
+  if (!takes_value(o) || o->kind == TC_CLI_STRING || o->kind == TC_CLI_PATH)
+    return TC_EXIT_OK; /* nothing to convert */
   const char *text = *FIELD(const char *, opts, o->text);
   if (!text) text = o->fallback;
   if (!text) return TC_EXIT_OK;

@@ -14,6 +14,8 @@
 **
 ** Guarantees (the messages every command prints, exit code 2 unless said otherwise):
 **   - an option that takes a value and is last:   "--out needs a value" (or needs `needs`);
+**   - a TC_CLI_PATH option given '':               "--out needs a file name, not an empty
+**                                                  string" (or `needs`);
 **   - "--..." not in the table:                    "unknown option '--frob'";
 **   - a positional argument with no slot left:    the command's `extra_argument` message;
 **   - --help or -h anywhere before an error:       the command's help, exit 0; the same for
@@ -36,6 +38,7 @@ typedef enum tc_cli_kind {
   TC_CLI_FLAG,           /* no value; int, set to 1 */
   TC_CLI_ACTION,         /* no value; runs `action` at once and ends the command (exit 0) */
   TC_CLI_STRING,         /* const char *, the text itself, stored at `text` (no `value`) */
+  TC_CLI_PATH,           /* like TC_CLI_STRING, a file or directory to write: never empty */
   TC_CLI_CHOICE,         /* const char *, one of `choices` */
   TC_CLI_INT,            /* int, a decimal integer in lo..hi (digits only: no sign, no space) */
   TC_CLI_INT64,          /* int64_t, likewise */

@@ -68,7 +68,7 @@ typedef struct export_options {
 #define AT(field) offsetof(export_options, field)
 static const tc_cli_option export_table[] = {
     {.name = "--format", .kind = TC_CLI_STRING, .text = AT(format)},
-    {.name = "--out", .kind = TC_CLI_STRING, .text = AT(out)},
+    {.name = "--out", .kind = TC_CLI_PATH, .text = AT(out)},
     {.name = "--name", .kind = TC_CLI_STRING, .text = AT(name)},
     {.name = "--proto", .kind = TC_CLI_STRING, .text = AT(proto)},
     {.name = "--min-bytes", .kind = TC_CLI_SIZE, .text = AT(min_text), .value = AT(msccl.min_bytes)},
@@ -156,7 +156,7 @@ static int export_msccl(export_options *o) {
   if (tc_msccl_export(doc.graph, &doc.sched, mo, o->out, &st, &err)) {
     tc_schedule_doc_destroy(&doc);
     if (err.code == TC_EFAIL) {
-      fprintf(stderr, "topocoll export: %s: %s\n", o->input, err.msg);
+      tc_cli_error("export", "%s: %s", o->input, err.msg);
       return TC_EXIT_FAIL;
     }
     return tc_cli_fail("export", &err);

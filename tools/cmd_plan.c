@@ -60,7 +60,7 @@ typedef struct plan_options {
 
 static const tc_cli_option plan_table[] = {
     TC_CLI_CLUSTER_OPTIONS(plan_options, cluster),
-    {.name = "--out", .kind = TC_CLI_STRING, .text = offsetof(plan_options, out), .needs = "a directory"},
+    {.name = "--out", .kind = TC_CLI_PATH, .text = offsetof(plan_options, out), .needs = "a directory"},
     {.name = "--force", .kind = TC_CLI_FLAG, .value = offsetof(plan_options, force)},
 };
 static const tc_cli_command plan_cli = {
@@ -83,7 +83,7 @@ static int parse_options(int argc, char **argv, plan_options *o) {
 /* Progress on a terminal: one line per phase. */
 static void show_progress(void *ctx, const char *phase) {
   (void)ctx;
-  fprintf(stderr, "topocoll plan: %s\n", phase);
+  tc_cli_error("plan", "%s", phase);
 }
 
 static void print_result(const tc_plan *p, const char *dir) {

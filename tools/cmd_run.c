@@ -37,6 +37,7 @@
 #include "cli_options.h"
 #include "exec_client.h"
 #include "launch.h"
+#include "topocoll/program.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/units.h"
 #include "topocoll/verify.h"
@@ -146,23 +147,13 @@ static int check_schedule(run_options *o, tc_schedule_doc *doc) {
   const tc_schedule *s = &doc->sched;
   int rc = tc_schedule_verify(doc->graph, s, &err);
   if (rc == TC_EFAIL) {
-    fprintf(stderr, "topocoll run: %s: invalid schedule, not run: %s\n", o->file, err.msg);
+    tc_cli_error("run", "%s: invalid schedule, not run: %s", o->file, err.msg);
     return TC_EXIT_FAIL;
   }
   if (rc) return tc_cli_fail("run", &err);
-  if (s->coll != TC_COLL_ALLGATHER && s->coll != TC_COLL_REDUCE_SCATTER && s->coll != TC_COLL_ALLREDUCE) {
-    fprintf(stderr, "topocoll run: %s: a %s schedule; the executor runs allgather, reduce-scatter and allreduce\n",
-            o->file, tc_collective_name(s->coll));
-    return TC_EXIT_USAGE;
-  }
-  if (s->coll != TC_COLL_ALLREDUCE) {
-    int paper_layout = s->nshards == s->nodes;
-    for (int32_t k = 0; paper_layout && k < s->nshards; k++) paper_layout = tc_schedule_owner(s, k) == k;
-    if (!paper_layout) {
-      fprintf(stderr, "topocoll run: %s: the executor runs a %s only with one shard per node, owned by it\n",
-              o->file, tc_collective_name(s->coll));
-      return TC_EXIT_USAGE;
-    }
+  if (tc_program_check(doc->graph, s, &err)) { /* the executor's own check, before mpirun starts */
+    tc_error_prefix(&err, "%s", o->file);
+    return tc_cli_fail("run", &err);
   }
   if (o->np && o->np != s->nodes)
     return tc_cli_usage_error("run", "--np %d does not match the schedule's %d nodes (rank r plays node r)", o->np,
@@ -269,11 +260,11 @@ static int parse_results(const run_options *o, tc_collective coll, char *out, tc
     if (n >= o->sizes.count || r.size_bytes != used_size(o, coll, o->sizes.bytes[n])) {
       if (!quiet) {
         if (n >= o->sizes.count)
-          fprintf(stderr, "topocoll run: " TC_EXEC_NAME " output line %d: more results than the %d sizes requested\n",
+          tc_cli_error("run", TC_EXEC_NAME " output line %d: more results than the %d sizes requested",
                   lineno, o->sizes.count);
         else
-          fprintf(stderr, "topocoll run: " TC_EXEC_NAME " output line %d reports size %" PRId64 ", expected %" PRId64
-                  "\n", lineno, r.size_bytes, used_size(o, coll, o->sizes.bytes[n]));
+          tc_cli_error("run", TC_EXEC_NAME " output line %d reports size %" PRId64 ", expected %" PRId64
+                  "", lineno, r.size_bytes, used_size(o, coll, o->sizes.bytes[n]));
       }
       return TC_EXIT_FAIL;
     }
@@ -281,12 +272,12 @@ static int parse_results(const run_options *o, tc_collective coll, char *out, tc
   }
   if (got < 0) {
     if (!quiet)
-      fprintf(stderr, "topocoll run: " TC_EXEC_NAME " output line %d: %s: %.80s\n", reader.lineno, why, reader.line);
+      tc_cli_error("run", TC_EXEC_NAME " output line %d: %s: %.80s", reader.lineno, why, reader.line);
     return TC_EXIT_FAIL;
   }
   if (n != o->sizes.count) {
     if (!quiet)
-      fprintf(stderr, "topocoll run: " TC_EXEC_NAME " reported %d of the %d requested sizes\n", n, o->sizes.count);
+      tc_cli_error("run", TC_EXEC_NAME " reported %d of the %d requested sizes", n, o->sizes.count);
     return TC_EXIT_FAIL;
   }
   return TC_EXIT_OK;
@@ -362,10 +353,10 @@ static int report_failed_run(const run_options *o, const tc_launch_result *res) 
   char how[128], line[TC_ERRMSG_MAX];
   tc_launch_describe(res, o->timeout_s, how, sizeof how);
   tc_launch_error_line(res->err_tail, TC_EXEC_NAME ":", line, sizeof line);
-  if (res->out_truncated) fprintf(stderr, "topocoll run: " TC_EXEC_NAME " printed far more output than expected\n");
+  if (res->out_truncated) tc_cli_error("run", TC_EXEC_NAME " printed far more output than expected");
   else if (res->timed_out || res->interrupted)
-    fprintf(stderr, "topocoll run: mpirun %s; it and every rank were killed\n", how);
-  else fprintf(stderr, "topocoll run: mpirun %s%s%s\n", how, line[0] ? ": " : "", line);
+    tc_cli_error("run", "mpirun %s; it and every rank were killed", how);
+  else tc_cli_error("run", "mpirun %s%s%s", how, line[0] ? ": " : "", line);
   return res->interrupted ? 128 + res->interrupted : TC_EXIT_FAIL;
 }
 
@@ -378,7 +369,7 @@ static int launch_and_collect(const run_options *o, tc_collective coll, char *co
   tc_error_clear(&err);
   tc_launch_options lo = {o->timeout_s, 0, 0};
   if (tc_launch_run(argv, &lo, res, &err)) {
-    fprintf(stderr, "topocoll run: %s\n", err.msg);
+    tc_cli_error("run", "%s", err.msg);
     return TC_EXIT_FAIL;
   }
   int clean = res->exited && res->exit_code == 0 && !res->out_truncated;
@@ -394,7 +385,7 @@ static int locate_programs(char *mpirun, char *exec, size_t size) {
   tc_error_clear(&err);
   if (tc_launch_locate(TC_EXEC_NAME, "TOPOCOLL_EXEC", 1, exec, size, &err) ||
       tc_launch_locate("mpirun", "TOPOCOLL_MPIRUN", 0, mpirun, size, &err)) {
-    fprintf(stderr, "topocoll run: %s\n", err.msg);
+    tc_cli_error("run", "%s", err.msg);
     return TC_EXIT_FAIL;
   }
   return TC_EXIT_OK;
@@ -408,11 +399,11 @@ static int absolute_path(const char *file, char *out, size_t size) {
   if (file[0] == '/') w = snprintf(out, size, "%s", file);
   else if (getcwd(cwd, sizeof cwd)) w = snprintf(out, size, "%s/%s", cwd, file);
   else {
-    fprintf(stderr, "topocoll run: cannot get the working directory: %s\n", strerror(errno));
+    tc_cli_error("run", "cannot get the working directory: %s", strerror(errno));
     return TC_EXIT_FAIL;
   }
   if (w < 0 || (size_t)w >= size) {
-    fprintf(stderr, "topocoll run: %s: path too long\n", file);
+    tc_cli_error("run", "%s: path too long", file);
     return TC_EXIT_USAGE;
   }
   return TC_EXIT_OK;
@@ -437,7 +428,7 @@ int tc_cmd_run(int argc, char **argv) {
   build_command(&o, mpirun, exec, plan, &cmd);
   results = calloc((size_t)o.sizes.count, sizeof *results);
   if (cmd.failed || !results) {
-    fprintf(stderr, "topocoll run: out of memory\n");
+    tc_cli_error("run", "out of memory");
     status = TC_EXIT_FAIL;
     goto out;
   }
@@ -456,7 +447,7 @@ int tc_cmd_run(int argc, char **argv) {
     const char *why = results[first_bad].verified != 0 ? "the executor did not check it"
                       : detail[0] ? detail + strlen(TC_EXEC_NAME ": ")
                                   : "the result differs from MPI's own collective";
-    fprintf(stderr, "topocoll run: %d of %d sizes not verified (first: %s: %s)\n", bad, o.sizes.count, sz, why);
+    tc_cli_error("run", "%d of %d sizes not verified (first: %s: %s)", bad, o.sizes.count, sz, why);
     status = TC_EXIT_FAIL;
   }
 out:

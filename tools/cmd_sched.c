@@ -96,7 +96,7 @@ static const tc_cli_option sched_table[] = {
     {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha_s)},
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
     {.name = "--size", .kind = TC_CLI_SIZE, .text = AT(size_text), .value = AT(size_bytes)},
-    {.name = "--out", .kind = TC_CLI_STRING, .text = AT(out)},
+    {.name = "--out", .kind = TC_CLI_PATH, .text = AT(out)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
     {.name = "--list", .kind = TC_CLI_ACTION, .action = list_algorithms},
 };

@@ -173,7 +173,7 @@ static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run 
   char *copy = strdup(text);
   int n = 0, status = TC_EXIT_OK;
   if (!runs || !copy) {
-    fprintf(stderr, "topocoll simulate: out of memory\n");
+    tc_cli_error("simulate", "out of memory");
     status = TC_EXIT_FAIL;
   } else if (!strcmp(text, "all")) {
     for (n = 0; n < nknown; n++) runs[n].name = known[n];
@@ -504,13 +504,13 @@ static int check_schedule(const sim_options *o, tc_schedule_doc *doc, tc_cost *c
   const tc_schedule *s = &doc->sched;
   int rc = tc_schedule_verify(doc->graph, s, &err);
   if (rc == TC_EFAIL) {
-    fprintf(stderr, "topocoll simulate: %s: invalid schedule, not simulated: %s\n", o->file, err.msg);
+    tc_cli_error("simulate", "%s: invalid schedule, not simulated: %s", o->file, err.msg);
     return TC_EXIT_FAIL;
   }
   if (rc) return tc_cli_fail("simulate", &err);
   if (!tc_sim_smpi_algorithms(s->coll)) {
-    fprintf(stderr, "topocoll simulate: %s: a %s schedule; the executor runs allgather, reduce-scatter and "
-            "allreduce\n", o->file, tc_collective_name(s->coll));
+    tc_cli_error("simulate", "%s: a %s schedule; the executor runs allgather, reduce-scatter and "
+            "allreduce", o->file, tc_collective_name(s->coll));
     return TC_EXIT_USAGE;
   }
   if (tc_schedule_cost(doc->graph, s, cost, &err)) return tc_cli_fail("simulate", &err);
@@ -536,13 +536,13 @@ static int run_all(sim_plan *p, prog_result *sched, algo_run *algos, int nalgos)
   int interrupted = 0, n = p->o->sizes.count;
   if (simulate_program(p, NULL, sched, &interrupted, &err)) {
     if (interrupted) return 128 + interrupted;
-    fprintf(stderr, "topocoll simulate: %s: simulating the schedule failed: %s\n", p->o->file, err.msg);
+    tc_cli_error("simulate", "%s: simulating the schedule failed: %s", p->o->file, err.msg);
     return TC_EXIT_FAIL;
   }
   for (int k = 0; k < nalgos; k++) {
     algo_run *a = &algos[k];
     if (prog_result_init(&a->r, n)) {
-      fprintf(stderr, "topocoll simulate: out of memory\n");
+      tc_cli_error("simulate", "out of memory");
       return TC_EXIT_FAIL;
     }
     tc_error_clear(&err);
@@ -565,7 +565,7 @@ static int locate_programs(char *smpirun, char *exec, char *prlimit, size_t size
   tc_error_clear(&err);
   if (tc_launch_locate(EXEC_NAME, "TOPOCOLL_SMPI_EXEC", 1, exec, size, &err) ||
       tc_launch_locate("smpirun", "TOPOCOLL_SMPIRUN", 0, smpirun, size, &err)) {
-    fprintf(stderr, "topocoll simulate: %s\n", err.msg);
+    tc_cli_error("simulate", "%s", err.msg);
     return TC_EXIT_FAIL;
   }
   if (tc_launch_locate("prlimit", NULL, 0, prlimit, size, &err)) prlimit[0] = '\0';
@@ -614,7 +614,7 @@ int tc_cmd_simulate(int argc, char **argv) {
   if ((status = locate_programs(smpirun, exec, prlimit, sizeof smpirun))) goto out;
   checked = calloc((size_t)o.sizes.count, sizeof *checked);
   if (prog_result_init(&sched, o.sizes.count) || !checked || split_sizes(&o, &p)) {
-    fprintf(stderr, "topocoll simulate: out of memory\n");
+    tc_cli_error("simulate", "out of memory");
     status = TC_EXIT_FAIL;
     goto out;
   }

@@ -125,10 +125,10 @@ typedef struct topo_options {
 
 #define AT(field) offsetof(topo_options, field)
 static const tc_cli_option topo_table[] = {
-    {.name = "--dot", .kind = TC_CLI_STRING, .text = AT(dot), .needs = "a file name"},
-    {.name = "--edges", .kind = TC_CLI_STRING, .text = AT(edges), .needs = "a file name"},
-    {.name = "--wiring", .kind = TC_CLI_STRING, .text = AT(wiring), .needs = "a file name"},
-    {.name = "--graph-json", .kind = TC_CLI_STRING, .text = AT(graph_json), .needs = "a file name"},
+    {.name = "--dot", .kind = TC_CLI_PATH, .text = AT(dot), .needs = "a file name"},
+    {.name = "--edges", .kind = TC_CLI_PATH, .text = AT(edges), .needs = "a file name"},
+    {.name = "--wiring", .kind = TC_CLI_PATH, .text = AT(wiring), .needs = "a file name"},
+    {.name = "--graph-json", .kind = TC_CLI_PATH, .text = AT(graph_json), .needs = "a file name"},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
     {.name = "--list", .kind = TC_CLI_FLAG, .value = AT(list)},
     {.name = "--no-reverse-symmetry", .kind = TC_CLI_FLAG, .value = AT(no_reverse_symmetry)},

@@ -60,7 +60,7 @@ static int parse_options(int argc, char **argv, verify_options *o) {
 /* Print the verdict for an invalid schedule: the verifier's line on stderr, and in JSON
    mode also the object on stdout. */
 static int report_invalid(const verify_options *o, const tc_error *err) {
-  fprintf(stderr, "topocoll verify: %s: invalid: %s\n", o->file, err->msg);
+  tc_cli_error("verify", "%s: invalid: %s", o->file, err->msg);
   if (o->json) {
     json_t *j = json_object();
     json_object_set_new(j, "file", json_string(o->file));

@@ -25,19 +25,38 @@ static const tc_command commands[] = {
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 
+/* Every error line goes out here, through tc_error_set, which neutralizes control
+   characters and invalid UTF-8 (error.h): argv, file names and specs are echoed safely. */
+static void print_line(const char *cmd, const char *text) {
+  tc_error safe;
+  tc_error_set(&safe, TC_EINPUT, "%s", text);
+  fprintf(stderr, "topocoll%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "", safe.msg);
+}
+
 int tc_cli_fail(const char *cmd, const tc_error *err) {
-  fprintf(stderr, "topocoll %s: %s\n", cmd, err->msg);
+  print_line(cmd, err->msg);
   return err->code == TC_EINPUT || err->code == TC_ERANGE ? TC_EXIT_USAGE : TC_EXIT_FAIL;
 }
 
 int tc_cli_usage_error(const char *cmd, const char *fmt, ...) {
+  char text[TC_ERRMSG_MAX];
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "topocoll %s: ", cmd);
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, " (see 'topocoll help %s')\n", cmd);
+  int len = vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
+  if (len >= 0 && (size_t)len < sizeof text)
+    snprintf(text + len, sizeof text - (size_t)len, " (see 'topocoll help %s')", cmd);
+  print_line(cmd, text);
   return TC_EXIT_USAGE;
+}
+
+void tc_cli_error(const char *cmd, const char *fmt, ...) {
+  char text[TC_ERRMSG_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  print_line(cmd, text);
 }
 
 static void usage(FILE *f) {
@@ -78,7 +97,7 @@ int main(int argc, char **argv) {
     if (argc < 3) { usage(stdout); return TC_EXIT_OK; }
     const tc_command *c = find_command(argv[2]);
     if (!c) {
-      fprintf(stderr, "topocoll: no command '%s' (see 'topocoll --help')\n", argv[2]);
+      tc_cli_error(NULL, "no command '%s' (see 'topocoll --help')", argv[2]);
       return TC_EXIT_USAGE;
     }
     c->help();
@@ -86,7 +105,7 @@ int main(int argc, char **argv) {
   }
   const tc_command *c = find_command(first);
   if (!c) {
-    fprintf(stderr, "topocoll: no command '%s' (see 'topocoll --help')\n", first);
+    tc_cli_error(NULL, "no command '%s' (see 'topocoll --help')", first);
     return TC_EXIT_USAGE;
   }
   return c->run(argc - 1, argv + 1);

@@ -34,7 +34,9 @@ TC_API int tc_schedule_cost(const tc_graph *g, const tc_schedule *s, tc_cost *ou
 TC_API void tc_cost_destroy(tc_cost *c);
 
 /* Predicted time in seconds: steps*alpha + tau * M / (d * link_bw), with alpha in s,
-   link_bw in bytes/s per unit-capacity link and M in bytes. */
+   link_bw in bytes/s per unit-capacity link and M in bytes. A schedule that moves nothing
+   (tau = 0: one node, or d = 0) has no bandwidth term, so the time is steps*alpha — 0 for
+   the collective of a single node — and never NaN. */
 TC_API double tc_cost_time(const tc_cost *c, double alpha_s, double link_bw, double bytes);
 
 /* Heterogeneous links (paper 000 E.3): Σ_t max over arcs used in step t of

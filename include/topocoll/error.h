@@ -4,7 +4,10 @@
 ** Contract: a function that can fail returns an int code (TC_OK == 0 on success) and,
 ** when it fails and `err` is not NULL, writes one human-readable line into err->msg
 ** (no trailing newline). The CLI prints that line and maps the code to an exit status:
-** TC_EINPUT -> 2 (bad usage or input), everything else -> 1. No function prints.
+** TC_EINPUT or TC_ERANGE -> 2 (bad usage or input), everything else -> 1. No function
+** prints. The line is always safe to print: tc_error_set and tc_error_prefix replace
+** control characters (newline, ESC, DEL, C1), and bytes that are not valid UTF-8, by '?',
+** so untrusted text formatted into a message (a spec, a file name) cannot break it.
 */
 #ifndef TOPOCOLL_ERROR_H
 #define TOPOCOLL_ERROR_H

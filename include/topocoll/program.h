@@ -119,6 +119,14 @@ typedef struct tc_program {
 
 enum { TC_LOWER_DEPS = 1 };
 
+/* Whether s on g can be lowered, i.e. run by the executors (MPI: `run`, the interposer,
+   SMPI; MSCCL): an allgather, reduce-scatter or allreduce; allgather and reduce-scatter in
+   the paper's layout (above); nshards * units chunks representable (TC_ERANGE); and no
+   switch node, since rank r plays node r and every rank holds data. TC_EINPUT naming the
+   problem otherwise. The lowerers check it first; `run` calls it before launching mpirun,
+   so a schedule the executor would refuse never starts one. */
+TC_API int tc_program_check(const tc_graph *g, const tc_schedule *s, tc_error *err);
+
 /* Lower schedule s (on g; s must have passed tc_schedule_verify) for `rank`. */
 TC_API int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t rank, unsigned flags, tc_program *out,
                             tc_error *err);

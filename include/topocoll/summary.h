@@ -32,7 +32,9 @@ typedef struct tc_graph_summary {
   int reverse_symmetric;              /* 1, 0, or -1 when not checked */
 } tc_graph_summary;
 
-/* Fill `out`; the reverse-symmetry search runs only when `check_reverse_symmetry`. */
+/* Fill `out`; the reverse-symmetry search runs only when `check_reverse_symmetry`. A graph
+   of 0 nodes (a JSON graph may have none) is refused with TC_EINPUT: it has no degree,
+   distances or Moore bound to report. */
 TC_API int tc_graph_summarize(const tc_graph *g, int check_reverse_symmetry, tc_graph_summary *out, tc_error *err);
 TC_API void tc_graph_summary_destroy(tc_graph_summary *s);
 

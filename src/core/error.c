@@ -1,10 +1,14 @@
 /*
-** error.c — filling tc_error records (see include/topocoll/error.h).
+** error.c — filling tc_error records (see include/topocoll/error.h). Every message is
+** neutralized as it is written (core/io_text.h), so a record never holds a control
+** character or invalid UTF-8, whatever untrusted text was formatted into it.
 */
 #include "topocoll/error.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "core/io_text.h"
 
 int tc_error_set(tc_error *err, int code, const char *fmt, ...) {
   if (err) {
@@ -12,6 +16,7 @@ int tc_error_set(tc_error *err, int code, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    tci_text_neutralize(err->msg); /* one line whatever was formatted in (io_text.h) */
     err->code = code;
   }
   return code;
@@ -34,6 +39,7 @@ void tc_error_prefix(tc_error *err, const char *fmt, ...) {
   if (len > room) len = room;
   memcpy(err->msg + k + 2, old, len);
   err->msg[k + 2 + len] = '\0';
+  tci_text_neutralize(err->msg);
 }
 
 void tc_error_clear(tc_error *err) {

@@ -171,6 +171,27 @@ json_t *tci_json_optional_array(tc_json_reader *r, json_t *obj, const char *pref
   return a;
 }
 
+/* The project's JSON documents: what each is, what to say when another reader gets it. */
+static const struct document {
+  const char *format, *is, *not_a, *hint;
+} documents[] = {
+    {"topocoll-graph", "a graph JSON (nodes/arcs)", "a graph", NULL},
+    {"topocoll-schedule", "a schedule JSON (graph and transfers)", "a schedule",
+     "schedules are written by 'topocoll sched --out' and 'topocoll plan'"},
+};
+
+int tci_json_check_kind(tc_json_reader *r, json_t *root) {
+  const char *format = json_string_value(json_object_get(root, "format")); /* NULL unless a string */
+  const struct document *got = NULL, *want = NULL;
+  for (size_t i = 0; i < sizeof documents / sizeof documents[0]; i++) {
+    if (format && !strcmp(format, documents[i].format)) got = &documents[i];
+    if (!strcmp(r->format, documents[i].format)) want = &documents[i];
+  }
+  if (!got || !want || got == want) return TC_OK;
+  return tc_error_set(r->err, TC_EINPUT, "%s is %s, not %s%s%s", r->path, got->is, want->not_a, want->hint ? "; " : "",
+                      want->hint ? want->hint : "");
+}
+
 int tci_json_check_header(tc_json_reader *r, json_t *root) {
   int rc = TC_OK;
   json_t *format = tci_json_require(r, root, "", "format", &rc);

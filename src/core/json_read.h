@@ -40,6 +40,11 @@ typedef struct tc_json_reader {
    otherwise the caller owns the tree (json_decref). */
 json_t *tci_json_load_object(tc_json_reader *r, int *rc);
 
+/* Before any other check: a document whose "format" names another of the project's
+   formats is refused as what it is, "g.json is a graph JSON (nodes/arcs), not a schedule;
+   ...", rather than by its first key this reader does not know (TC_EINPUT). */
+int tci_json_check_kind(tc_json_reader *r, json_t *root);
+
 /* Record "path: jpath: <problem>" as TC_EINPUT and return TC_EINPUT. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))

@@ -116,7 +116,8 @@ int tc_graph_read_json(const char *path, tc_graph **out, tc_error *err) {
   int rc = TC_OK;
   json_t *root = tci_json_load_object(&r, &rc);
   if (!root) return rc;
-  rc = tci_json_check_keys(&r, root, "", known_keys);
+  rc = tci_json_check_kind(&r, root);
+  if (!rc) rc = tci_json_check_keys(&r, root, "", known_keys);
   if (!rc) rc = check_header(&r, root);
   if (!rc) rc = build_graph(&r, root, out);
   if (!rc && json_is_true(json_object_get(root, "bidirectional")) && !(*out)->bidirectional) {

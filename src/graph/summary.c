@@ -10,6 +10,8 @@
 
 int tc_graph_summarize(const tc_graph *g, int check_reverse_symmetry, tc_graph_summary *out, tc_error *err) {
   memset(out, 0, sizeof *out);
+  if (g->n == 0) /* no degree, distance or Moore bound means anything: refused, not "regular, diameter 0" */
+    return tc_error_set(err, TC_EINPUT, "the graph has no nodes: there is nothing to report about it");
   out->nodes = g->n;
   out->arcs = g->m;
   out->out_degree = tc_graph_out_regular(g);

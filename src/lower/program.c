@@ -244,14 +244,16 @@ static int rank_transfers(lowering *L, tc_transfer **out, int64_t *count) {
   return TC_OK;
 }
 
-static int check_schedule(const tc_graph *g, const tc_schedule *s, int32_t rank, tc_error *err) {
+int tc_program_check(const tc_graph *g, const tc_schedule *s, tc_error *err) {
   if (s->coll != TC_COLL_ALLGATHER && s->coll != TC_COLL_REDUCE_SCATTER && s->coll != TC_COLL_ALLREDUCE)
-    return tc_error_set(err, TC_EINPUT, "cannot lower a %s schedule: only allgather, reduce-scatter and allreduce",
+    return tc_error_set(err, TC_EINPUT, "a %s schedule; the executors run allgather, reduce-scatter and allreduce only",
                         tc_collective_name(s->coll));
   if (g->n != s->nodes)
     return tc_error_set(err, TC_EINPUT, "schedule has %d nodes but the graph has %d", s->nodes, g->n);
-  if (rank < 0 || rank >= s->nodes)
-    return tc_error_set(err, TC_EINPUT, "rank %d outside 0..%d", rank, s->nodes - 1);
+  for (int32_t u = 0; u < g->n; u++) /* rank u plays node u, and every rank holds data */
+    if (g->kind[u] != TC_NODE_COMPUTE)
+      return tc_error_set(err, TC_EINPUT, "node %d is a switch: the executors run one rank per node, and every "
+                          "rank holds data (switches hold none)", u);
   if (s->coll != TC_COLL_ALLREDUCE) {
     int identity = s->nshards == s->nodes;
     for (int32_t k = 0; identity && k < s->nshards; k++) identity = tc_schedule_owner(s, k) == k;
@@ -264,6 +266,13 @@ static int check_schedule(const tc_graph *g, const tc_schedule *s, int32_t rank,
     return tc_error_set(err, TC_ERANGE, "schedule has too many chunks (%d shards x %lld units)", s->nshards,
                         (long long)s->units);
   return TC_OK;
+}
+
+static int check_schedule(const tc_graph *g, const tc_schedule *s, int32_t rank, tc_error *err) {
+  int rc = tc_program_check(g, s, err);
+  if (!rc && (rank < 0 || rank >= s->nodes))
+    rc = tc_error_set(err, TC_EINPUT, "rank %d outside 0..%d", rank, s->nodes - 1);
+  return rc;
 }
 
 /* ---- dependencies ---------------------------------------------------------------- */

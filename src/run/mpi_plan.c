@@ -329,9 +329,9 @@ static int load_local(tc_mpi_plan *plan, const char *path, unsigned flags, int *
   const tc_schedule *s = &doc.sched;
   int rc = TC_OK;
   *digest = schedule_digest(&doc);
-  if (s->coll != TC_COLL_ALLGATHER && s->coll != TC_COLL_REDUCE_SCATTER && s->coll != TC_COLL_ALLREDUCE) {
-    rc = tc_error_set(err, TC_EINPUT, "%s: a %s schedule: the MPI executor runs allgather, reduce-scatter and "
-                      "allreduce", path, tc_collective_name(s->coll));
+  if (tc_program_check(doc.graph, s, err)) { /* what `run` checks before launching mpirun */
+    tc_error_prefix(err, "%s", path);
+    rc = err->code;
   } else if (s->nodes != plan->ranks) {
     *wrong_size = 1;
     rc = tc_error_set(err, TC_EINPUT, "%s: the schedule is for %d nodes but the communicator has %d ranks", path,

@@ -181,6 +181,7 @@ void tc_cost_destroy(tc_cost *c) {
 }
 
 double tc_cost_time(const tc_cost *c, double alpha_s, double link_bw, double bytes) {
+  if (c->tau.num == 0) return c->steps * alpha_s; /* nothing moves: no 0/0 from a node of degree 0 */
   double node_bw = (double)c->degree * link_bw;
   return c->steps * alpha_s + tc_rat_to_double(c->tau) * bytes / node_bw;
 }

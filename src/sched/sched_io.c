@@ -424,7 +424,8 @@ static int read_schedule(tc_json_reader *r, json_t *sched, const tc_graph *g, tc
 /* ---- reader: the document ---- */
 
 static int read_document(tc_json_reader *r, json_t *root, const tc_graph *expect, tc_schedule_doc *out) {
-  int rc = tci_json_check_keys(r, root, "", top_keys);
+  int rc = tci_json_check_kind(r, root);
+  if (!rc) rc = tci_json_check_keys(r, root, "", top_keys);
   if (!rc) rc = tci_json_check_header(r, root);
   json_t *graph = rc ? NULL : tci_json_member_object(r, root, "graph", graph_keys, &rc);
   json_t *sched = rc ? NULL : tci_json_member_object(r, root, "schedule", sched_keys, &rc);

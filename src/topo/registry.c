@@ -3,7 +3,10 @@
 ** `topocoll topo --list`, and an adapter from bound spec arguments to the typed generator.
 **
 ** Adding a family = one generator file in src/topo + one row here. Rows are listed in the
-** order `--list` prints them: base families, then expansions, then file input.
+** order `--list` prints them: base families, then expansions, then file input. The
+** constraints column is what `--list` prints and also what the parser checks (constraint.c
+** reads its clauses: "n >= 2", "1 <= d < n", "each l_i >= 2", "loops keep|drop"...), so a
+** constraint is written once, here; prose clauses are the generator's to check.
 */
 #include <string.h>
 
@@ -75,9 +78,9 @@ static const tc_family families[] = {
     {{"uniring", "d, m", "d >= 1, m >= 2", "unidirectional ring of m nodes, d parallel arcs to the next node"}, "d:i m:i", b_uniring},
     {{"biring", "d, m", "even d >= 2, m >= 3", "bidirectional ring of m nodes, d/2 parallel links to each neighbour"}, "d:i m:i", b_biring},
     {{"torus", "l1, l2, ...", "each l_i >= 2", "torus of any dimensions; a length-2 dimension adds one link (K_2)"}, "dims:i+", b_torus},
-    {{"twistedtorus", "a, b, twist", "a, b >= 2", "a x b torus whose wrap-around links in the 2nd dimension shift by twist"}, "a:i b:i twist:i", b_twisted_torus},
+    {{"twistedtorus", "a, b, twist", "a >= 2, b >= 2", "a x b torus whose wrap-around links in the 2nd dimension shift by twist"}, "a:i b:i twist:i", b_twisted_torus},
     {{"circulant", "n, a1, a2, ...", "distinct a_i in 1..n/2, gcd(n, a..) = 1", "circulant C(n,{a1..ak}), degree 2k; circulant(n) = Boesch-Wang C(n,{m,m+1})"}, "n:i offsets:i*", b_circulant},
-    {{"mincirculant", "n, d=4", "n > 6, d multiple of 4", "minimum-diameter C(n,{m,m+1}) (paper 000 Thm 22), d/4 parallel links"}, "n:i d:i=4", b_min_circulant},
+    {{"mincirculant", "n, d=4", "n > 6, d >= 4, d multiple of 4", "minimum-diameter C(n,{m,m+1}) (paper 000 Thm 22), d/4 parallel links"}, "n:i d:i=4", b_min_circulant},
     {{"dcirculant", "n, a1, a2, ...", "distinct a_i in 1..n-1", "directed circulant: i -> i + a_j (mod n)"}, "n:i offsets:i+", b_dcirculant},
     {{"genkautz", "d, m, loops=keep", "d >= 1, m >= d+1, loops keep|drop", "generalized Kautz Pi_{d,m}: x -> -(dx+a) mod m, a = 1..d"}, "d:i m:i loops:w=keep", b_genkautz},
     {{"kautz", "d, n", "d >= 1, n >= 0", "Kautz K(d,n) = L^n(K_{d+1}): (d+1)d^n nodes, diameter n+1 (paper 000 convention)"}, "d:i n:i", b_kautz},

@@ -200,10 +200,18 @@ static int check_type(parser *p, const tc_family *f, const tc_spec_param *q, con
   return TC_OK;
 }
 
-/* The parameter slot value v binds to (positional or named), or -1 after an error. */
+/* The parameter slot value v binds to (positional or named), or -1 after an error. A
+   positional argument after a named one is refused: it would bind to the next positional
+   slot, which may be the very parameter just named. `named` is the last name seen. */
 static int slot_of(parser *p, const tc_family *f, const tc_spec_param *params, int np, const int *filled,
-                   int *positional, const tc_spec_node *v, const char *usage) {
+                   int *positional, const tc_spec_node *v, const char **named, const char *usage) {
+  if (!v->name[0] && *named) {
+    tc_error_set(p->err, TC_EINPUT, "column %zu: %s: positional argument after named argument '%s' (usage: %s)", v->col,
+                 f->info.name, *named, usage);
+    return -1;
+  }
   if (v->name[0]) {
+    *named = v->name;
     for (int k = 0; k < np; k++)
       if (!strcmp(params[k].name, v->name)) {
         if (filled[k] && !is_list(&params[k])) {
@@ -227,17 +235,45 @@ static int slot_of(parser *p, const tc_family *f, const tc_spec_param *params, i
   return slot;
 }
 
+/* Check the call's bound values against its family's documented constraints (the
+   registry's constraints text, constraint.c), defaults included. */
+static int check_constraints(parser *p, const tc_spec_node *call, const tc_spec_param *params, int np,
+                             const int *filled) {
+  tc_spec_binding b = {.params = params, .np = np};
+  int64_t list[TC_SPEC_MAX_LIST];
+  char defaults[TC_SPEC_MAX_PARAMS][32];
+  for (int i = 0; i < call->nargs; i++) {
+    const tc_spec_node *v = &call->args[i];
+    const tc_spec_param *q = &params[v->param];
+    if (is_list(q) && q->type == 'i') list[b.list_len++] = v->value;
+    else if (q->type == 'i') b.ints[v->param] = v->value;
+    else if (q->type == 'w') b.words[v->param] = v->text;
+  }
+  for (int k = 0; k < np; k++)
+    if (!filled[k] && params[k].mod == '=') {
+      snprintf(defaults[k], sizeof defaults[k], "%.*s", (int)params[k].def_len, params[k].def);
+      if (params[k].type == 'i') b.ints[k] = strtoll(defaults[k], NULL, 10);
+      else b.words[k] = defaults[k];
+    }
+  b.list = list;
+  int rc = tci_family_check(call->family, &b, p->err);
+  if (rc) tc_error_prefix(p->err, "column %zu", call->col);
+  return rc;
+}
+
 /* Bind the call's arguments to its family's parameters (each arg's `param`), checking
-   names, types, arity, list length and that every parameter without a default is given. */
+   names, types, arity, list length, that every parameter without a default is given, and
+   the family's constraints. */
 static int bind_call(parser *p, tc_spec_node *call) {
   const tc_family *f = call->family;
   tc_spec_param params[TC_SPEC_MAX_PARAMS];
   int np = tci_spec_signature(f->signature, params), filled[TC_SPEC_MAX_PARAMS] = {0}, positional = 0, listed = 0;
+  const char *named = NULL;
   char usage[128];
   format_usage(f, usage, sizeof usage);
   for (int i = 0; i < call->nargs; i++) {
     tc_spec_node *v = &call->args[i];
-    int slot = slot_of(p, f, params, np, filled, &positional, v, usage);
+    int slot = slot_of(p, f, params, np, filled, &positional, v, &named, usage);
     if (slot < 0) return p->err->code;
     int rc = check_type(p, f, &params[slot], v);
     if (rc) return rc;
@@ -251,7 +287,7 @@ static int bind_call(parser *p, tc_spec_node *call) {
     if (!filled[k] && params[k].mod != '*' && params[k].mod != '=')
       return tc_error_set(p->err, TC_EINPUT, "column %zu: %s: missing argument '%s' (usage: %s)", call->col,
                           f->info.name, params[k].name, usage);
-  return TC_OK;
+  return check_constraints(p, call, params, np, filled);
 }
 
 /* Closest family name by edit distance, for "did you mean" hints. */

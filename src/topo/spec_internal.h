@@ -44,6 +44,26 @@ typedef struct tc_spec_param {
   size_t def_len;
 } tc_spec_param;
 
+/* The values a call binds, as its constraints see them (constraint.c): every integer and
+   word parameter given or defaulted, and the integers of its list parameter. */
+typedef struct tc_spec_binding {
+  const tc_spec_param *params;
+  int np;
+  int64_t ints[TC_SPEC_MAX_PARAMS];
+  const char *words[TC_SPEC_MAX_PARAMS];
+  const int64_t *list;
+  int list_len;
+} tc_spec_binding;
+
+/* Check the family's documented constraints (its info.constraints, the text `topo --list`
+   prints) against b: TC_EINPUT naming the first clause broken, TC_ERANGE if the values are
+   too large to evaluate it. Clauses that are prose are left to the generator. */
+int tci_family_check(const tc_family *f, const tc_spec_binding *b, tc_error *err);
+
+/* The clauses of f's constraints that tci_family_check leaves to the generator, joined by
+   "; " into buf ("" if none), for tests to pin. */
+void tci_family_prose(const tc_family *f, const tc_spec_binding *b, char *buf, size_t size);
+
 /* Parse a family's signature into params (at most TC_SPEC_MAX_PARAMS); returns the count. */
 int tci_spec_signature(const char *sig, tc_spec_param *params);
 
