@@ -38,6 +38,7 @@
 #include "sim_smpi.h"
 #include "topocoll/cost.h"
 #include "topocoll/fit.h"
+#include "topocoll/program.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/simgrid.h"
 #include "topocoll/units.h"
@@ -178,7 +179,16 @@ static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run 
   } else if (!strcmp(text, "all")) {
     for (n = 0; n < nknown; n++) runs[n].name = known[n];
   } else if (strcmp(text, "none")) {
-    for (char *save = NULL, *w = strtok_r(copy, ",", &save); w && !status; w = strtok_r(NULL, ",", &save)) {
+    /* Split at every comma, so that an empty name (",,", "a,,b", a trailing ",") is refused
+       rather than skipped: ",," must not quietly mean "none". */
+    for (char *w = copy, *next; w && !status; w = next) {
+      next = strchr(w, ',');
+      if (next) *next++ = '\0';
+      if (!*w) {
+        status = tc_cli_usage_error("simulate", "--smpi-algos: empty algorithm name in '%s' (a comma-separated list, "
+                                    "'all' or 'none')", text);
+        break;
+      }
       int k = 0, dup = 0;
       while (k < nknown && strcmp(known[k], w)) k++;
       for (int i = 0; i < n; i++) dup |= runs[i].name == known[k];
@@ -508,11 +518,13 @@ static int check_schedule(const sim_options *o, tc_schedule_doc *doc, tc_cost *c
     return TC_EXIT_FAIL;
   }
   if (rc) return tc_cli_fail("simulate", &err);
-  if (!tc_sim_smpi_algorithms(s->coll)) {
-    tc_cli_error("simulate", "%s: a %s schedule; the executor runs allgather, reduce-scatter and "
-            "allreduce", o->file, tc_collective_name(s->coll));
-    return TC_EXIT_USAGE;
+  if (tc_program_check(doc->graph, s, &err)) { /* the executor's own check, as `run` makes it */
+    tc_error_prefix(&err, "%s", o->file);
+    return tc_cli_fail("simulate", &err);
   }
+  if (s->nodes < 2) /* docs/running.md: a 1-node collective moves nothing (time 0, no bandwidth) */
+    return tc_cli_usage_error("simulate", "%s: a schedule of 1 node moves nothing; there is nothing to simulate",
+                              o->file);
   if (tc_schedule_cost(doc->graph, s, cost, &err)) return tc_cli_fail("simulate", &err);
   return TC_EXIT_OK;
 }

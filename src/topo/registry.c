@@ -53,7 +53,13 @@ static int b_degree(A) { return tc_graph_degree_expand(a->graphs[0], a->ints[1],
 static int b_power(A) { return tc_graph_power(a->graphs[0], a->ints[1], out, err); }
 static int b_bidir(A) { return tc_graph_bidir_closure(a->graphs[0], out, err); }
 static int b_transpose(A) { return tc_graph_transpose(a->graphs[0], out, err); }
-static int b_file(A) { return tc_graph_read_file(a->words[0], out, err); }
+/* The file is named by the spec, i.e. by the user: one that cannot be read is bad input
+   (TC_EINPUT, exit 2) like any other bad argument, not an I/O failure of ours. */
+static int b_file(A) {
+  int rc = tc_graph_read_file(a->words[0], out, err);
+  if (rc == TC_EIO) rc = err->code = TC_EINPUT;
+  return rc;
+}
 static int b_product(A) {
   if (a->list_len < 2) return tc_error_set(err, TC_EINPUT, "product: needs at least two graphs");
   tc_graph *acc = NULL;
