@@ -141,6 +141,42 @@ static void hand_capacity(void **state) {
   tc_graph_destroy(g);
 }
 
+/* Capacities reach 2^63-1. K_3 with every arc of capacity 2^62: each node's out-capacity
+   2^63 does not fit a node bandwidth, and the cost says so rather than wrapping; with
+   2^62 - 1 it is 2^63 - 2 exactly and tau = (1 / (2^62-1)) (2^63-2) / 3 = 2/3. */
+static void node_bandwidth_overflow(void **state) {
+  (void)state;
+  for (int fits = 0; fits < 2; fits++) {
+    const int64_t cap = (INT64_C(1) << 62) - fits;
+    const int arcs[][3] = {{0, 1, 1}, {0, 2, 1}, {1, 0, 1}, {1, 2, 1}, {2, 0, 1}, {2, 1, 1}};
+    tc_graph_builder b;
+    tc_graph *g = NULL;
+    tc_error err;
+    assert_int_equal(tc_graph_builder_init(&b, 3, &err), TC_OK);
+    for (int i = 0; i < 6; i++) assert_int_equal(tc_graph_builder_add_arc(&b, arcs[i][0], arcs[i][1], cap, &err), TC_OK);
+    assert_int_equal(tc_graph_builder_finish(&b, &g, &err), TC_OK);
+    tc_schedule s;
+    tc_cost c;
+    assert_int_equal(tc_schedule_init(&s, TC_COLL_ALLGATHER, 3, 1, "big", &err), TC_OK);
+    for (int i = 0; i < 6; i++) add(&s, arcs[i][0], tc_test_arc_id(g, arcs[i][0], arcs[i][1]), 1, 0, 1);
+    assert_int_equal(tc_schedule_verify(g, &s, &err), TC_OK);
+    if (fits) {
+      assert_int_equal(tc_schedule_cost(g, &s, &c, &err), TC_OK);
+      assert_int_equal(c.degree, INT64_MAX - 1);
+      assert_int_equal(c.tau.num, 2);
+      assert_int_equal(c.tau.den, 3);
+      tc_cost_destroy(&c);
+    } else {
+      assert_int_equal(tc_schedule_cost(g, &s, &c, &err), TC_ERANGE);
+      assert_string_equal(err.msg, "the out-capacities of node 0 sum beyond 2^63-1 (arc 1 has 4611686018427387904)");
+      assert_null(c.step_load);
+      assert_int_equal(c.degree, 0);
+    }
+    tc_schedule_destroy(&s);
+    tc_graph_destroy(g);
+  }
+}
+
 /* Two parallel unit arcs 0 -> 1 and one arc 1 -> 0 of capacity 2: d = 2 at both nodes.
    Shard 0 split over the two parallel arcs and shard 1 on the capacity-2 arc load every
    port half a shard: tau = (2/2)(1/2) = 1/2 = tau*. Sending shard 0 whole over one of the
@@ -372,6 +408,7 @@ static void bfb_on_cubes(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hand_k3_split),       cmocka_unit_test(hand_capacity),
+      cmocka_unit_test(node_bandwidth_overflow),
       cmocka_unit_test(hand_parallel_arcs),  cmocka_unit_test(hand_broadcast_and_reduce),
       cmocka_unit_test(hand_allreduce),      cmocka_unit_test(node_count_mismatch),
       cmocka_unit_test(hetero_by_hand),      cmocka_unit_test(bfb_on_complete),

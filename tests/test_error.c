@@ -211,8 +211,37 @@ static void clear_resets(void **state) {
   guard_check(&g);
 }
 
+/* Untrusted text formatted into a message cannot break the line: C0 controls, DEL, C1
+   controls (U+0080..U+009F in UTF-8) and invalid UTF-8 become '?'; valid UTF-8 stays. */
+static void messages_are_neutralized(void **state) {
+  (void)state;
+  guarded g;
+  guard_init(&g);
+  tc_error_set(&g.e, TC_EINPUT, "bad \"%s\"", "a\nb\rc\x1b[2Jd\x7f\te");
+  assert_string_equal(g.e.msg, "bad \"a?b?c?[2Jd??e\"");
+  tc_error_set(&g.e, TC_EINPUT, "%s", "C1 \xc2\x9b and \xc2\x85, kept \xc2\xa0 \xe2\x88\xaa \xf0\x9f\x98\x80");
+  assert_string_equal(g.e.msg, "C1 ?? and ??, kept \xc2\xa0 \xe2\x88\xaa \xf0\x9f\x98\x80");
+  /* invalid: a stray continuation, a truncated sequence, an overlong '/', a surrogate, > U+10FFFF, 0xff */
+  tc_error_set(&g.e, TC_EINPUT, "%s", "\x80|\xe2\x88|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80|\xff");
+  assert_string_equal(g.e.msg, "?|??|??|???|????|?");
+  /* the prefix is neutralized too, and the old message stays as it was */
+  tc_error_set(&g.e, TC_EIO, "cannot read");
+  tc_error_prefix(&g.e, "file %s", "x\ny");
+  assert_string_equal(g.e.msg, "file x?y: cannot read");
+  assert_int_equal(g.e.code, TC_EIO);
+  /* a multi-byte character cut by truncation at the end does not survive as half a one */
+  char long_text[TC_ERRMSG_MAX + 8];
+  memset(long_text, 'a', TC_ERRMSG_MAX - 2);
+  memcpy(long_text + TC_ERRMSG_MAX - 2, "\xe2\x88\xaa", 4);
+  tc_error_set(&g.e, TC_EINPUT, "%s", long_text);
+  assert_int_equal(strlen(g.e.msg), TC_ERRMSG_MAX - 1);
+  assert_int_equal(g.e.msg[TC_ERRMSG_MAX - 2], '?');
+  guard_check(&g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(messages_are_neutralized),
       cmocka_unit_test(set_formats_and_returns_code),
       cmocka_unit_test(set_truncates_at_max),
       cmocka_unit_test(prefix_adds_context),

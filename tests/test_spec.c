@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "topo/spec_internal.h"
 #include "topocoll/graph_io.h"
 
 /* Build `spec`, expect failure `code`, and a message containing every given fragment. */
@@ -146,6 +147,68 @@ static void semantic_errors_carry_columns(void **state) {
   expect_error("kautz(4,40)", TC_ERANGE, "kautz", NULL);
 }
 
+/* A positional argument after a named one would bind to the next positional slot (here
+   the very parameter named): refused, naming the parameter. */
+static void positional_after_named(void **state) {
+  (void)state;
+  expect_error("genkautz(4,m=64,5)", TC_EINPUT,
+               "bad spec \"genkautz(4,m=64,5)\": column 17: genkautz: positional argument after named argument 'm' "
+               "(usage: genkautz(d, m, loops=keep))", NULL);
+  expect_error("genkautz(d=4,64)", TC_EINPUT, "column 14: genkautz: positional argument after named argument 'd'", NULL);
+  expect_error("torus(dims=3,3)", TC_EINPUT, "positional argument after named argument 'dims'", NULL);
+  tc_graph *g = tc_test_spec("genkautz(4,m=64,loops=drop)");
+  assert_int_equal(g->n, 64);
+  tc_graph_destroy(g);
+}
+
+/* The constraints `topo --list` prints are the ones the parser checks, with the values. */
+static void registry_constraints(void **state) {
+  (void)state;
+  expect_error("debruijn(1,3)", TC_EINPUT, "column 1: debruijn: d must be >= 2 (got 1)", NULL);
+  expect_error("debruijn(2,0)", TC_EINPUT, "column 1: debruijn: n must be >= 1 (got 0)", NULL);
+  expect_error("line(debruijn(1,3))", TC_EINPUT, "column 6: debruijn: d must be >= 2 (got 1)", NULL);
+  expect_error("genkautz(2,2)", TC_EINPUT, "genkautz: m must be >= d+1 (got m = 2, d = 2)", NULL);
+  expect_error("jellyfish(4,4)", TC_EINPUT, "jellyfish: needs 1 <= d < n (got d = 4, n = 4)", NULL);
+  expect_error("jellyfish(5,3,seed=2)", TC_EINPUT, "jellyfish: needs n*d even (got n = 5, d = 3)", NULL);
+  expect_error("biring(3,4)", TC_EINPUT, "biring: d must be even (got 3)", NULL);
+  expect_error("biring(0,4)", TC_EINPUT, "biring: d must be >= 2 (got 0)", NULL);
+  expect_error("torus(4,4,1)", TC_EINPUT, "torus: l3 must be >= 2 (got 1)", NULL);
+  expect_error("hyperx(1)", TC_EINPUT, "hyperx: m1 must be >= 2 (got 1)", NULL);
+  expect_error("twistedtorus(3,1,0)", TC_EINPUT, "twistedtorus: b must be >= 2 (got 1)", NULL);
+  tc_graph *g = tc_test_spec("mincirculant(9,12)"); /* 12 is a multiple of 4: 3 parallel links */
+  assert_int_equal(g->n, 9);
+  assert_int_equal(g->m, 9 * 12);
+  tc_graph_destroy(g);
+  expect_error("mincirculant(9,6)", TC_EINPUT, "mincirculant: d must be a multiple of 4 (got 6)", NULL);
+  expect_error("mincirculant(6)", TC_EINPUT, "mincirculant: n must be > 6 (got 6)", NULL);
+  expect_error("genkautz(2,3,loops=both)", TC_EINPUT, "genkautz: loops must be 'keep' or 'drop' (got \"both\")", NULL);
+  expect_error("kautz(-1,2)", TC_EINPUT, "kautz: d must be >= 1 (got -1)", NULL);
+  /* The clauses left to the generators, family by family: pinned, so that a typo cannot
+     silently turn a checked clause into prose. */
+  static const char *const prose[][2] = {
+      {"circulant", "distinct a_i in 1..n/2; gcd(n, a..) = 1"},
+      {"dcirculant", "distinct a_i in 1..n-1"},
+      {"dbjmod", "Table 9 sizes"},
+      {"drg", "a Table 8 name"},
+      {"dragonfly", "(g-1) | a*h; g = 0 means a*h+1"},
+      {"degree", "G loop-free"},
+      {"product", "two or more graphs"},
+      {"file", ".json or edge list"},
+  };
+  for (int i = 0; i < tci_family_table_size(); i++) {
+    const tc_family *f = tci_family_at(i);
+    tc_spec_param params[TC_SPEC_MAX_PARAMS];
+    tc_spec_binding b = {.params = params, .np = tci_spec_signature(f->signature, params)};
+    for (int k = 0; k < b.np; k++) b.words[k] = "";
+    char got[256];
+    tci_family_prose(f, &b, got, sizeof got);
+    const char *want = "";
+    for (size_t j = 0; j < sizeof prose / sizeof prose[0]; j++)
+      if (!strcmp(prose[j][0], f->info.name)) want = prose[j][1];
+    if (strcmp(got, want)) fail_msg("%s: prose clauses '%s', expected '%s'", f->info.name, got, want);
+  }
+}
+
 static void limits(void **state) {
   (void)state;
   char deep[600] = ""; /* 40 * 10 + 11 + 40 bytes */
@@ -263,6 +326,8 @@ int main(void) {
       cmocka_unit_test(syntax_errors),
       cmocka_unit_test(binding_errors),
       cmocka_unit_test(semantic_errors_carry_columns),
+      cmocka_unit_test(positional_after_named),
+      cmocka_unit_test(registry_constraints),
       cmocka_unit_test(limits),
       cmocka_unit_test(family_listing),
       cmocka_unit_test(parse_tree),

@@ -377,6 +377,22 @@ static void structural_errors(void **state) {
   assert_int_equal(tc_schedule_verify(g, &s, &err), TC_OK);
   tc_schedule_destroy(&s);
   tc_graph_destroy(g);
+  /* a switch holds no data: it cannot own a shard, however the transfers go */
+  static const int star[][3] = {{0, 2, 1}, {1, 2, 1}, {2, 0, 1}, {2, 1, 1}};
+  static const int hub[] = {2};
+  g = tc_test_graph(3, star, 4, hub, 1);
+  int32_t owned[2] = {0, 2};
+  assert_int_equal(tc_schedule_init_owned(&s, TC_COLL_BROADCAST, 3, 1, (int32_t[]){2}, 1, "x", &err), TC_OK);
+  assert_int_equal(tc_schedule_add(&s, 0, tc_test_arc_id(g, 2, 0), 1, 0, 1, &err), TC_OK);
+  assert_int_equal(tc_schedule_add(&s, 0, tc_test_arc_id(g, 2, 1), 1, 0, 1, &err), TC_OK);
+  assert_int_equal(tc_schedule_verify(g, &s, &err), TC_EFAIL);
+  assert_string_equal(err.msg, "shard 0 is owned by node 2, a switch (switches hold no data)");
+  tc_schedule_destroy(&s);
+  assert_int_equal(tc_schedule_init_owned(&s, TC_COLL_ALLREDUCE, 3, 2, owned, 1, "x", &err), TC_OK);
+  assert_int_equal(tc_schedule_verify(g, &s, &err), TC_EFAIL);
+  assert_string_equal(err.msg, "shard 1 is owned by node 2, a switch (switches hold no data)");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
   /* init rejects bad parameters */
   assert_int_equal(tc_schedule_init(&s, TC_COLL_ALLGATHER, 0, 1, "x", &err), TC_EINPUT);
   assert_int_equal(tc_schedule_init(&s, TC_COLL_ALLGATHER, 3, 0, "x", &err), TC_EINPUT);
