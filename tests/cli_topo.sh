@@ -80,7 +80,7 @@ expect_err 2 "unknown option '--frob'" "$bin" topo 'kautz(2,1)' --frob
 expect_err 2 '--dot needs a file name' "$bin" topo 'kautz(2,1)' --dot
 expect_err 2 'more than one SPEC' "$bin" topo 'kautz(2,1)' 'kautz(2,2)'
 expect_err 2 'more than' "$bin" topo 'kautz(4,40)'
-expect_err 1 "$tmp/missing.json" "$bin" topo "file($tmp/missing.json)"
+expect_err 2 "file: cannot read $tmp/missing.json: No such file or directory" "$bin" topo "file($tmp/missing.json)"
 printf '{"format":"topocoll-graph","version":1,"nodes":2,"arcs":[[0,5]]}' >"$tmp/bad.json"
 expect_err 2 'arcs[0][1]' "$bin" topo "file($tmp/bad.json)"
 expect_err 1 "$tmp/nodir/x.dot" "$bin" topo 'kautz(2,1)' --dot "$tmp/nodir/x.dot"
