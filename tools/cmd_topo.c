@@ -33,7 +33,8 @@ void tc_cmd_topo_help(void) {
       "  --edges FILE            write an edge list\n"
       "  --wiring FILE           write the cabling plan CSV (node, port -> node, port)\n"
       "  --graph-json FILE       write the graph as JSON (readable back with file(FILE))\n"
-      "  --list                  list every topology family with its parameters\n");
+      "  --list                  list every topology family with its parameters\n"
+      TC_CLI_MAX_MEMORY_HELP);
 }
 
 static void print_list(void) {
