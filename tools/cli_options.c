@@ -50,7 +50,6 @@ static int set_memory_limit(const char *cmd, const char *text) {
       tc_error_prefix(&err, "--max-memory");
       return tc_cli_fail(cmd, &err);
     }
-    if (bytes < 1) return tc_cli_usage_error(cmd, "--max-memory must be at least 1 byte, got '%s'", text);
   }
   tc_memory_limit_set(bytes, "raise the limit with --max-memory SIZE");
   return TC_EXIT_OK;

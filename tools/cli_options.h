@@ -24,7 +24,7 @@
 ** Every command also takes --max-memory SIZE (TC_CLI_MAX_MEMORY), read by tc_cli_parse
 ** itself: it sets the process's memory limit (topocoll/budget.h) that work estimated to need
 ** more is refused against, naming this option; a bad SIZE is "--max-memory: <units.h's
-** message>", 0 is "--max-memory must be at least 1 byte, got '0'". Commands list it in
+** message>" (units.h refuses 0: "size \"0\" must be positive"). Commands list it in
 ** their help with TC_CLI_MAX_MEMORY_HELP.
 ** Options and positional arguments may come in any order; an argument that does not start
 ** with "--" (including "-x", but not "-h") is positional, and the one after an option that

@@ -62,7 +62,8 @@ static json_t *degree_json(int64_t d) { return d >= 0 ? json_integer(d) : json_n
 
 static json_t *summary_json(const char *spec, const tc_graph_summary *s) {
   json_t *o = json_object(), *hist = json_array();
-  for (int32_t t = 0; t <= s->dist.diameter; t++) json_array_append_new(hist, json_integer(s->dist.histogram[t]));
+  for (int32_t t = 0; s->distances && t <= s->dist.diameter; t++)
+    json_array_append_new(hist, json_integer(s->dist.histogram[t]));
   int connected = s->dist.strongly_connected, known = s->distances;
   json_object_set_new(o, "spec", json_string(spec));
   json_object_set_new(o, "nodes", json_integer(s->nodes));
