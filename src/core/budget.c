@@ -91,7 +91,7 @@ static int64_t cgroup_available(const char *root) {
     line[strcspn(line, "\n")] = '\0';
     char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (!c2) continue;
-    *c2 = '\0';
+    *c1 = *c2 = '\0'; /* line: the hierarchy id */
     const char *controllers = c1 + 1, *cgpath = c2 + 1;
     int64_t room = -1;
     if (!strcmp(line, "0") && !*controllers) {
