@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "topocoll/budget.h"
 #include "topocoll/find.h"
 #include "topocoll/units.h"
 
@@ -37,7 +38,25 @@ static int take_positional(const tc_cli_command *cmd, void *opts, const char *ar
   return tc_cli_usage_error(cmd->name, cmd->extra_argument, arg, first);
 }
 
+/* --max-memory SIZE: the process's memory limit (topocoll/budget.h), the same for every
+   command, so it is read here rather than listed in each table. Without it the limit is
+   the memory available, and a refusal still says how to raise it. */
+static int set_memory_limit(const char *cmd, const char *text) {
+  int64_t bytes = 0;
+  if (text) {
+    tc_error err;
+    tc_error_clear(&err);
+    if (tc_units_parse_size(text, &bytes, &err)) {
+      tc_error_prefix(&err, "--max-memory");
+      return tc_cli_fail(cmd, &err);
+    }
+  }
+  tc_memory_limit_set(bytes, "raise the limit with --max-memory SIZE");
+  return TC_EXIT_OK;
+}
+
 int tc_cli_parse(const tc_cli_command *cmd, int argc, char **argv, void *opts) {
+  const char *max_memory = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -45,7 +64,10 @@ int tc_cli_parse(const tc_cli_command *cmd, int argc, char **argv, void *opts) {
       return TC_CLI_DONE;
     }
     const tc_cli_option *o = find_option(cmd, a);
-    if (!o) {
+    if (!o && !strcmp(a, TC_CLI_MAX_MEMORY)) {
+      if (i + 1 >= argc) return tc_cli_usage_error(cmd->name, "%s needs a size", a);
+      max_memory = argv[++i];
+    } else if (!o) {
       if (a[0] == '-' && a[1] == '-') return tc_cli_usage_error(cmd->name, "unknown option '%s'", a);
       int status = take_positional(cmd, opts, a);
       if (status) return status;
@@ -61,7 +83,7 @@ int tc_cli_parse(const tc_cli_command *cmd, int argc, char **argv, void *opts) {
       *FIELD(const char *, opts, o->text) = argv[++i];
     }
   }
-  return TC_EXIT_OK;
+  return set_memory_limit(cmd->name, max_memory);
 }
 
 /* ---- conversions ---- */

@@ -23,6 +23,11 @@
 **   - a bad integer:  "--iters expects an integer in 1..1000000, got '0'" (a usage error);
 **   - a bad quantity: "--alpha: <what units.h says>" (tc_cli_fail, no pointer to help);
 **   - a bad choice:   "--op must be sum, max or min, got 'prod'" (a usage error).
+** Every command also takes --max-memory SIZE (TC_CLI_MAX_MEMORY), read by tc_cli_parse
+** itself: it sets the process's memory limit (topocoll/budget.h) that work estimated to need
+** more is refused against, naming this option; a bad SIZE is "--max-memory: <units.h's
+** message>" (units.h refuses 0: "size \"0\" must be positive"). Commands list it in
+** their help with TC_CLI_MAX_MEMORY_HELP.
 ** Options and positional arguments may come in any order; an argument that does not start
 ** with "--" (including "-x", but not "-h") is positional, and the one after an option that
 ** takes a value is that value whatever it looks like.
@@ -32,6 +37,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#define TC_CLI_MAX_MEMORY "--max-memory"
+#define TC_CLI_MAX_MEMORY_HELP                                                                    \
+  "  --max-memory SIZE  refuse work estimated to need more memory than SIZE, e.g. 16GB\n"          \
+  "                     (default: the memory available, within the cgroup's limit)\n"
 
 /* What an option takes, and the C type of the value it stores at `value`. */
 typedef enum tc_cli_kind {

@@ -54,6 +54,7 @@ void tc_cmd_export_help(void) {
       "  --link-bw BW      bandwidth of a unit-capacity link, e.g. 25Gbps\n"
       "  --alpha TIME      latency of every link, e.g. 10us\n"
       "  --out DIR         the directory (created if missing)\n"
+      TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Exit status: 0 written, 1 the schedule fails verification or a write failed, 2 bad usage\n"
       "or input (including an unreadable file and a schedule beyond the MSCCL runtime's limits).\n");

@@ -52,6 +52,7 @@ void tc_cmd_find_help(void) {
       "                    time, as CSV: n,spec,label,steps,tb_factor,time_s (needs --alpha,\n"
       "                    --link-bw and --size); an N that no topology reaches (e.g. odd N\n"
       "                    with odd D and --bidirectional) has no row\n"
+      TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Exit status: 0 success, 1 failure, 2 bad usage or input.\n");
 }

@@ -47,6 +47,7 @@ void tc_cmd_plan_help(void) {
       "  --out DIR         output directory (default plan-N-D); written to a temporary\n"
       "                    directory beside it and renamed into place when complete\n"
       "  --force           replace DIR when it exists and is not empty (refused otherwise)\n"
+      TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Exit status: 0 success, 1 failure (nothing written), 2 bad usage or input.\n");
 }

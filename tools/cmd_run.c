@@ -72,6 +72,7 @@ void tc_cmd_run_help(void) {
       "  --mpirun-args \"ARGS\"  extra mpirun options, split on spaces, e.g. \"-x OMP_NUM_THREADS=1\"\n"
       "  --json          {\"verified\": bool, \"np\": N, \"results\": [{\"size_bytes\", \"time_s\",\n"
       "                  \"mpi_time_s\", ...}], ...} instead of the table\n"
+      TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Programs: topocoll-exec is $TOPOCOLL_EXEC, else the one beside this topocoll, else the\n"
       "one on PATH; mpirun (Open MPI) is $TOPOCOLL_MPIRUN, else the one on PATH. It is started\n"

@@ -58,6 +58,7 @@ void tc_cmd_sched_help(void) {
       "  --out FILE      write the verified schedule as a schedule JSON file (docs/formats.md)\n"
       "  --json          one JSON object instead of the text report\n"
       "  --list          the algorithms, one a line: name, collectives, topology, summary\n"
+      TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Exit status: 0 success, 1 verification or write failure, 2 bad usage or input.\n");
 }

@@ -15,10 +15,16 @@
 #include "topocoll/spec.h"
 #include "topocoll/summary.h"
 #include "topocoll/topo.h"
+#include "topocoll/units.h"
+
+/* The default bound on the all-pairs distances: minutes, so that a typo'd edge list of 16 M
+   nodes answers at once instead of after hours, while every graph the paper's tables use
+   (up to a few 10^5 nodes) is still summarized in full. */
+#define DEFAULT_MAX_TIME "120s"
 
 void tc_cmd_topo_help(void) {
   printf(
-      "usage: topocoll topo SPEC [--json] [--no-reverse-symmetry]\n"
+      "usage: topocoll topo SPEC [--json] [--no-reverse-symmetry] [--max-time TIME]\n"
       "                     [--dot FILE] [--edges FILE] [--wiring FILE] [--graph-json FILE]\n"
       "       topocoll topo --list\n"
       "\n"
@@ -29,11 +35,16 @@ void tc_cmd_topo_help(void) {
       "\n"
       "  --json                  one JSON object instead of the text report\n"
       "  --no-reverse-symmetry   skip the isomorphism search G ~ G^T (reported as null)\n"
+      "  --max-time TIME         compute all-pairs distances (diameter, histogram, average)\n"
+      "                          only when estimated to take at most TIME, e.g. 10min or 600\n"
+      "                          (seconds; default " DEFAULT_MAX_TIME "); beyond it they are reported\n"
+      "                          as not computed, with the estimate\n"
       "  --dot FILE              write Graphviz DOT\n"
       "  --edges FILE            write an edge list\n"
       "  --wiring FILE           write the cabling plan CSV (node, port -> node, port)\n"
       "  --graph-json FILE       write the graph as JSON (readable back with file(FILE))\n"
-      "  --list                  list every topology family with its parameters\n");
+      "  --list                  list every topology family with its parameters\n"
+      TC_CLI_MAX_MEMORY_HELP);
 }
 
 static void print_list(void) {
@@ -51,8 +62,9 @@ static json_t *degree_json(int64_t d) { return d >= 0 ? json_integer(d) : json_n
 
 static json_t *summary_json(const char *spec, const tc_graph_summary *s) {
   json_t *o = json_object(), *hist = json_array();
-  for (int32_t t = 0; t <= s->dist.diameter; t++) json_array_append_new(hist, json_integer(s->dist.histogram[t]));
-  int connected = s->dist.strongly_connected;
+  for (int32_t t = 0; s->distances && t <= s->dist.diameter; t++)
+    json_array_append_new(hist, json_integer(s->dist.histogram[t]));
+  int connected = s->dist.strongly_connected, known = s->distances;
   json_object_set_new(o, "spec", json_string(spec));
   json_object_set_new(o, "nodes", json_integer(s->nodes));
   json_object_set_new(o, "arcs", json_integer(s->arcs));
@@ -60,7 +72,7 @@ static json_t *summary_json(const char *spec, const tc_graph_summary *s) {
   json_object_set_new(o, "in_degree", degree_json(s->in_degree));
   json_object_set_new(o, "regular", json_boolean(s->regular));
   json_object_set_new(o, "strongly_connected", json_boolean(connected));
-  json_object_set_new(o, "diameter", connected ? json_integer(s->dist.diameter) : json_null());
+  json_object_set_new(o, "diameter", connected && known ? json_integer(s->dist.diameter) : json_null());
   json_object_set_new(o, "moore_diameter", s->moore_diameter >= 0 ? json_integer(s->moore_diameter) : json_null());
   json_object_set_new(o, "moore_diameter_undirected",
                       s->moore_diameter_undirected >= 0 ? json_integer(s->moore_diameter_undirected) : json_null());
@@ -70,6 +82,8 @@ static json_t *summary_json(const char *spec, const tc_graph_summary *s) {
   json_object_set_new(o, "self_loops", json_integer(s->self_loops));
   json_object_set_new(o, "multi_arcs", json_integer(s->multi_arcs));
   json_object_set_new(o, "switches", json_integer(s->switches));
+  json_object_set_new(o, "distances_computed", json_boolean(known));
+  json_object_set_new(o, "distances_seconds_estimate", json_real(s->distance_cost.seconds));
   if (s->dist.pairs > 0 && connected) {
     char exact[64];
     snprintf(exact, sizeof exact, "%" PRId64 "/%" PRId64, s->avg_distance_num, s->avg_distance_den);
@@ -79,8 +93,9 @@ static json_t *summary_json(const char *spec, const tc_graph_summary *s) {
     json_object_set_new(o, "avg_distance", json_null());
     json_object_set_new(o, "avg_distance_exact", json_null());
   }
-  json_object_set_new(o, "unreachable_pairs", json_integer(s->dist.unreachable));
-  json_object_set_new(o, "distance_histogram", hist);
+  json_object_set_new(o, "unreachable_pairs", known ? json_integer(s->dist.unreachable) : json_null());
+  json_object_set_new(o, "distance_histogram", known ? hist : json_null());
+  if (!known) json_decref(hist);
   return o;
 }
 
@@ -88,6 +103,13 @@ static const char *yes_no(int x) { return x ? "yes" : "no"; }
 
 static void print_degree(int64_t d) {
   if (d >= 0) printf("%" PRId64, d); else printf("irregular");
+}
+
+/* A long estimate in the unit a person reads it in: "4.1 h", "12.5 min", "1.234 s". */
+static void format_duration(double seconds, char *buf, size_t size) {
+  if (seconds >= 3600) snprintf(buf, size, "%.1f h", seconds / 3600);
+  else if (seconds >= 60) snprintf(buf, size, "%.1f min", seconds / 60);
+  else tc_units_format_time(seconds, 0, buf, size);
 }
 
 static void print_text(const char *spec, const tc_graph_summary *s) {
@@ -103,24 +125,31 @@ static void print_text(const char *spec, const tc_graph_summary *s) {
   printf("bidirectional       %s\n", yes_no(s->bidirectional));
   printf("self-loops          %" PRId64 "\n", s->self_loops);
   printf("multi-arcs          %" PRId64 "\n", s->multi_arcs);
-  if (s->dist.strongly_connected) printf("diameter            %d\n", s->dist.diameter);
+  if (!s->distances) {
+    char t[32];
+    format_duration(s->distance_cost.seconds, t, sizeof t);
+    printf("strongly connected  %s\n", yes_no(s->dist.strongly_connected));
+    printf("diameter            not computed: all-pairs distances would take about %s (raise --max-time)\n", t);
+  } else if (s->dist.strongly_connected) printf("diameter            %d\n", s->dist.diameter);
   else printf("diameter            infinite (not strongly connected: %" PRId64 " ordered pairs unreachable)\n", s->dist.unreachable);
-  printf("Moore diameter      %d (directed bound T_L*, paper 000 Def. 10): %s\n", s->moore_diameter,
-         s->moore_optimal ? "Moore-optimal" : "not Moore-optimal");
+  printf("Moore diameter      %d (directed bound T_L*, paper 000 Def. 10)%s%s\n", s->moore_diameter,
+         s->distances ? ": " : "", !s->distances ? "" : s->moore_optimal ? "Moore-optimal" : "not Moore-optimal");
   if (s->bidirectional) printf("undirected Moore    %d (T_L**)\n", s->moore_diameter_undirected);
   if (s->reverse_symmetric >= 0) printf("reverse-symmetric   %s\n", yes_no(s->reverse_symmetric));
-  else printf("reverse-symmetric   not checked\n");
+  else printf("reverse-symmetric   not checked%s\n", s->distances ? "" : " (beyond --max-time, as the distances)");
   if (s->dist.pairs > 0) {
     printf("average distance    %.6f (= %" PRId64 "/%" PRId64 ")\n", (double)s->dist.distance_sum / (double)s->dist.pairs,
            s->avg_distance_num, s->avg_distance_den);
   }
+  if (!s->distances) return;
   printf("distance histogram  (ordered pairs of distinct nodes)\n");
   for (int32_t t = 1; t <= s->dist.diameter; t++) printf("  %4d  %" PRId64 "\n", t, s->dist.histogram[t]);
 }
 
 typedef struct topo_options {
-  const char *spec, *dot, *edges, *wiring, *graph_json;
+  const char *spec, *dot, *edges, *wiring, *graph_json, *max_time_text;
   int json, list, no_reverse_symmetry;
+  double max_time;
 } topo_options;
 
 #define AT(field) offsetof(topo_options, field)
@@ -132,6 +161,8 @@ static const tc_cli_option topo_table[] = {
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
     {.name = "--list", .kind = TC_CLI_FLAG, .value = AT(list)},
     {.name = "--no-reverse-symmetry", .kind = TC_CLI_FLAG, .value = AT(no_reverse_symmetry)},
+    {.name = "--max-time", .kind = TC_CLI_SECONDS, .text = AT(max_time_text), .value = AT(max_time),
+     .fallback = DEFAULT_MAX_TIME, .needs = "a time"},
 };
 static const tc_cli_command topo_cli = {
     .name = "topo", .help = tc_cmd_topo_help, .options = topo_table, .noptions = TC_CLI_COUNT(topo_table),
@@ -143,6 +174,9 @@ static int parse_options(int argc, char **argv, topo_options *o) {
   memset(o, 0, sizeof *o);
   int status = tc_cli_parse(&topo_cli, argc, argv, o);
   if (!status && !o->list && !o->spec) return tc_cli_usage_error("topo", "missing SPEC");
+  if (!status && !o->list) status = tc_cli_convert(&topo_cli, o, "--max-time", NULL);
+  if (!status && !o->list && !(o->max_time > 0))
+    return tc_cli_usage_error("topo", "--max-time must be positive, got '%s'", o->max_time_text);
   return status;
 }
 
@@ -166,7 +200,7 @@ int tc_cmd_topo(int argc, char **argv) {
   tc_graph *g = NULL;
   if (tc_spec_build(o.spec, &g, &err)) return tc_cli_fail("topo", &err);
   tc_graph_summary s;
-  if (tc_graph_summarize(g, !o.no_reverse_symmetry, &s, &err)) {
+  if (tc_graph_summarize_bounded(g, !o.no_reverse_symmetry, o.max_time, &s, &err)) {
     tc_graph_destroy(g);
     return tc_cli_fail("topo", &err);
   }

@@ -33,6 +33,7 @@ void tc_cmd_verify_help(void) {
       "\n"
       "  --json   one JSON object instead of the text report (also printed, with \"verified\":\n"
       "           false and \"error\", for an invalid schedule)\n"
+      TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Exit status: 0 valid, 1 invalid, 2 bad usage or an unreadable or malformed file.\n");
 }

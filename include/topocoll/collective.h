@@ -18,7 +18,11 @@
 **
 ** Guarantees: what tc_collective_build and tc_collective_build_set return has passed
 ** tc_schedule_verify and is in canonical order (tc_schedule_sort); its cost is
-** tc_schedule_cost of that schedule. tc_algorithm_generate returns the unverified schedule
+** tc_schedule_cost of that schedule. Before generating anything, tc_algorithm_generate,
+** tc_collective_build and tc_collective_build_set estimate the memory the pipeline will
+** need on g's compute nodes (formula in collective.c) and fail with TC_ERANGE when it
+** exceeds the process's limit (budget.h): "bfb allgather on 16384 nodes needs about 17 GB
+** (268 M transfers) but 7.1 GB is available; raise the limit with tc_memory_limit_set". tc_algorithm_generate returns the unverified schedule
 ** (for tests and tools that verify it themselves). On failure outputs are left empty.
 */
 #ifndef TOPOCOLL_COLLECTIVE_H

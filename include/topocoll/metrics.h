@@ -45,6 +45,16 @@ typedef struct tc_distance_stats {
 TC_API int tc_graph_distance_stats(const tc_graph *g, tc_distance_stats *out, tc_error *err);
 TC_API void tc_distance_stats_destroy(tc_distance_stats *s);
 
+/* What tc_graph_distance_stats will cost, found in O(N + M) by a BFS each way from node 0:
+   whether g is strongly connected (exact), and the estimated seconds and bytes of the
+   all-pairs BFS (formula and the measured rate in distance.c). */
+typedef struct tc_distance_cost {
+  int strongly_connected;
+  double seconds;
+  double bytes;
+} tc_distance_cost;
+TC_API int tc_graph_distance_cost(const tc_graph *g, tc_distance_cost *out, tc_error *err);
+
 /* Diameter only (-1 if not strongly connected). Same cost as the stats. */
 TC_API int tc_graph_diameter(const tc_graph *g, int32_t *diameter, tc_error *err);
 

@@ -30,12 +30,23 @@ typedef struct tc_graph_summary {
   int32_t moore_diameter_undirected;  /* T_L**(N, d), -1 if none */
   int moore_optimal;
   int reverse_symmetric;              /* 1, 0, or -1 when not checked */
+  int distances;                      /* 1: dist holds the all-pairs summary; 0: it was skipped
+                                         (beyond the bound): dist is zero but for
+                                         strongly_connected, which is always exact */
+  tc_distance_cost distance_cost;     /* the all-pairs BFS's estimated cost (metrics.h) */
 } tc_graph_summary;
 
 /* Fill `out`; the reverse-symmetry search runs only when `check_reverse_symmetry`. A graph
    of 0 nodes (a JSON graph may have none) is refused with TC_EINPUT: it has no degree,
    distances or Moore bound to report. */
 TC_API int tc_graph_summarize(const tc_graph *g, int check_reverse_symmetry, tc_graph_summary *out, tc_error *err);
+/* The same, but the all-pairs distances (diameter, histogram, average, Moore-optimality)
+   are computed only when their estimated cost is within `max_seconds` (<= 0: no bound) and
+   the memory limit (budget.h); otherwise `distances` is 0, the reverse-symmetry search is
+   skipped too (reverse_symmetric -1), and the rest is still filled — sizes, degrees and
+   strong connectivity take O(N + M). */
+TC_API int tc_graph_summarize_bounded(const tc_graph *g, int check_reverse_symmetry, double max_seconds,
+                                      tc_graph_summary *out, tc_error *err);
 TC_API void tc_graph_summary_destroy(tc_graph_summary *s);
 
 #endif

@@ -7,6 +7,9 @@
 **     (allreduce: reduce-scatter transfers in 1..rs_steps, allgather after), a shard the
 **     collective has, and a chunk 0 <= lo < hi <= units; every shard owned by a compute
 **     node (a switch forwards but holds no data: it cannot own a shard or a root's buffer);
+**   - count: at least one transfer per shard and compute node besides its owner, per half
+**     (copy, reduce; both in allreduce) — checked in O(N + nshards) before any replay, so a
+**     tiny file declaring millions of nodes fails at once, naming both counts;
 **   - copy semantics (allgather, broadcast, allreduce's second half): a node sends a byte
 **     only if it held it before that step (a shard's owner holds it from the start; in
 **     allreduce, after step rs_steps); at the end every node holds every byte of every shard;

@@ -34,4 +34,14 @@ typedef struct tc_algorithm {
 /* The row of a public info pointer (every info comes from the table). */
 const tc_algorithm *tci_algorithm_row(const tc_algorithm_info *info);
 
+/* The estimate of what the pipeline spends (formulas and measurements in collective.c):
+   the least number of transfers collective `coll` needs among `compute` compute nodes, and
+   the peak bytes of tc_collective_build (set == 0) or tc_collective_build_set (set == 1,
+   `coll` ignored) for them. Doubles: the products of large N do not overflow. */
+double tci_collective_transfers(int32_t compute, tc_collective coll);
+double tci_collective_bytes(int32_t compute, tc_collective coll, int set);
+/* TC_OK, or the refusal of core/budget.h: "<what> needs about 9.4 GB (268 M transfers) but
+   ...", for `what` ("bfb allgather on 16384 nodes"). */
+int tci_collective_check_memory(int32_t compute, tc_collective coll, int set, const char *what, tc_error *err);
+
 #endif

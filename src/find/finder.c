@@ -21,9 +21,11 @@
 ** options.build, every member is then built, verified and measured (build.c), and a
 ** measurement that misses its prediction fails the call.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/coll_internal.h"
 #include "find_internal.h"
 #include "topocoll/metrics.h"
 
@@ -253,6 +255,12 @@ int tc_find(const tc_find_options *o, tc_frontier *out, tc_error *err) {
   if (out) memset(out, 0, sizeof *out);
   int rc = check_options(o, out, err);
   if (rc) return rc;
+  if (o->build) { /* members are built one at a time, each an allgather of N nodes (measured:
+                     65 B per pair for N = 2048, d = 4, the pipeline's allgather estimate) */
+    char what[64];
+    snprintf(what, sizeof what, "building the members for %d nodes", (int)o->nodes);
+    if ((rc = tci_collective_check_memory(o->nodes, TC_COLL_ALLGATHER, 0, what, err))) return rc;
+  }
   finder f = {.o = o, .d = o->degree};
   f.capmask = TC_FIND_CAP_LOOPFREE | TC_FIND_CAP_THM10 | TC_FIND_CAP_PRODUCT |
               (o->bidirectional ? TC_FIND_CAP_CLOSE | TC_FIND_CAP_BIDIR : 0);

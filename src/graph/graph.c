@@ -7,16 +7,35 @@
 */
 #include "topocoll/graph.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
+
 static int oom(tc_error *err) { return tc_error_set(err, TC_ENOMEM, "out of memory"); }
+
+/* What a graph of n nodes and m arcs holds at the peak of tc_graph_builder_finish, from the
+   layout: per node the kind (1 B), out_off, in_off and the sort's fill array (8 B each);
+   per arc the builder's src, dst, cap (16 B) beside the graph's src, dst, cap, in_arc
+   (24 B) and rev (8 B). Checked against the memory limit before the arrays are
+   allocated, so a file that declares 16 M nodes in a few bytes is refused, not read. */
+#define BYTES_PER_NODE 25.0
+#define BYTES_PER_ARC 48.0
+
+static int check_memory(int64_t n, int64_t m, tc_error *err) {
+  char what[96];
+  snprintf(what, sizeof what, "a graph of %lld nodes and %lld arcs", (long long)n, (long long)m);
+  return tci_budget_check(BYTES_PER_NODE * (double)n + BYTES_PER_ARC * (double)m, what, NULL, err);
+}
 
 int tc_graph_builder_init(tc_graph_builder *b, int64_t n, tc_error *err) {
   memset(b, 0, sizeof *b);
   if (n < 0 || n > TC_MAX_NODES)
     return tc_error_set(err, TC_ERANGE, "graph with %lld nodes is out of range (at most %d)",
                         (long long)n, TC_MAX_NODES);
+  int rc = check_memory(n, 0, err);
+  if (rc) return rc;
   b->n = (int32_t)n;
   b->kind = calloc((size_t)n + 1, 1);
   if (!b->kind) return oom(err);
@@ -28,6 +47,8 @@ int tc_graph_builder_reserve(tc_graph_builder *b, int64_t m, tc_error *err) {
   if (m > TC_MAX_ARCS)
     return tc_error_set(err, TC_ERANGE, "graph with %lld arcs is out of range (at most %lld)",
                         (long long)m, (long long)TC_MAX_ARCS);
+  int rc = check_memory(b->n, m, err);
+  if (rc) return rc;
   int32_t *s = realloc(b->src, (size_t)m * sizeof *s);
   if (!s) return oom(err);
   b->src = s;

@@ -186,27 +186,46 @@ double tc_cost_time(const tc_cost *c, double alpha_s, double link_bw, double byt
   return c->steps * alpha_s + tc_rat_to_double(c->tau) * bytes / node_bw;
 }
 
+/* Heterogeneous links: the loads of one step at a time in one array of m (the touched
+   arcs reset after each step), the transfers ordered by step with a counting sort of their
+   indices, so time and memory are O(count + m + steps) — an m x steps table would be
+   quadratic in a schedule file's size. */
 int tc_schedule_time_hetero(const tc_graph *g, const tc_schedule *s, const double *alpha, const double *bw,
                             double bytes, double *time_s, tc_error *err) {
   if (s->nodes != g->n)
     return tc_error_set(err, TC_EINPUT, "schedule is for %d nodes but the graph has %d", s->nodes, g->n);
-  double *load = calloc((size_t)(g->m ? g->m : 1) * ((size_t)s->steps + 1), sizeof *load);
-  if (!load) return tc_error_set(err, TC_ENOMEM, "out of memory");
-  double unit_bytes = bytes / s->nshards / (double)s->units;
-  for (int64_t i = 0; i < s->count; i++) {
-    const tc_transfer *x = &s->xfer[i];
-    load[(size_t)x->step * g->m + x->arc] += (double)(x->hi - x->lo) * unit_bytes;
+  size_t m = (size_t)(g->m ? g->m : 1), n = (size_t)(s->count ? s->count : 1);
+  double *load = calloc(m, sizeof *load);
+  int64_t *touched = malloc(m * sizeof *touched), *order = malloc(n * sizeof *order);
+  int64_t *start = calloc((size_t)s->steps + 2, sizeof *start);
+  int32_t *stamp = calloc(m, sizeof *stamp); /* the last step that touched the arc */
+  if (!load || !touched || !order || !start || !stamp) {
+    free(load); free(touched); free(order); free(start); free(stamp);
+    return tc_error_set(err, TC_ENOMEM, "out of memory");
   }
-  double total = 0;
+  for (int64_t i = 0; i < s->count; i++) start[s->xfer[i].step + 1]++;
+  for (int32_t t = 0; t <= s->steps; t++) start[t + 1] += start[t];
+  for (int64_t i = 0; i < s->count; i++) order[start[s->xfer[i].step]++] = i; /* start[t] now ends step t */
+  double unit_bytes = bytes / s->nshards / (double)s->units, total = 0;
   for (int32_t t = 1; t <= s->steps; t++) {
+    int64_t ntouched = 0;
+    for (int64_t q = start[t - 1]; q < start[t]; q++) {
+      const tc_transfer *x = &s->xfer[order[q]];
+      if (stamp[x->arc] != t) {
+        stamp[x->arc] = t;
+        touched[ntouched++] = x->arc;
+      }
+      load[x->arc] += (double)(x->hi - x->lo) * unit_bytes;
+    }
     double worst = 0;
-    for (int64_t a = 0; a < g->m; a++) {
-      double l = load[(size_t)t * g->m + a];
-      if (l > 0 && alpha[a] + l / bw[a] > worst) worst = alpha[a] + l / bw[a];
+    for (int64_t i = 0; i < ntouched; i++) {
+      int64_t a = touched[i];
+      if (load[a] > 0 && alpha[a] + load[a] / bw[a] > worst) worst = alpha[a] + load[a] / bw[a];
+      load[a] = 0;
     }
     total += worst;
   }
-  free(load);
+  free(load); free(touched); free(order); free(start); free(stamp);
   *time_s = total;
   return TC_OK;
 }

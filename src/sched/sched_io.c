@@ -242,7 +242,10 @@ static int read_graph(tc_json_reader *r, json_t *graph, tc_graph **out) {
   size_t m = json_array_size(arcs);
   if (m > (size_t)TC_MAX_ARCS) return tci_json_fail(r, "graph.arcs", "%zu arcs exceed the limit %lld", m, TC_MAX_ARCS);
   tc_graph_builder b;
-  if ((rc = tc_graph_builder_init(&b, n, r->err))) return rc;
+  if ((rc = tc_graph_builder_init(&b, n, r->err))) {
+    tc_error_prefix(r->err, "%s: graph.nodes", r->path);
+    return rc;
+  }
   rc = tc_graph_builder_reserve(&b, (int64_t)m, r->err);
   long long prev[3] = {0, 0, 0};
   for (size_t i = 0; i < m && !rc; i++) rc = read_arc(r, &b, i, json_array_get(arcs, i), prev);

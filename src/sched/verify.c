@@ -12,6 +12,10 @@
 **                     "== 1" is decided exactly). Every node's contribution must count once.
 ** Only compute nodes contribute data and must end with the result; switch nodes may
 ** forward (store-and-forward at step granularity) but hold no data of their own.
+** Before any replay, a count: every compute node other than a shard's owner must receive
+** the shard (copy) or send its contribution (reduce) at least once, so a schedule with fewer
+** transfers than that fails at once, in O(N + nshards). Without it a file of a few hundred
+** bytes declaring 16 M nodes and no transfers cost 16 M replays of 16 M nodes each.
 ** Segments are processed in blocks so that memory stays O(block * N) per thread even when a
 ** shard is cut very finely. Shards are independent and spread over OpenMP threads.
 ** Each shard's transfers are replayed in step order. A schedule in (step, shard) order — the
@@ -183,6 +187,21 @@ static int check_structure(const tc_graph *g, const tc_schedule *s, layout *lay,
   }
   return tc_error_set(err, TC_EFAIL, "transfer #%" PRId64 " (shard %d, arc %" PRId64 ", step %d) %s", bad, x->shard,
                       x->arc, x->step, why);
+}
+
+/* The least number of transfers the collective needs (see the file's comment): per shard,
+   one per compute node besides its owner, per phase. Fails naming both counts. */
+static int check_count(const tc_graph *g, const tc_schedule *s, tc_error *err) {
+  int32_t compute = tc_graph_count_kind(g, TC_NODE_COMPUTE);
+  int phases = has_copy_phase(s) + has_reduce_phase(s);
+  int64_t need = 0;
+  for (int32_t k = 0; k < s->nshards; k++)
+    need += (int64_t)phases * (compute - (g->kind[tc_schedule_owner(s, k)] == TC_NODE_COMPUTE));
+  if (s->count >= need) return TC_OK;
+  return tc_error_set(err, TC_EFAIL, "%s of %d shard%s among %d compute nodes needs at least %" PRId64
+                      " transfers (one per shard and compute node besides its owner%s), but the schedule has %" PRId64,
+                      tc_collective_name(s->coll), s->nshards, s->nshards == 1 ? "" : "s", compute, need,
+                      phases == 2 ? ", in each half" : "", s->count);
 }
 
 /* In (step, shard) order: the runs grouped by shard, each shard's in step order (a stable
@@ -460,6 +479,10 @@ int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err) {
   layout lay;
   int rc = check_structure(g, s, &lay, err);
   if (rc) return rc;
+  if ((rc = check_count(g, s, err))) {
+    free(lay.block);
+    return rc;
+  }
   /* order + shard_off: each shard's transfer indices in step order (general case), or
      run + shard_off: each shard's runs of equal (step, shard) in step order. */
   int64_t *order = NULL, *run = NULL, *shard_off = NULL;

@@ -36,13 +36,33 @@ int tc_graph_product(const tc_graph *g1, const tc_graph *g2, tc_graph **out, tc_
   return tc_graph_builder_finish(&b, out, err);
 }
 
+/* G^k of a one-node G: its node with every loop k times over (one copy per coordinate). */
+static int power_of_one_node(const tc_graph *g, int64_t k, tc_graph **out, tc_error *err) {
+  tc_graph_builder b;
+  int rc = tc_graph_builder_init(&b, 1, err);
+  if (!rc) rc = tc_graph_builder_reserve(&b, k * g->m, err);
+  for (int64_t i = 0; !rc && i < k; i++)
+    for (int64_t a = 0; !rc && a < g->m; a++) rc = tc_graph_builder_add_arc(&b, 0, 0, g->cap[a], err);
+  if (!rc) rc = tc_graph_builder_set_kind(&b, 0, g->kind[0], err);
+  if (rc) { tc_graph_builder_destroy(&b); return rc; }
+  return tc_graph_builder_finish(&b, out, err);
+}
+
 int tc_graph_power(const tc_graph *g, int64_t k, tc_graph **out, tc_error *err) {
   *out = NULL;
   if (k < 1) return tc_error_set(err, TC_EINPUT, "power: the exponent must be >= 1 (got %lld)", (long long)k);
+  /* G^k has n^k nodes and k·m·n^(k-1) arcs (each of the k coordinates moves along an arc
+     of G while the other k-1 stay): both are checked, overflow-safe, before anything is
+     built. A one-node G used to pass (1^k = 1) into k rounds of products, each adding m
+     loops: its power is built directly below. */
   int64_t nodes = 1;
   for (int64_t i = 0; g->n > 1 && i < k && nodes <= TC_MAX_NODES; i++) nodes *= g->n;
   if (nodes > TC_MAX_NODES)
     return tc_error_set(err, TC_ERANGE, "power: G^%lld would have more than %d nodes", (long long)k, TC_MAX_NODES);
+  if (g->m && (double)k * (double)g->m * (double)(nodes / (g->n > 1 ? g->n : 1)) > (double)TC_MAX_ARCS)
+    return tc_error_set(err, TC_ERANGE, "power: G^%lld would have more than %lld arcs", (long long)k,
+                        (long long)TC_MAX_ARCS);
+  if (g->n == 1) return power_of_one_node(g, k, out, err);
   tc_graph *acc = NULL;
   int rc = tc_graph_copy(g, &acc, err);
   for (int64_t i = 1; !rc && i < k; i++) {
