@@ -4,7 +4,7 @@
 # what it was, a full device is exit 1 naming ENOSPC, "-" is standard output, a directory
 # target is refused (exit 2, one line, untouched), a symbolic link keeps pointing at the
 # file it names; several outputs are all or nothing; SIGTERM, SIGINT and SIGHUP leave no
-# `.tc-tmp-*` temporary and no `DIR.tmp-*` staging directory and end the process by the
+# `.tc-tmp-*` temporary and no `DIR.tmp-*` staging directory (SIGPIPE too) and end the process by the
 # signal. The writers: topo --dot/--edges/--wiring/--graph-json, sched --out, export --out
 # (MSCCL file, SimGrid directory), plan --out. (plan --force on unmarked directories is in
 # cli_plan.sh.) Device nodes are made with mknod in the scratch directory, never in /dev;
@@ -148,7 +148,7 @@ fi
 # Job control (set -m) so that background jobs do not start with SIGINT ignored.
 set -m
 mkfifo stuck
-for sig in TERM INT HUP; do
+for sig in TERM INT HUP PIPE; do
   "$bin" topo "$SPEC" --dot "sig.dot" --edges stuck >/dev/null 2>&1 &
   pid=$!
   for _ in $(seq 1 2000); do

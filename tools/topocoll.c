@@ -1,8 +1,8 @@
 /*
 ** topocoll.c — the `topocoll` command: dispatches to one subcommand per capability and
 ** answers --help, --version and `help SUBCOMMAND`. Before any subcommand runs, the
-** library's signal handlers are installed (output.h), so SIGINT, SIGTERM or SIGHUP leave
-** no temporary file, staging directory or scratch directory behind.
+** library's signal handlers are installed (output.h), so SIGINT, SIGTERM, SIGHUP or
+** SIGPIPE leave no temporary file, staging directory or scratch directory behind.
 */
 #include <stdarg.h>
 #include <stdio.h>

@@ -28,8 +28,8 @@
 ** outermost commit writes; after an inner failure (tc_output_abort) the outer commit
 ** discards everything and fails.
 **
-** Signals: tc_output_catch_signals() installs handlers for SIGINT, SIGTERM and SIGHUP
-** (not for one that is ignored, as under nohup) that remove every temporary file, staging
+** Signals: tc_output_catch_signals() installs handlers for SIGINT, SIGTERM, SIGHUP and
+** SIGPIPE (not for one that is ignored, as under nohup) that remove every temporary file, staging
 ** directory and scratch directory the library has in flight, then end the process by the
 ** same signal with its default action. Children made by fork() do not remove their parent's
 ** files. Code that installs its own handlers for these signals may save and restore ours.

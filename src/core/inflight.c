@@ -29,7 +29,9 @@ static _Atomic int slot_state[TCI_INFLIGHT_MAX];
 static char slot_path[TCI_INFLIGHT_MAX][PATH_MAX];
 static _Atomic pid_t owner; /* the process that installed the handler; 0 before */
 
-static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+/* SIGPIPE too: a command writing to a closed pipe (`--dot - | head`) dies of it, and must
+   not leave the temporaries of its other outputs behind. */
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 #define NCAUGHT (int)(sizeof caught / sizeof caught[0])
 
 static void caught_set(sigset_t *set) {

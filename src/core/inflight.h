@@ -12,10 +12,10 @@
 ** yet recorded. Dropping needs no blocking: a signal between removing (or renaming) a path
 ** and dropping it only removes a name that no longer exists.
 **
-** The handler (installed by tc_output_catch_signals for SIGINT, SIGTERM and SIGHUP) removes
-** every recorded path with async-signal-safe calls only, then restores the default action
-** and re-raises the signal, so the process ends "killed by signal" as it would have without
-** us. In a child made by fork() (another pid than the one that installed the handler) it
+** The handler (installed by tc_output_catch_signals for SIGINT, SIGTERM, SIGHUP and
+** SIGPIPE) removes every recorded path with async-signal-safe calls only, then restores the
+** default action and re-raises the signal, so the process ends "killed by signal" as it
+** would have without us. In a child made by fork() (another pid than the one that installed the handler) it
 ** removes nothing: the files belong to the parent.
 **
 ** Paths are kept as given (a relative one is resolved against the working directory when
