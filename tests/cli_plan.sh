@@ -34,7 +34,8 @@ expect 0 "$bin" plan "${CLUSTER[@]}" --size 1MB:3,64MB:1 --out "$out"
 [ ! -s "$tmp/err" ] || fail "plan printed on stderr although stderr is not a terminal: $(cat "$tmp/err")"
 cp "$tmp/out" "$tmp/plan_stdout"
 for f in $FILES; do [ -s "$out/$f" ] || fail "plan did not write $f"; done
-[ "$(ls -A "$out" | wc -l)" -eq 7 ] || fail "plan wrote other files than the seven: $(ls -A "$out")"
+[ -f "$out/.topocoll-plan" ] || fail "plan did not write its marker .topocoll-plan"
+[ "$(ls -A "$out" | wc -l)" -eq 8 ] || fail "plan wrote other files than the seven and the marker: $(ls -A "$out")"
 ls -A "$tmp" | grep -q '^p64\.' && fail "plan left a temporary directory: $(ls -A "$tmp")"
 
 # the choice is find's for the same cluster and workload
@@ -156,15 +157,25 @@ grep -q '^- bidirectional ring on biring(4,16): T_L = 30α, T_B = 15/8 M/B' "$tm
 expect 0 "$bin" plan --nodes 32 --degree 4 --alpha 10us --link-bw 25Gbps --size 1MB,4MB --out "$tmp/p32"
 grep -q '1 MB (1), 4 MB (1)' "$tmp/p32/summary.md" || fail "a missing weight is not 1"
 
-# ---- the directory: refused when occupied, replaced with --force ----
+# ---- the directory: refused when occupied; --force replaces only a plan directory ----
 mkdir "$tmp/busy" && echo keep >"$tmp/busy/mine.txt"
-expect_err 2 "exists and is not empty" "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$tmp/busy"
+expect_err 2 "output directory '$tmp/busy' exists and is not empty, and is not a plan directory written by topocoll plan" \
+  "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$tmp/busy"
 [ "$(cat "$tmp/busy/mine.txt")" = keep ] && [ "$(ls -A "$tmp/busy")" = mine.txt ] || fail "a refused plan touched DIR"
-expect_err 2 "exists and is not empty" "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$out"
-expect 0 "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$tmp/busy" --force
-[ ! -e "$tmp/busy/mine.txt" ] || fail "--force kept the old contents"
-for f in $FILES; do [ -s "$tmp/busy/$f" ] || fail "--force did not write $f"; done
-[ "$(ls -A "$tmp" | grep -c '^busy')" -eq 1 ] || fail "--force left directories beside DIR: $(ls -A "$tmp")"
+expect_err 2 "'$tmp/busy' is not a plan directory written by topocoll plan (no .topocoll-plan); refusing to replace it" \
+  "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$tmp/busy" --force
+[ "$(cat "$tmp/busy/mine.txt")" = keep ] && [ "$(ls -A "$tmp/busy")" = mine.txt ] || fail "a refused --force touched DIR"
+[ "$(ls -A "$tmp" | grep -c '^busy')" -eq 1 ] || fail "a refused --force left directories beside DIR: $(ls -A "$tmp")"
+expect_err 2 "output directory '$out' exists and is not empty (--force replaces it)" \
+  "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$out"
+echo stale >"$out/stale.txt"
+expect 0 "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$out" --force
+[ ! -e "$out/stale.txt" ] || fail "--force kept the old contents"
+for f in $FILES .topocoll-plan; do [ -s "$out/$f" ] || fail "--force did not write $f"; done
+[ "$(ls -A "$(dirname "$out")" | grep -c "^$(basename "$out")")" -eq 1 ] ||
+  fail "--force left directories beside DIR: $(ls -A "$(dirname "$out")")"
+expect_err 2 "a plan is a directory of files; '-' (standard output) cannot receive it" \
+  "$bin" plan "${CLUSTER[@]}" --size 1MB --out -
 mkdir "$tmp/empty"
 expect 0 "$bin" plan "${CLUSTER[@]}" --size 1MB --out "$tmp/empty"
 [ -s "$tmp/empty/summary.md" ] || fail "an existing empty DIR was not used"

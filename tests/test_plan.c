@@ -46,9 +46,10 @@
 **     (the derivation is in test_baselines.c), for P = 1, 2, ..., 64.
 **   - times: tc_plan_time = steps α + tau M/(d b) from the measured allreduce: 6 · 10 µs +
 **     (15/8) · 80 µs = 210 µs at 1 MB; ring 30 · 10 + 150 = 450 µs.
-** Files: exactly the seven of plan.h; topology.json reads back arc for arc; each schedule
-** file reads back (sched_io.h) and verifies; an occupied directory is refused with
-** TC_EINPUT and left as it was; an empty one is filled; `force` replaces. Every plan lives
+** Files: exactly the seven of plan.h and its marker; topology.json reads back arc for arc;
+** each schedule file reads back (sched_io.h) and verifies; an occupied directory is refused
+** with TC_EINPUT and left as it was; an empty one is filled; `force` replaces a plan
+** directory and refuses any other occupied one, touching nothing; "-" is refused. Every plan lives
 ** in a fresh directory under $TMPDIR, removed afterwards (teardown fails if anything is
 ** left, e.g. a stray temporary directory).
 */
@@ -67,8 +68,10 @@
 #define ALPHA 1e-5     /* 10us */
 #define LINK_BW 3.125e9 /* 25Gbps */
 
-static const char *const PLAN_FILES[7] = {"allgather.json", "allreduce.json", "reduce-scatter.json", "summary.md",
-                                          "topology.dot",   "topology.json",  "wiring.csv"}; /* sorted */
+#define NPLAN_FILES 8
+static const char *const PLAN_FILES[NPLAN_FILES] = {
+    TC_PLAN_MARKER, "allgather.json", "allreduce.json", "reduce-scatter.json", "summary.md",
+    "topology.dot", "topology.json",  "wiring.csv"}; /* sorted */
 
 /* ---- helpers ---- */
 
@@ -444,8 +447,8 @@ static int teardown(void **state) {
 
 static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* dir holds exactly the seven plan files. */
-static void assert_seven_files(const char *dir) {
+/* dir holds exactly the seven plan files and the marker. */
+static void assert_plan_files(const char *dir) {
   DIR *d = opendir(dir);
   assert_non_null(d);
   char *names[16];
@@ -457,8 +460,8 @@ static void assert_seven_files(const char *dir) {
   }
   closedir(d);
   qsort(names, (size_t)k, sizeof *names, compare_names);
-  if (k != 7) fail_msg("%s holds %d files, want the 7 of plan.h", dir, k);
-  for (int i = 0; i < 7; i++) assert_string_equal(names[i], PLAN_FILES[i]);
+  if (k != NPLAN_FILES) fail_msg("%s holds %d files, want the %d of plan.h", dir, k, NPLAN_FILES);
+  for (int i = 0; i < NPLAN_FILES; i++) assert_string_equal(names[i], PLAN_FILES[i]);
   for (int i = 0; i < k; i++) free(names[i]);
 }
 
@@ -498,7 +501,7 @@ static void write_and_read_back(void **state) {
   progress_log log = {0};
   if (tc_plan_write(&p, out, 0, on_progress, &log, &err)) fail_msg("write: %s", err.msg);
   assert_true(log.calls >= 1);
-  assert_seven_files(out);
+  assert_plan_files(out);
   assert_int_equal(tc_files_count(tmp->dir), 1); /* no temporary left beside it */
   /* topology.json: the chosen graph, arc for arc */
   char path[PATH_MAX + 64];
@@ -540,7 +543,9 @@ static void occupied_empty_and_forced(void **state) {
   tc_files_spill(keep, "precious\n", 9);
   tc_error err;
   assert_int_equal(tc_plan_write(&p, busy, 0, NULL, NULL, &err), TC_EINPUT);
-  snprintf(msg, sizeof msg, "output directory '%s' exists and is not empty (--force replaces it)", busy);
+  snprintf(msg, sizeof msg,
+           "output directory '%s' exists and is not empty, and is not a plan directory written by topocoll plan",
+           busy);
   assert_string_equal(err.msg, msg);
   assert_int_equal(tc_files_count(busy), 1);
   char *kept = tc_files_slurp(keep);
@@ -552,18 +557,38 @@ static void occupied_empty_and_forced(void **state) {
   snprintf(slashed, sizeof slashed, "%s/", busy);
   assert_int_equal(tc_plan_write(&p, slashed, 0, NULL, NULL, &err), TC_EINPUT);
   assert_int_equal(tc_files_count(busy), 1);
-  /* force: replaced by the plan, the old file gone, nothing left beside it */
+  /* force: refused too, as busy is not a plan directory; nothing touched */
+  assert_int_equal(tc_plan_write(&p, busy, 1, NULL, NULL, &err), TC_EINPUT);
+  snprintf(msg, sizeof msg,
+           "'%s' is not a plan directory written by topocoll plan (no .topocoll-plan); refusing to replace it", busy);
+  assert_string_equal(err.msg, msg);
+  assert_int_equal(tc_files_count(busy), 1);
+  kept = tc_files_slurp(keep);
+  assert_string_equal(kept, "precious\n");
+  free(kept);
+  assert_int_equal(tc_files_count(tmp->dir), 1);
+  /* a plan directory is replaced by force: the plan's files, nothing else, nothing beside it */
+  assert_int_equal(unlink(keep), 0);
+  if (tc_plan_write(&p, busy, 0, NULL, NULL, &err)) fail_msg("write: %s", err.msg);
+  snprintf(keep, sizeof keep, "%s/extra.txt", busy);
+  tc_files_spill(keep, "stale\n", 6);
+  assert_int_equal(tc_plan_check_dir(busy, 0, &err), TC_EINPUT);
+  snprintf(msg, sizeof msg, "output directory '%s' exists and is not empty (--force replaces it)", busy);
+  assert_string_equal(err.msg, msg);
   if (tc_plan_write(&p, busy, 1, NULL, NULL, &err)) fail_msg("forced write: %s", err.msg);
-  assert_seven_files(busy);
+  assert_plan_files(busy);
   assert_int_equal(tc_files_count(tmp->dir), 1);
   assert_int_equal(remove_flat_dir(busy), 0);
+  /* "-" is standard output, which cannot hold a directory */
+  assert_int_equal(tc_plan_check_dir("-", 1, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "a plan is a directory of files; '-' (standard output) cannot receive it");
   /* an existing empty directory is filled */
   char empty[PATH_MAX];
   tc_tmpdir_path(tmp, "empty", empty, sizeof empty);
   assert_int_equal(mkdir(empty, 0777), 0);
   assert_int_equal(tc_plan_check_dir(empty, 0, &err), TC_OK);
   if (tc_plan_write(&p, empty, 0, NULL, NULL, &err)) fail_msg("write into empty: %s", err.msg);
-  assert_seven_files(empty);
+  assert_plan_files(empty);
   assert_int_equal(tc_files_count(tmp->dir), 1);
   assert_int_equal(remove_flat_dir(empty), 0);
   /* a regular file is never a plan directory, force or not; an empty name is refused */

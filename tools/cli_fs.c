@@ -1,15 +1,14 @@
 /*
-** cli_fs.c — scratch directories (contract in cli_fs.h). Removal is the library's
-** tci_fs_remove_tree (src/core/fs_tree.h), the one the plan directory uses.
+** cli_fs.c — scratch directories (contract in cli_fs.h). Creation and removal are the
+** library's (output.h), so an interrupting signal removes the directory too.
 */
 #include "cli_fs.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fs_tree.h"
+#include "topocoll/output.h"
 
 int tc_cli_make_scratch_dir(const char *tag, char *dir, size_t size, tc_error *err) {
   const char *base = getenv("TMPDIR");
@@ -19,14 +18,11 @@ int tc_cli_make_scratch_dir(const char *tag, char *dir, size_t size, tc_error *e
     dir[0] = '\0';
     return tc_error_set(err, TC_EIO, "TMPDIR is too long a path");
   }
-  if (!mkdtemp(dir)) {
-    int e = errno;
+  if (tc_output_make_scratch_dir(dir, err)) {
     dir[0] = '\0';
-    return tc_error_set(err, TC_EIO, "cannot create a directory in %s: %s", base, strerror(e));
+    return err->code;
   }
   return TC_OK;
 }
 
-void tc_cli_remove_scratch_dir(const char *dir) {
-  if (dir[0]) tci_fs_remove_tree(dir);
-}
+void tc_cli_remove_scratch_dir(const char *dir) { tc_output_remove_scratch_dir(dir); }

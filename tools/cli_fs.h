@@ -7,7 +7,8 @@
 ** whitespace (smpirun splits some of its arguments on blanks, so no path we hand it may hold
 ** any). tc_cli_remove_scratch_dir removes it and everything in it without following
 ** symbolic links, so it never reaches outside the tree; it does nothing for "" (the
-** directory was never made), so a command can call it on every way out.
+** directory was never made), so a command can call it on every way out. Until then the
+** signal handlers (tc_output_catch_signals, output.h) remove it if the command is killed.
 */
 #ifndef TC_TOOLS_CLI_FS_H
 #define TC_TOOLS_CLI_FS_H

@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "topocoll/msccl.h"
+#include "topocoll/output.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/simgrid.h"
 #include "topocoll/spec.h"
@@ -36,7 +37,8 @@ void tc_cmd_export_help(void) {
       "first) as an MSCCL algorithm file for the MSCCL runtime (MSCCL_ALGO_DIR): one gpu per\n"
       "rank, one threadblock per channel and send or receive peer, dependencies as the runtime\n"
       "expects them, usable in place and out of place (docs/msccl.md).\n"
-      "  --out FILE.xml    the file to write (replaced atomically)\n"
+      "  --out FILE.xml    the file to write (replaced atomically; - for standard output, a\n"
+      "                    device or FIFO is written in place, a directory refused)\n"
       "  --name NAME       the algo name (default: algorithm, collective and topology)\n"
       "  --proto P         Simple (default), LL or LL128\n"
       "  --min-bytes SIZE  smallest message the runtime picks the algorithm for (default 0)\n"
@@ -53,7 +55,7 @@ void tc_cmd_export_help(void) {
       "The topology is the SPEC, or the graph embedded in SCHEDULE.json.\n"
       "  --link-bw BW      bandwidth of a unit-capacity link, e.g. 25Gbps\n"
       "  --alpha TIME      latency of every link, e.g. 10us\n"
-      "  --out DIR         the directory (created if missing)\n"
+      "  --out DIR         the directory (created if missing); both files or neither\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Exit status: 0 written, 1 the schedule fails verification or a write failed, 2 bad usage\n"
@@ -162,7 +164,8 @@ static int export_msccl(export_options *o) {
     }
     return tc_cli_fail("export", &err);
   }
-  printf(
+  if (!tc_output_is_stdout(o->out)) /* with --out -, stdout holds the XML alone */
+    printf(
       "wrote %s: MSCCL %s on %d GPUs, proto %s, %d channel%s, %lld threadblocks (at most %d per GPU, %d step%s "
       "each), %lld nops\n",
       o->out, tc_msccl_coll_name(doc.sched.coll), doc.sched.nodes, tc_msccl_proto_name(mo->proto), st.nchannels,

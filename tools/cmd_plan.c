@@ -46,7 +46,8 @@ void tc_cmd_plan_help(void) {
       "  --bidirectional   only topologies whose links come in opposite pairs\n"
       "  --out DIR         output directory (default plan-N-D); written to a temporary\n"
       "                    directory beside it and renamed into place when complete\n"
-      "  --force           replace DIR when it exists and is not empty (refused otherwise)\n"
+      "  --force           replace DIR when it is a plan directory (written by plan: it holds\n"
+      "                    the marker .topocoll-plan); any other non-empty DIR is refused\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Exit status: 0 success, 1 failure (nothing written), 2 bad usage or input.\n");

@@ -17,6 +17,7 @@
 #include "cli_options.h"
 #include "sched_report.h"
 #include "topocoll/collective.h"
+#include "topocoll/output.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/spec.h"
 #include "topocoll/verify.h"
@@ -55,7 +56,9 @@ void tc_cmd_sched_help(void) {
       "  --link-bw BW    bandwidth of one unit-capacity link, e.g. 25Gbps, 100GBps, 800Mbps\n"
       "  --size SIZE     buffer size M, e.g. 1MB, 4MiB, 1048576 (bytes)\n"
       "                  with all three, the predicted time T = steps*alpha + tau*M/B is reported\n"
-      "  --out FILE      write the verified schedule as a schedule JSON file (docs/formats.md)\n"
+      "  --out FILE      write the verified schedule as a schedule JSON file (docs/formats.md;\n"
+      "                  replaced atomically; - for standard output, a device or FIFO is\n"
+      "                  written in place, a directory refused)\n"
       "  --json          one JSON object instead of the text report\n"
       "  --list          the algorithms, one a line: name, collectives, topology, summary\n"
       TC_CLI_MAX_MEMORY_HELP
@@ -156,6 +159,8 @@ int tc_cmd_sched(int argc, char **argv) {
   if (status) return status < 0 ? TC_EXIT_OK : status;
   tc_error err;
   tc_error_clear(&err);
+  /* A target no writer accepts (output.h) is refused before any work. */
+  if (o.out && tc_output_check(o.out, &err)) return tc_cli_fail("sched", &err);
   tc_graph *g = NULL;
   tc_spec *spec = NULL;
   if (tc_spec_parse(o.spec, &spec, &err) || tc_spec_eval(spec, NULL, &g, &err)) {

@@ -8,7 +8,7 @@
 ** simulated — options, sizes, the schedule file (read, then verified: an invalid schedule
 ** is exit 1 and never simulated), a collective the executor runs, the programs smpirun and
 ** topocoll-smpi-exec. Then a fresh directory (cli_fs.h, removed at the end whatever
-** happens short of a kill) receives the platform (tc_simgrid_write_platform), the hostfile
+** happens short of SIGKILL: also on SIGINT, SIGTERM, SIGHUP, SIGPIPE) receives the platform (tc_simgrid_write_platform), the hostfile
 ** and the schedule as plan.json — the very schedule just verified, re-written, so the
 ** ranks may skip verifying it (--trusted) and a path with spaces never meets smpirun's
 ** word splitting. Runs (sim_smpi.h), each covering many sizes:

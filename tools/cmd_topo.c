@@ -2,6 +2,9 @@
 ** cmd_topo.c — `topocoll topo SPEC`: build a topology from a spec, print its report
 ** (text or --json), and optionally write it as DOT, edge list, wiring CSV or graph JSON.
 ** `topocoll topo --list` lists every family.
+** The output files are checked before anything is built and written all or nothing
+** (output.h): a refused or failing one leaves every other target as it was. FILE may be
+** "-" (standard output, before the report) or a device or FIFO (written in place).
 */
 #include <inttypes.h>
 #include <jansson.h>
@@ -12,6 +15,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "topocoll/graph_io.h"
+#include "topocoll/output.h"
 #include "topocoll/spec.h"
 #include "topocoll/summary.h"
 #include "topocoll/topo.h"
@@ -44,7 +48,11 @@ void tc_cmd_topo_help(void) {
       "  --wiring FILE           write the cabling plan CSV (node, port -> node, port)\n"
       "  --graph-json FILE       write the graph as JSON (readable back with file(FILE))\n"
       "  --list                  list every topology family with its parameters\n"
-      TC_CLI_MAX_MEMORY_HELP);
+      TC_CLI_MAX_MEMORY_HELP
+      "\n"
+      "The files are written all or nothing: each regular FILE is replaced atomically, FILE\n"
+      "may be - (standard output, before the report), a device or a FIFO (written in place);\n"
+      "a directory is refused.\n");
 }
 
 static void print_list(void) {
@@ -180,13 +188,27 @@ static int parse_options(int argc, char **argv, topo_options *o) {
   return status;
 }
 
-/* Write every requested output file; stops at the first failure. */
+/* Every requested output target is one a writer accepts (output.h), checked before the
+   topology is built so that a bad one costs nothing. */
+static int check_outputs(const topo_options *o, tc_error *err) {
+  const char *const paths[] = {o->dot, o->edges, o->wiring, o->graph_json};
+  int rc = TC_OK;
+  for (size_t i = 0; !rc && i < sizeof paths / sizeof paths[0]; i++)
+    if (paths[i]) rc = tc_output_check(paths[i], err);
+  return rc;
+}
+
+/* Write every requested output file, all or nothing: one batch (output.h), so a failure
+   of any leaves every target as it was. */
 static int write_outputs(const tc_graph *g, const topo_options *o, tc_error *err) {
   int rc = TC_OK;
+  tc_output_begin();
   if (!rc && o->dot) rc = tc_graph_write_dot(g, o->spec, o->dot, err);
   if (!rc && o->edges) rc = tc_graph_write_edgelist(g, o->edges, err);
   if (!rc && o->wiring) rc = tc_graph_write_wiring(g, o->wiring, err);
   if (!rc && o->graph_json) rc = tc_graph_write_json(g, o->spec, o->graph_json, err);
+  if (rc) tc_output_abort();
+  else rc = tc_output_commit(err);
   return rc;
 }
 
@@ -197,6 +219,7 @@ int tc_cmd_topo(int argc, char **argv) {
   if (o.list) { print_list(); return TC_EXIT_OK; }
   tc_error err;
   tc_error_clear(&err);
+  if (check_outputs(&o, &err)) return tc_cli_fail("topo", &err);
   tc_graph *g = NULL;
   if (tc_spec_build(o.spec, &g, &err)) return tc_cli_fail("topo", &err);
   tc_graph_summary s;

@@ -168,6 +168,8 @@ static int pump(int fds[2], sink *sinks, int ms) {
 
 static void run_child(char *const argv[], int out_w, int err_w, int exec_w) {
   setpgid(0, 0);
+  /* The default actions until exec. (The library's cleanup handler, output.h, removes
+     nothing in a child: the files in flight are the parent's.) */
   for (int i = 0; i < NFORWARDED; i++) signal(forwarded[i], SIG_DFL);
   int null_fd = open("/dev/null", O_RDONLY);
   if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);

@@ -1,12 +1,15 @@
 /*
 ** topocoll.c — the `topocoll` command: dispatches to one subcommand per capability and
-** answers --help, --version and `help SUBCOMMAND`.
+** answers --help, --version and `help SUBCOMMAND`. Before any subcommand runs, the
+** library's signal handlers are installed (output.h), so SIGINT, SIGTERM, SIGHUP or
+** SIGPIPE leave no temporary file, staging directory or scratch directory behind.
 */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "topocoll/output.h"
 
 static const tc_command commands[] = {
     {"plan", "the main job: best topology and verified schedules for a cluster and workload", tc_cmd_plan,
@@ -107,6 +110,12 @@ int main(int argc, char **argv) {
   if (!c) {
     tc_cli_error(NULL, "no command '%s' (see 'topocoll --help')", first);
     return TC_EXIT_USAGE;
+  }
+  tc_error err;
+  tc_error_clear(&err);
+  if (tc_output_catch_signals(&err)) {
+    fprintf(stderr, "topocoll: %s\n", err.msg);
+    return TC_EXIT_FAIL;
   }
   return c->run(argc - 1, argv + 1);
 }

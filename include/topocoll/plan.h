@@ -17,6 +17,8 @@
 **   summary.md           the frontier table, the choice and why (time per size of every
 **                        member), and the predicted allreduce time per size of the chosen
 **                        schedule against the ring and the double binary tree on the same N, d
+**   .topocoll-plan       the marker (TC_PLAN_MARKER): this directory is a plan, which
+**                        `force` may replace
 **
 ** Guarantees:
 **   - nothing unverified is written: every schedule passes tc_schedule_verify first (the
@@ -25,10 +27,14 @@
 **     verified schedules, and the frontier and "why" tables, which are the finder's
 **     predictions, say so;
 **   - the directory appears whole or not at all: the files are written into a fresh
-**     temporary directory beside DIR, which is renamed into place last; on any failure
-**     the temporary is removed and DIR is left as it was;
-**   - an existing non-empty DIR is refused (TC_EINPUT) unless `force`, which replaces it
-**     (the old directory is moved aside, the new one renamed in, then the old one removed);
+**     staging directory DIR.tmp-PID-i beside DIR, which is renamed into place last; on any
+**     failure (an interrupting signal too, once tc_output_catch_signals is installed,
+**     output.h) the staging directory is removed and DIR is left as it was;
+**   - an existing non-empty DIR is refused (TC_EINPUT) unless `force` and DIR holds the
+**     marker, i.e. was written by a plan: then it is replaced (the old directory is moved
+**     aside, the new one renamed in, then the old one removed). A non-empty DIR without the
+**     marker is never replaced, force or not. DIR "-" is refused; a symbolic link to a
+**     directory names the directory (the link stays);
 **   - nothing prints: progress goes through the caller's callback, one call per phase.
 */
 #ifndef TOPOCOLL_PLAN_H
@@ -82,8 +88,12 @@ TC_API int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_pl
                         tc_plan *out, tc_error *err);
 TC_API void tc_plan_destroy(tc_plan *p);
 
+/* The marker file of a plan directory (plan.h: `force` replaces only a directory holding it). */
+#define TC_PLAN_MARKER ".topocoll-plan"
+
 /* Whether `dir` may receive a plan: it does not exist, or is an empty directory, or
-   `force` is set and it is a directory. Anything else is TC_EINPUT with one line. */
+   `force` is set and it is a plan directory (holds TC_PLAN_MARKER). Anything else is
+   TC_EINPUT with one line. */
 TC_API int tc_plan_check_dir(const char *dir, int force, tc_error *err);
 
 /* Write the plan's files into dir, whole or not at all (see the header). */

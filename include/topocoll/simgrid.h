@@ -2,7 +2,8 @@
 ** simgrid.h — a graph as a SimGrid platform (XML v4.1) for SMPI simulations.
 **
 ** tc_simgrid_write_platform(g, bw, alpha, dir) writes dir/platform.xml and dir/hostfile
-** (dir and missing parents are created; each file is replaced atomically):
+** (dir and missing parents are created; both files are written or neither, each replaced
+** atomically or written in place as output.h says; dir "-" is refused):
 **   - one host per node, named "n<id>", in a single zone with routing="Full";
 **   - one link per ordered node pair (u, w), u != w, joined by arcs, named "l<u>_<w>", with
 **     bandwidth = (sum of the capacities of the u -> w arcs) * bw bytes/s (parallel arcs are
@@ -19,8 +20,10 @@
 ** not simulated. Numbers are written with enough digits to round-trip (%.17g with units
 ** "Bps" and "s").
 ** Errors: TC_EINPUT when g is not strongly connected (some route would not exist),
-** bw <= 0 or alpha < 0 (or not finite); TC_ERANGE when N*(N-1) routes exceed 2^26; TC_EIO
-** naming the directory or file when it cannot be created or written.
+** bw <= 0 or alpha < 0 (or not finite), dir "-", dir or one of its parents an existing
+** non-directory, platform.xml or hostfile a directory (or another refused target, output.h);
+** TC_ERANGE when N*(N-1) routes exceed 2^26; TC_EIO naming the directory or file when it
+** cannot be created or written.
 */
 #ifndef TOPOCOLL_SIMGRID_H
 #define TOPOCOLL_SIMGRID_H

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "core/io_atomic.h"
+#include "topocoll/output.h"
 
 /* Routes past this many are refused (the file would run to gigabytes). */
 #define TC_SIMGRID_MAX_ROUTES (INT64_C(1) << 26)
@@ -37,7 +38,7 @@ static int make_dirs(const char *dir, tc_error *err) {
     if (mkdir(path, 0777) && errno != EEXIST)
       rc = tc_error_set(err, TC_EIO, "cannot create directory %s: %s", path, strerror(errno));
     else if (stat(path, &st) || !S_ISDIR(st.st_mode))
-      rc = tc_error_set(err, TC_EIO, "cannot create directory %s: a file of that name exists", path);
+      rc = tc_error_set(err, TC_EINPUT, "cannot create directory %s: it exists and is not a directory", path);
     path[i] = saved;
   }
   free(path);
@@ -159,12 +160,23 @@ int tc_simgrid_write_platform(const tc_graph *g, double link_bw, double alpha_s,
                         (long long)g->n * (g->n - 1), (long long)TC_SIMGRID_MAX_ROUTES);
   if (!tc_graph_is_strongly_connected(g))
     return tc_error_set(err, TC_EINPUT, "the graph is not strongly connected: some node pair would have no route");
+  if (tc_output_is_stdout(dir))
+    return tc_error_set(err, TC_EINPUT, "a SimGrid platform is a directory (platform.xml and hostfile); '-' "
+                                        "(standard output) cannot receive it");
   int rc = make_dirs(dir, err);
   if (rc) return rc;
   char *platform = join_path(dir, "platform.xml", err), *hostfile = platform ? join_path(dir, "hostfile", err) : NULL;
   if (!hostfile) rc = TC_ENOMEM;
-  if (!rc) rc = write_platform(g, link_bw, alpha_s, platform, err);
-  if (!rc) rc = write_hostfile(g, hostfile, err);
+  /* Both files or neither (output.h): both targets checked first, then one batch. */
+  if (!rc) rc = tc_output_check(platform, err);
+  if (!rc) rc = tc_output_check(hostfile, err);
+  if (!rc) {
+    tc_output_begin();
+    rc = write_platform(g, link_bw, alpha_s, platform, err);
+    if (!rc) rc = write_hostfile(g, hostfile, err);
+    if (rc) tc_output_abort();
+    else rc = tc_output_commit(err);
+  }
   free(platform);
   free(hostfile);
   return rc;

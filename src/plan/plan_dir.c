@@ -1,8 +1,15 @@
 /*
 ** plan_dir.c — writing a plan into a directory that appears whole or not at all (contract
-** in plan.h): the files are written into a fresh temporary directory beside DIR, which is
-** renamed into place last; on any failure the temporary is removed and DIR is left as it
-** was.
+** in plan.h): the files are written into a fresh staging directory beside DIR, which is
+** renamed into place last; on any failure the staging directory is removed and DIR is left
+** as it was.
+**
+** Only what topocoll wrote is ever replaced: a plan directory carries the marker file
+** TC_PLAN_MARKER, and --force replaces an occupied DIR only when it has one. The staging
+** directory (and, while it is removed, the replaced one) is recorded in flight
+** (core/inflight.h), so an interrupting signal removes it. The swap of a forced
+** replacement — DIR moved aside, the new one renamed in — runs with the signals blocked,
+** so DIR is never seen missing by a handler.
 */
 #include <errno.h>
 #include <stdio.h>
@@ -12,25 +19,62 @@
 #include <unistd.h>
 
 #include "core/fs_tree.h"
+#include "core/inflight.h"
+#include "core/io_atomic.h"
 #include "plan/plan_internal.h"
 #include "topocoll/graph_io.h"
+#include "topocoll/output.h"
 #include "topocoll/plan.h"
 #include "topocoll/sched_io.h"
+
+/* 1 if dir holds the marker as a regular file (a symbolic link of that name does not count). */
+static int has_marker(const char *dir) {
+  size_t size = strlen(dir) + sizeof TC_PLAN_MARKER + 1;
+  char *path = malloc(size);
+  if (!path) return 0;
+  snprintf(path, size, "%s/%s", dir, TC_PLAN_MARKER);
+  struct stat st;
+  int marked = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+  free(path);
+  return marked;
+}
 
 int tc_plan_check_dir(const char *dir, int force, tc_error *err) {
   struct stat st;
   if (!dir || !*dir) return tc_error_set(err, TC_EINPUT, "empty output directory name");
+  if (tc_output_is_stdout(dir))
+    return tc_error_set(err, TC_EINPUT, "a plan is a directory of files; '-' (standard output) cannot receive it");
   if (stat(dir, &st) != 0) {
+    if (errno == ENOENT && lstat(dir, &st) == 0)
+      return tc_error_set(err, TC_EINPUT, "'%s' is a symbolic link to nothing", dir);
     if (errno == ENOENT) return TC_OK;
     return tc_error_set(err, TC_EIO, "cannot access '%s': %s", dir, strerror(errno));
   }
   if (!S_ISDIR(st.st_mode)) return tc_error_set(err, TC_EINPUT, "'%s' exists and is not a directory", dir);
   int empty = tci_fs_dir_is_empty(dir);
   if (empty < 0) return tc_error_set(err, TC_EIO, "cannot read directory '%s': %s", dir, strerror(errno));
-  if (!empty && !force)
-    return tc_error_set(err, TC_EINPUT, "output directory '%s' exists and is not empty (--force replaces it)",
+  if (empty) return TC_OK;
+  int marked = has_marker(dir);
+  if (!force && marked)
+    return tc_error_set(err, TC_EINPUT, "output directory '%s' exists and is not empty (--force replaces it)", dir);
+  if (!force)
+    return tc_error_set(err, TC_EINPUT,
+                        "output directory '%s' exists and is not empty, and is not a plan directory written by "
+                        "topocoll plan",
                         dir);
+  if (!marked)
+    return tc_error_set(err, TC_EINPUT,
+                        "'%s' is not a plan directory written by topocoll plan (no %s); refusing to replace it", dir,
+                        TC_PLAN_MARKER);
   return TC_OK;
+}
+
+static int write_marker(const char *path, tc_error *err) {
+  tc_atomic_file af;
+  int rc = tci_atomic_open(&af, path, err);
+  if (rc) return rc;
+  fputs("This directory was written by `topocoll plan`; `topocoll plan --force` may replace it.\n", af.fp);
+  return tci_atomic_commit(&af, err);
 }
 
 static int write_one(const tc_plan *p, const char *dir, const char *name, tc_error *err) {
@@ -47,46 +91,85 @@ static int write_one(const tc_plan *p, const char *dir, const char *name, tc_err
   else if (!strcmp(name, "reduce-scatter.json"))
     rc = tc_schedule_write_json(p->graph, spec, &p->reduce_scatter, path, err);
   else if (!strcmp(name, "allreduce.json")) rc = tc_schedule_write_json(p->graph, spec, &p->allreduce, path, err);
+  else if (!strcmp(name, TC_PLAN_MARKER)) rc = write_marker(path, err);
   else rc = tc_plan_write_summary(p, path, err);
   free(path);
   return rc;
 }
 
-/* Put the finished temporary directory at target: a rename onto nothing or onto an empty
-   directory; with `force` an existing tree is moved aside first and removed after. */
-static int move_into_place(const char *tmp, const char *target, int force, tc_error *err) {
-  if (rename(tmp, target) == 0) return TC_OK;
+/* A fresh sibling directory "<target>.<tag>-PID-i", recorded in flight as a tree. */
+static int make_recorded_sibling(const char *target, const char *tag, char **dir, int *slot, tc_error *err) {
+  sigset_t saved;
+  tci_inflight_block(&saved);
+  int rc = tci_fs_make_sibling_dir(target, tag, dir, err);
+  if (!rc && (*slot = tci_inflight_add(*dir, 1, err)) < 0) {
+    rmdir(*dir);
+    free(*dir);
+    *dir = NULL;
+    rc = err->code;
+  }
+  tci_inflight_unblock(&saved);
+  return rc;
+}
+
+/* Put the finished staging directory (slot *tmp_slot) at target: a rename onto nothing or
+   onto an empty directory; with `force` the existing tree is moved aside first and removed
+   after. */
+static int move_into_place(const char *tmp, int *tmp_slot, const char *target, int force, tc_error *err) {
+  if (rename(tmp, target) == 0) {
+    tci_inflight_drop(*tmp_slot);
+    *tmp_slot = -1;
+    return TC_OK;
+  }
   if (!force || (errno != ENOTEMPTY && errno != EEXIST))
     return tc_error_set(err, TC_EIO, "cannot rename '%s' to '%s': %s", tmp, target, strerror(errno));
   char *old = NULL;
-  int rc = tci_fs_make_sibling_dir(target, "old", &old, err);
+  int old_slot = -1;
+  int rc = make_recorded_sibling(target, "old", &old, &old_slot, err);
   if (rc) return rc;
+  sigset_t saved;
+  tci_inflight_block(&saved);
   if (rename(target, old) != 0) {
     rc = tc_error_set(err, TC_EIO, "cannot move '%s' aside: %s", target, strerror(errno));
     rmdir(old);
   } else if (rename(tmp, target) != 0) {
     rc = tc_error_set(err, TC_EIO, "cannot rename '%s' to '%s': %s", tmp, target, strerror(errno));
     rename(old, target); /* put the old tree back */
-  } else if (tci_fs_remove_tree(old) != 0) {
-    rc = tc_error_set(err, TC_EIO, "wrote '%s' but could not remove the replaced tree '%s'", target, old);
+  } else {
+    tci_inflight_drop(*tmp_slot);
+    *tmp_slot = -1;
   }
+  tci_inflight_unblock(&saved);
+  if (!rc && tci_fs_remove_tree(old) != 0)
+    rc = tc_error_set(err, TC_EIO, "wrote '%s' but could not remove the replaced tree '%s'", target, old);
+  tci_inflight_drop(old_slot);
   free(old);
   return rc;
+}
+
+/* The directory to write: dir without trailing slashes, or the directory a symbolic link
+   named dir points to (the link stays); malloc'd, NULL when out of memory. */
+static char *target_dir(const char *dir) {
+  char *trimmed = tci_fs_trimmed_copy(dir), *target = trimmed ? tci_fs_link_target(trimmed) : NULL;
+  free(trimmed);
+  return target;
 }
 
 int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
                   tc_error *err) {
   static const char *const files[] = {"topology.json", "topology.dot", "wiring.csv", "allgather.json",
-                                      "reduce-scatter.json", "allreduce.json", "summary.md"};
+                                      "reduce-scatter.json", "allreduce.json", "summary.md", TC_PLAN_MARKER};
   int rc = tc_plan_check_dir(dir, force, err);
   if (rc) return rc;
-  char *target = tci_fs_trimmed_copy(dir), *tmp = NULL;
+  char *target = target_dir(dir), *tmp = NULL;
   if (!target) return tc_error_set(err, TC_ENOMEM, "out of memory");
   tci_plan_progress_line(progress, ctx, "writing %s", target);
-  rc = tci_fs_make_sibling_dir(target, "tmp", &tmp, err);
+  int tmp_slot = -1;
+  rc = make_recorded_sibling(target, "tmp", &tmp, &tmp_slot, err);
   for (size_t i = 0; !rc && i < sizeof files / sizeof files[0]; i++) rc = write_one(p, tmp, files[i], err);
-  if (!rc) rc = move_into_place(tmp, target, force, err);
+  if (!rc) rc = move_into_place(tmp, &tmp_slot, target, force, err);
   if (rc && tmp) tci_fs_remove_tree(tmp);
+  tci_inflight_drop(tmp_slot);
   free(tmp);
   free(target);
   return rc;
