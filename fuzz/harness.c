@@ -3,9 +3,10 @@
 **
 ** Message lines: every error should be one line of printable text (error.h; readers echo
 ** input only through core/io_text.h's quoting). Some messages still echo raw input (the
-** spec parser's "bad spec \"...\"" prefix, the size list's "size range" item), so that check
-** runs only with TC_FUZZ_STRICT_MESSAGES=1 in the environment (bench/fuzz.sh passes it
-** through); once every message quotes its input it should become unconditional.
+** spec parser's "bad spec \"...\"" prefix, the size list's "size range" and "empty item"
+** messages), so that check runs only with TC_FUZZ_STRICT_MESSAGES=1 in the environment
+** (bench/fuzz.sh passes it through); once every message quotes its input it should
+** become unconditional.
 */
 #include "harness.h"
 
