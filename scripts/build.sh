@@ -6,6 +6,9 @@
 #                            would be (prefix /usr: multiarch libdir lib/<triplet>)
 #   minimal  build-minimal/  the synthesis library and the CLI alone: no tests, MPI,
 #                            SimGrid or benchmarks (what a packager of just the library builds)
+#   fuzz     build-fuzz/     clang, the libFuzzer harnesses of fuzz/ over the library compiled
+#                            with ASan+UBSan and the fuzzer's coverage (-O1, asserts on; smaller
+#                            size limits: docs/fuzzing.md); no tests, MPI, SimGrid or benchmarks
 # --werror turns warnings into errors (TC_WERROR); scripts/test.sh and CI use it, the demo
 # does not (a user's newer compiler may warn about something new). Every configure states
 # TC_WERROR, so a build directory never keeps the other script's setting.
@@ -26,7 +29,10 @@ case "$kind" in
   minimal) dir=build-minimal
     flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF -DTC_WITH_MPI=OFF -DTC_WITH_SIMGRID=OFF
            -DTC_BUILD_BENCH=OFF) ;;
-  *) echo "build.sh: unknown build kind '$kind' (normal|asan|clang|minimal)" >&2; exit 2 ;;
+  fuzz) dir=build-fuzz
+    flags=(-DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DTC_SANITIZE=ON
+           -DTC_BUILD_FUZZ=ON -DBUILD_TESTING=OFF -DTC_WITH_MPI=OFF -DTC_WITH_SIMGRID=OFF -DTC_BUILD_BENCH=OFF) ;;
+  *) echo "build.sh: unknown build kind '$kind' (normal|asan|clang|minimal|fuzz)" >&2; exit 2 ;;
 esac
 cmake -S . -B "$dir" -DTC_WERROR="$werror" "${flags[@]}" >/dev/null
 cmake --build "$dir" -j"$(nproc)" >/dev/null

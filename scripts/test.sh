@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# test.sh — install dependencies, then build and test four ways, warnings as errors
+# test.sh — install dependencies, then build and test five ways, warnings as errors
 # (scripts/build.sh --werror): the normal build and the ASan+UBSan build run every test;
 # the clang Release build (-D_FORTIFY_SOURCE=2, Debian multiarch libdir) runs the fast
 # tests (ctest -L fast, which include the install check); the minimal build (library and
-# CLI only) must build without looking up MPI, SimGrid, cmocka or libxml2. Exits non-zero
-# if anything fails.
+# CLI only) must build without looking up MPI, SimGrid, cmocka or libxml2; the fuzz build
+# runs each libFuzzer harness for 10 s (bench/fuzz.sh: about a minute and a half; the
+# inputs of fixed bugs in fuzz/regressions/ are replayed first). Exits non-zero if
+# anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh --test
@@ -26,3 +28,5 @@ if grep -E '^(MPI_C_[A-Z_]*|CMOCKA_FOUND|LIBXML2_FOUND|TC_SMPICC|TC_MPIRUN)[:=]'
   echo "test.sh: the minimal build looked up MPI, SimGrid or test-only packages (above)" >&2
   exit 1
 fi
+echo "== fuzz build: 10 s of each harness" >&2
+bash bench/fuzz.sh --werror 10

@@ -149,7 +149,15 @@ expect 1 fake unchecked ar-torus.json --sizes 1KB
 grep -q "the executor did not check it" "$tmp/err" || fail "unchecked size accepted: $(cat "$tmp/err")"
 grep -q ' not checked$' "$tmp/out" || fail "unchecked row: $(cat "$tmp/out")"
 expect_err 1 "mpirun timed out after 1 s; it and every rank were killed" fake hang ar-torus.json --timeout 1
-pgrep -f "$tmp/fake-exec" >/dev/null && fail "a timed-out rank is still running"
+# pgrep (procps) must exist: without it this check would pass without looking.
+pgrep_status=0
+pgrep -f "$tmp/fake-exec" >/dev/null 2>&1 || pgrep_status=$?
+case $pgrep_status in
+  0) fail "a timed-out rank is still running" ;;
+  1) ;;
+  127) fail "pgrep not found: cannot check that timed-out ranks were killed (install procps: scripts/deps.sh)" ;;
+  *) fail "pgrep failed with status $pgrep_status: cannot check that timed-out ranks were killed" ;;
+esac
 
 # ---- refused before launching: exit 2 (input), 1 (invalid schedule, missing programs) ----
 rm -f "$FAKE_LOG"

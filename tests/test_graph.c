@@ -67,6 +67,41 @@ static void bidirectional_pairing(void **state) {
   tc_graph_destroy(g);
 }
 
+/* A node of more arcs than the insertion sort takes (graph.c sorts those by qsort), given
+   in reverse order with mixed capacities and parallel arcs, and its opposite arcs: the
+   order is (dst, cap) and the k-th arc u->v pairs with the k-th arc v->u. The fuzzer found
+   that both steps were quadratic in such a node's degree (fuzz/regressions/spec). */
+static void high_degree_node_sorted_and_paired(void **state) {
+  (void)state;
+  enum { LEAVES = 40, CAPS = 3 };
+  tc_graph_builder b;
+  tc_error err;
+  tc_graph *g = NULL;
+  assert_int_equal(tc_graph_builder_init(&b, LEAVES + 1, &err), TC_OK);
+  for (int v = LEAVES; v >= 1; v--)
+    for (int c = CAPS; c >= 1; c--) {
+      assert_int_equal(tc_graph_builder_add_arc(&b, 0, v, c, &err), TC_OK);
+      assert_int_equal(tc_graph_builder_add_arc(&b, v, 0, c, &err), TC_OK);
+    }
+  assert_int_equal(tc_graph_builder_finish(&b, &g, &err), TC_OK);
+  assert_int_equal(tc_graph_out_degree(g, 0), LEAVES * CAPS);
+  for (int64_t a = 0; a < LEAVES * CAPS; a++) {
+    assert_int_equal(g->src[a], 0);
+    assert_int_equal(g->dst[a], 1 + a / CAPS);
+    assert_int_equal(g->cap[a], 1 + a % CAPS);
+  }
+  assert_true(g->bidirectional);
+  for (int64_t a = 0; a < LEAVES * CAPS; a++) {
+    int64_t r = g->rev[a];
+    assert_int_equal(g->src[r], g->dst[a]);
+    assert_int_equal(g->dst[r], 0);
+    assert_int_equal(g->cap[r], g->cap[a]);
+    assert_int_equal(r - g->out_off[g->dst[a]], a % CAPS); /* the k-th with the k-th */
+    assert_int_equal(g->rev[r], a);
+  }
+  tc_graph_destroy(g);
+}
+
 static void transpose_reverses_every_arc(void **state) {
   (void)state;
   const int arcs[][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 2}};
@@ -102,6 +137,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(csr_sorted_and_in_lists),
       cmocka_unit_test(bidirectional_pairing),
+      cmocka_unit_test(high_degree_node_sorted_and_paired),
       cmocka_unit_test(transpose_reverses_every_arc),
       cmocka_unit_test(connectivity_and_errors),
   };

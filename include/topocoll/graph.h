@@ -34,9 +34,16 @@ typedef enum { TC_NODE_COMPUTE = 0, TC_NODE_SWITCH = 1 } tc_node_kind;
 typedef enum { TC_OUT = 0, TC_IN = 1 } tc_dir;
 
 /* Largest node count any builder accepts (keeps n*d arc counts and n^2 pair counts sane). */
+/* Only the fuzz build (CMake TC_BUILD_FUZZ) defines smaller limits, so that its harnesses
+   never build a graph that costs seconds; nothing else may: the library and its clients
+   must agree on them. */
+#ifndef TC_MAX_NODES
 #define TC_MAX_NODES 16777216
+#endif
 /* Largest arc count any builder accepts. */
+#ifndef TC_MAX_ARCS
 #define TC_MAX_ARCS 134217728LL
+#endif
 
 typedef struct tc_graph {
   int32_t n;

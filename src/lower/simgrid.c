@@ -57,20 +57,22 @@ static char *join_path(const char *dir, const char *name, tc_error *err) {
 }
 
 /* Total capacity of the arcs u -> v starting at arc a (they are contiguous); *next is the
-   first arc past them. */
-static int64_t parallel_capacity(const tc_graph *g, int64_t a, int64_t *next) {
-  int64_t sum = 0, b = a;
-  for (; b < g->out_off[g->src[a] + 1] && g->dst[b] == g->dst[a]; b++) sum += g->cap[b];
+   first arc past them. Summed as a double, which the bandwidth is anyway: capacities are
+   int64 each, so their sum may not fit one. */
+static double parallel_capacity(const tc_graph *g, int64_t a, int64_t *next) {
+  double sum = 0;
+  int64_t b = a;
+  for (; b < g->out_off[g->src[a] + 1] && g->dst[b] == g->dst[a]; b++) sum += (double)g->cap[b];
   *next = b;
   return sum;
 }
 
 static void write_links(FILE *fp, const tc_graph *g, double link_bw, double alpha_s) {
   for (int64_t a = 0, next; a < g->m; a = next) {
-    int64_t cap = parallel_capacity(g, a, &next);
+    double cap = parallel_capacity(g, a, &next);
     if (g->src[a] == g->dst[a]) continue; /* a self-loop needs no link: SMPI sends to itself locally */
     fprintf(fp, "    <link id=\"l%d_%d\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" sharing_policy=\"SHARED\"/>\n",
-            g->src[a], g->dst[a], (double)cap * link_bw, alpha_s);
+            g->src[a], g->dst[a], cap * link_bw, alpha_s);
   }
 }
 
