@@ -6,7 +6,8 @@
 ** tc_sim_run(env, algo, sizes, n, verify, ...) launches (launch.h: no shell, a deadline of
 ** env->timeout_s, nothing left running)
 **   [prlimit --data=BYTES:] TMPDIR=DIR smpirun -quiet -np N -platform DIR/platform.xml
-**           -hostfile DIR/hostfile <tc_sim_alpha_beta_cfg> [--cfg=smpi/<coll>:ALGO]
+**           -hostfile DIR/hostfile <tc_sim_alpha_beta_cfg> --cfg=contexts/stack-size:8192
+**           [--cfg=smpi/<coll>:ALGO]
 **           --cfg=smpi/shared-malloc-blocksize:<the largest size, as a power of 2 >= 1 MiB>
 **           --log=root.thres:warning
 **           EXEC DIR/programs.txt --sizes B1,B2,... --iters 1 --warmup 0
@@ -14,8 +15,9 @@
 **                                             compared with MPI's, i.e. with ALGO's)
 **           --only topocoll|mpi --no-compute (!verify; algo == NULL: the schedule, else ALGO)
 ** - prlimit (util-linux; only when env->prlimit is set) caps the simulation's private memory
-**   at half the memory available when it starts (RLIMIT_DATA, which leaves
-**   SMPI_SHARED_MALLOC's file mappings free): an SMPI algorithm whose real temporary
+**   at half the memory available when it starts plus the ranks' stacks (8 MiB each, mapped
+**   but barely touched; RLIMIT_DATA counts them and leaves SMPI_SHARED_MALLOC's file
+**   mappings free): an SMPI algorithm whose real temporary
 **   buffers (up to M bytes per rank) do not fit fails with std::bad_alloc rather than
 **   calling in the OOM killer on a shared machine.
 ** - One timed iteration suffices: a simulation is deterministic. No warm-up either: the

@@ -78,11 +78,11 @@ int tc_program_file_write(const tc_graph *g, const tc_schedule *s, const char *p
   fprintf(fp, MAGIC "\ncollective %s\nalgorithm %s\nranks %d\n", tc_collective_name(s->coll), s->algorithm, n);
   long digest_at = ftell(fp);
   fprintf(fp, "digest %016" PRIx64 "\n", UINT64_C(0));
-  long index_at = ftell(fp);
   for (int32_t r = 0; r < n; r++) fprintf(fp, "%0*d\n", INDEX_WIDTH, 0);
   int64_t *offset = malloc(sizeof *offset * (size_t)(n > 0 ? n : 1));
   hashing_writer w = {fp, UINT64_C(0xcbf29ce484222325), ftell(fp)};
-  if (!offset || digest_at < 0 || index_at < 0 || w.at < 0) rc = tc_error_set(err, TC_EIO, "%s: cannot write", path);
+  if (!offset) rc = tc_error_set(err, TC_ENOMEM, "out of memory writing %s", path);
+  else if (digest_at < 0 || w.at < 0) rc = tc_error_set(err, TC_EIO, "%s: cannot tell the write position", path);
   for (int32_t r = 0; r < n && !rc; r++) {
     offset[r] = w.at;
     write_section(&w, &progs[r]);
