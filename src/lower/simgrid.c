@@ -75,9 +75,9 @@ static int link_bandwidth(const tc_graph *g, int64_t a, double link_bw, double *
 /* Every link's bandwidth, checked before the file is opened: a refusal writes nothing. */
 static int check_links(const tc_graph *g, double link_bw, tc_error *err) {
   double bw;
-  for (int64_t a = 0, next; a < g->m; a = next) {
-    int rc = link_bandwidth(g, a, link_bw, &bw, &next, err);
-    if (rc && g->src[a] != g->dst[a]) return rc; /* a self-loop has no link */
+  for (int64_t a = 0, next = 0; a < g->m; a = next) {
+    if (g->src[a] == g->dst[a]) next = a + 1; /* a self-loop has no link */
+    else if (link_bandwidth(g, a, link_bw, &bw, &next, err)) return err->code;
   }
   return TC_OK;
 }
@@ -85,12 +85,15 @@ static int check_links(const tc_graph *g, double link_bw, tc_error *err) {
 /* One link per ordered pair of distinct neighbours (a self-loop needs none: SMPI delivers
    a message to oneself locally); with routes, the single-link route over it. */
 static void write_links(FILE *fp, const tc_graph *g, double link_bw, double alpha_s, int routes) {
-  for (int64_t a = 0, next; a < g->m; a = next) {
+  for (int64_t a = 0, next = 0; a < g->m; a = next) {
+    int32_t u = g->src[a], w = g->dst[a];
     double bw = 0;
     tc_error ignored;
-    link_bandwidth(g, a, link_bw, &bw, &next, &ignored); /* checked by check_links */
-    int32_t u = g->src[a], w = g->dst[a];
-    if (u == w) continue;
+    if (u == w) {
+      next = a + 1;
+      continue;
+    }
+    link_bandwidth(g, a, link_bw, &bw, &next, &ignored); /* sets next; check_links refused every failure */
     if (routes)
       fprintf(fp, "    <route src=\"n%d\" dst=\"n%d\" symmetrical=\"NO\"><link_ctn id=\"l%d_%d\"/></route>\n", u, w, u,
               w);
