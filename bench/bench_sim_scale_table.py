@@ -37,8 +37,9 @@ def main(path):
         target = f"<= {t_max} s" + (f", <= {rss_max / GIB:g} GiB" if rss_max else "")
         if any(math.isnan(r[2]) for r in rs):  # timed out: the bench's --timeout bounds it
             missed = True
-            print(f"| {name} | {len(rs)} | > {rs[-1][0]:.0f} s (timed out) | {rs[-1][1] / GIB:.2f} GiB (when "
-                  f"killed) | - | {target} | missed | {f'> {before} s' if before else 'not measured'} | - |")
+            # no RSS: the killed simulation is not among the processes /usr/bin/time waited for
+            print(f"| {name} | {len(rs)} | > {rs[-1][0]:.0f} s (timed out) | - | - | {target} | missed "
+                  f"| {f'> {before} s' if before else 'not measured'} | - |")
             continue
         wall = statistics.median(r[0] for r in rs)
         rss = statistics.median(r[1] for r in rs)
