@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # run.sh — build (Release) and print every benchmark table.
-# Usage: bench/run.sh [runs] [--exec] [--sim]
+# Usage: bench/run.sh [runs] [--exec] [--sim] [--sim-scale]
 #   the synthesis benchmarks always (a minute or two), then the commands users run, timed
 #   end to end beside those kernels (bench_cli.py, under a minute: what a kernel leaves
 #   out — sorting, costing, output — shows there); --exec adds the MPI executor overhead
 #   (bench_exec.sh, about 5 minutes on a quiet machine), --sim the SMPI comparison
-#   (bench_sim.sh, most of an hour: every SMPI algorithm up to 1 GiB on three topologies).
+#   (bench_sim.sh, most of an hour: every SMPI algorithm up to 1 GiB on three topologies),
+#   --sim-scale `topocoll simulate` on the 256- and 1024-node plans (bench_sim_scale.sh,
+#   a few minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=5 exec_bench=0 sim_bench=0
+runs=5 exec_bench=0 sim_bench=0 sim_scale=0
 for a in "$@"; do
   case $a in
     --exec) exec_bench=1 ;;
     --sim) sim_bench=1 ;;
-    *[!0-9]*) echo "run.sh: unknown argument '$a' (usage: bench/run.sh [runs] [--exec] [--sim])" >&2; exit 2 ;;
+    --sim-scale) sim_scale=1 ;;
+    *[!0-9]*) echo "run.sh: unknown argument '$a' (usage: bench/run.sh [runs] [--exec] [--sim] [--sim-scale])" >&2; exit 2 ;;
     *) runs=$a ;;
   esac
 done
@@ -32,4 +35,5 @@ status=0
 python3 bench/bench_cli.py --bin build-bench/topocoll --runs "$runs" --kernels "$kernels"/*.md || status=1
 if [ "$exec_bench" = 1 ]; then bash bench/bench_exec.sh --build build-bench || status=1; fi
 if [ "$sim_bench" = 1 ]; then bash bench/bench_sim.sh --build build-bench || status=1; fi
+if [ "$sim_scale" = 1 ]; then bash bench/bench_sim_scale.sh --build build-bench || status=1; fi
 exit $status

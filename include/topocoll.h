@@ -43,6 +43,7 @@
 /* lower */
 #include "topocoll/msccl.h"
 #include "topocoll/program.h"
+#include "topocoll/program_io.h"
 #include "topocoll/simgrid.h"
 
 #endif

@@ -128,6 +128,14 @@ expect_err 2 '--link-bw: ' "$bin" export 'torus(3,3)' --format simgrid --link-bw
 expect_err 2 '--alpha: ' "$bin" export 'torus(3,3)' --format simgrid --link-bw 1Gbps --alpha 10xs --out "$tmp/sg3"
 expect_err 2 '--name does not apply to --format simgrid' "$bin" export 'torus(3,3)' --format simgrid --link-bw 1Gbps \
   --alpha 10us --out "$tmp/sg3" --name x
+printf '{"format": "topocoll-graph", "version": 1, "nodes": 0, "arcs": []}\n' >"$tmp/empty.json"
+expect_err 2 "the graph has no nodes: a platform needs at least one host" "$bin" export "file($tmp/empty.json)" \
+  --format simgrid --link-bw 1Gbps --alpha 10us --out "$tmp/sg3"
 [ ! -e "$tmp/sg3" ] || fail "a failed simgrid export created the directory"
+# the file grows with the links: kautz(4,5) (5120 nodes, 20480 arcs) is 8 frame lines and a
+# line per host, link and route (with all N(N-1) routes it was 3.3 GB)
+expect 0 "$bin" export 'kautz(4,5)' --format simgrid --link-bw 25Gbps --alpha 10us --out "$tmp/k45"
+[ "$(wc -l <"$tmp/k45/platform.xml")" -eq $((8 + 5120 + 2 * 20480)) ] || fail "kautz(4,5): $(wc -l <"$tmp/k45/platform.xml") lines"
+[ "$(grep -c '<route ' "$tmp/k45/platform.xml")" -eq 20480 ] || fail "kautz(4,5): not one route per link"
 
 finish cli_export

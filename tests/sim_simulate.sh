@@ -136,6 +136,16 @@ f = j["fit"]
 assert abs(f["alpha_rel_err"]) < 1e-2 and abs(f["inv_bw_rel_err"]) < 1e-2 and f["max_rel_err"] < 1e-2, f
 '
 
+# ---- SimGrid's own routes on a directed graph: the platform declares only the links' routes
+# (DijkstraCache computes the rest); rdb exchanges with ranks 2 and 4 apart, non-neighbours
+# on kautz(2,1), whose shortest paths differ by direction ----
+expect 0 "$bin" simulate "$tmp/k21.json" --link-bw 100Gbps --alpha 1us --sizes 1KB,64KB --smpi-algos rdb,lr --json
+check - '
+st = {x["name"]: x["status"] for x in j["smpi_algorithms"]}
+assert st == {"rdb": "ok", "lr": "ok"}, st
+assert all(sorted(r["smpi_time_s"]) == ["lr", "rdb"] and r["checked"] for r in R), R
+'
+
 # ---- the table; one size: no fit ----
 expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1MB --smpi-algos none
 grep -q '^allreduce "bfb" on complete(2): 2 ranks in SimGrid SMPI' "$tmp/out" || fail "table title: $(cat "$tmp/out")"

@@ -1,16 +1,18 @@
 /*
 ** test_simgrid.c — the SimGrid platform writer (simgrid.h), read back with libxml2:
-**   - exactly N hosts n0..n<N-1> in one zone with routing="Full", platform version 4.1;
+**   - exactly N hosts n0..n<N-1> in one zone with routing="DijkstraCache", platform
+**     version 4.1;
 **   - one link per ordered pair of distinct neighbours, none for self-loops, bandwidth =
 **     (sum of the capacities of the parallel arcs) x link bandwidth and latency = alpha,
 **     both exactly (the %.17g numbers round-trip);
-**   - one route per ordered pair of distinct nodes, whose links chain from src to dst over
-**     arcs of the graph, with as many hops as the Floyd–Warshall oracle's distance
-**     (tc_test.h, independent of the writer's BFS); neighbours over their own link; every
-**     hop's predecessor the lowest-id node one hop nearer the source (the tie rule);
+**   - one route per link and no other: u -> w over l<u>_<w> alone (SimGrid computes the
+**     rest; tests/sim_simulate.sh runs SMPI's multi-hop algorithms over them);
+**   - the file's size is linear: uniring(1,8193) takes 8 + 3 * 8193 lines (the earlier
+**     writer refused it: 67 million routes);
 **   - the hostfile "n0\n..n<N-1>\n"; rewriting over old files, nested directories;
-**   - refusals: not strongly connected, bad bandwidth or latency (zero, negative, NaN,
-**     infinite), too many routes (TC_ERANGE, nothing written), a directory that is a file.
+**   - refusals: no nodes, not strongly connected, bad bandwidth or latency (zero, negative,
+**     NaN, infinite), parallel capacities summing past 2^63 - 1, a link bandwidth that
+**     overflows a double (TC_ERANGE), nothing written; a directory that is a file.
 ** Graphs: torus(3,3) (bidirectional), kautz(2,2) (directed, diameter 3), debruijn(2,3)
 ** (self-loops), genkautz(3,10), and a hand-made multigraph with capacities.
 */
@@ -46,8 +48,8 @@ typedef struct platform {
   double *bw;     /* n*n: bandwidth of link l<u>_<v> in B/s, 0 when absent */
   double *lat;    /* n*n: its latency in s */
   int nlinks;
-  int **route;    /* n*n: node sequence src .. dst of the route, NULL when absent */
-  int *route_len; /* n*n: hops */
+  char *route;    /* n*n: 1 when the route src -> dst is declared */
+  int nroutes;
 } platform;
 
 static char *prop(xmlNode *e, const char *name) {
@@ -86,29 +88,29 @@ static int is(xmlNode *e, const char *name) {
   return e->type == XML_ELEMENT_NODE && !strcmp((const char *)e->name, name);
 }
 
+/* A route: over exactly one link, the one from its src to its dst, declared before it. */
 static void read_route(platform *p, xmlNode *r) {
   char *s = prop(r, "src"), *d = prop(r, "dst"), *sym = prop(r, "symmetrical");
-  int src = host_id(s, p->n), dst = host_id(d, p->n);
+  int src = host_id(s, p->n), dst = host_id(d, p->n), links = 0;
   assert_string_equal(sym, "NO");
   xmlFree(s), xmlFree(d), xmlFree(sym);
   assert_int_not_equal(src, dst);
-  assert_null(p->route[src * p->n + dst]); /* one route per pair */
-  int *path = malloc(sizeof *path * (size_t)(p->n + 1)), len = 0;
-  path[0] = src;
+  assert_false(p->route[src * p->n + dst]); /* one route per pair */
   for (xmlNode *c = r->children; c; c = c->next) {
-    if (!is(c, "link_ctn")) continue;
+    if (c->type != XML_ELEMENT_NODE) continue;
+    assert_true(is(c, "link_ctn"));
     char *id = prop(c, "id");
     int u, v;
     link_ends(id, p->n, &u, &v);
     xmlFree(id);
-    assert_int_equal(u, path[len]); /* the links chain */
-    assert_true(p->bw[u * p->n + v] > 0); /* over a declared link */
-    assert_true(len < p->n);
-    path[++len] = v;
+    assert_int_equal(u, src);
+    assert_int_equal(v, dst);
+    assert_true(p->bw[u * p->n + v] > 0); /* a declared link */
+    links++;
   }
-  assert_int_equal(path[len], dst);
-  p->route[src * p->n + dst] = path;
-  p->route_len[src * p->n + dst] = len;
+  assert_int_equal(links, 1);
+  p->route[src * p->n + dst] = 1;
+  p->nroutes++;
 }
 
 static void read_platform(const char *file, platform *p) {
@@ -128,7 +130,7 @@ static void read_platform(const char *file, platform *p) {
     }
   assert_non_null(zone);
   char *routing = prop(zone, "routing");
-  assert_string_equal(routing, "Full");
+  assert_string_equal(routing, "DijkstraCache");
   xmlFree(routing);
   memset(p, 0, sizeof *p);
   for (xmlNode *c = zone->children; c; c = c->next) p->n += is(c, "host");
@@ -136,7 +138,6 @@ static void read_platform(const char *file, platform *p) {
   p->bw = calloc((size_t)n * n, sizeof *p->bw);
   p->lat = calloc((size_t)n * n, sizeof *p->lat);
   p->route = calloc((size_t)n * n, sizeof *p->route);
-  p->route_len = calloc((size_t)n * n, sizeof *p->route_len);
   for (xmlNode *c = zone->children; c; c = c->next) { /* hosts come first, in id order */
     if (is(c, "host")) {
       char *id = prop(c, "id");
@@ -163,9 +164,7 @@ static void read_platform(const char *file, platform *p) {
 }
 
 static void platform_free(platform *p) {
-  for (int i = 0; i < p->n * p->n; i++) free(p->route[i]);
   free(p->route);
-  free(p->route_len);
   free(p->bw);
   free(p->lat);
 }
@@ -191,24 +190,12 @@ static void check_links(const tc_graph *g, const platform *p, double bw, double 
   assert_int_equal(p->nlinks, pairs);
 }
 
+/* Exactly the neighbours have routes (their own link, read_route checked). */
 static void check_routes(const tc_graph *g, const platform *p) {
-  int n = g->n, *dist = tc_test_floyd(g);
-  for (int s = 0; s < n; s++)
-    for (int v = 0; v < n; v++) {
-      if (s == v) continue;
-      const int *path = p->route[s * n + v];
-      assert_non_null(path);
-      int len = p->route_len[s * n + v];
-      assert_int_equal(len, dist[s * n + v]); /* a shortest path */
-      if (capacity(g, s, v) > 0) assert_int_equal(len, 1); /* neighbours: their own link */
-      for (int i = 1; i <= len; i++) { /* the tie rule, hop by hop */
-        int lowest = -1;
-        for (int q = 0; q < n && lowest < 0; q++)
-          if (dist[s * n + q] == i - 1 && capacity(g, q, path[i]) > 0) lowest = q;
-        assert_int_equal(path[i - 1], lowest);
-      }
-    }
-  free(dist);
+  int n = g->n;
+  for (int u = 0; u < n; u++)
+    for (int v = 0; v < n; v++) assert_int_equal(p->route[u * n + v], u != v && capacity(g, u, v) > 0);
+  assert_int_equal(p->nroutes, p->nlinks);
 }
 
 static void check_hostfile(const char *dir, int n) {
@@ -283,8 +270,7 @@ static void multigraph_capacities(void **state) {
   assert_true(p.bw[2 * 3 + 0] == 2e9);
   assert_true(p.bw[1 * 3 + 2] == 1e9);
   assert_int_equal(p.nlinks, 4);
-  assert_int_equal(p.route_len[0 * 3 + 2], 2); /* 0 -> 1 -> 2 */
-  assert_int_equal(p.route[0 * 3 + 2][1], 1);
+  assert_int_equal(p.nroutes, 4); /* 0 -> 2 is SimGrid's to find (via 1) */
   platform_free(&p);
   tc_graph_destroy(g);
 }
@@ -311,6 +297,19 @@ static void rewrite_and_nested(void **state) {
   tc_graph_destroy(small);
 }
 
+/* Two nodes: arcs 0 -> 1 of capacities a and b (parallel), and 1 -> 0 of capacity c. */
+static tc_graph *capacities_graph(int64_t a, int64_t b, int64_t c) {
+  tc_graph_builder gb;
+  tc_error err;
+  tc_graph *g = NULL;
+  assert_int_equal(tc_graph_builder_init(&gb, 2, &err), TC_OK);
+  assert_int_equal(tc_graph_builder_add_arc(&gb, 0, 1, a, &err), TC_OK);
+  assert_int_equal(tc_graph_builder_add_arc(&gb, 0, 1, b, &err), TC_OK);
+  assert_int_equal(tc_graph_builder_add_arc(&gb, 1, 0, c, &err), TC_OK);
+  assert_int_equal(tc_graph_builder_finish(&gb, &g, &err), TC_OK);
+  return g;
+}
+
 static void refusals(void **state) {
   tc_tmpdir *f = *state;
   tc_error err;
@@ -329,10 +328,10 @@ static void refusals(void **state) {
     assert_non_null(strstr(err.msg, "alpha"));
   }
   assert_int_equal(tc_files_count(f->dir), 0); /* nothing written by a refusal */
-  /* 8193 nodes: 8193 * 8192 routes > 2^26 */
-  tc_graph *ring = tc_test_spec("uniring(1,8193)");
-  assert_int_equal(tc_simgrid_write_platform(ring, 1e9, 1e-6, f->dir, &err), TC_ERANGE);
-  assert_non_null(strstr(err.msg, "routes"));
+  tc_graph *none = tc_test_from_arcs(0, NULL, 0);
+  assert_int_equal(tc_simgrid_write_platform(none, 1e9, 1e-6, f->dir, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "the graph has no nodes: a platform needs at least one host");
+  tc_graph_destroy(none);
   assert_int_equal(tc_files_count(f->dir), 0);
   /* the directory's name is taken by a file */
   char path[PATH_MAX];
@@ -347,9 +346,46 @@ static void refusals(void **state) {
   assert_string_equal(err.msg, "a SimGrid platform is a directory (platform.xml and hostfile); '-' (standard "
                                "output) cannot receive it");
   assert_int_equal(unlink(path), 0);
-  tc_graph_destroy(ring);
   tc_graph_destroy(g);
   tc_graph_destroy(ok);
+}
+
+/* Capacities up to 2^63 - 1 are accepted by the readers: a sum or a bandwidth beyond range
+   is refused, naming the pair, before anything is written. */
+static void overflowing_capacities(void **state) {
+  tc_tmpdir *f = *state;
+  tc_error err;
+  const int64_t big = INT64_MAX / 2 + 1; /* two of them overflow */
+  tc_graph *g = capacities_graph(big, big, 1);
+  assert_int_equal(tc_simgrid_write_platform(g, 1e9, 1e-6, f->dir, &err), TC_ERANGE);
+  assert_string_equal(err.msg, "arcs n0 -> n1: their summed capacity overflows 64 bits");
+  tc_graph_destroy(g);
+  g = capacities_graph(1, 1, INT64_MAX); /* fits in 64 bits, but times 1e300 B/s is infinite */
+  assert_int_equal(tc_simgrid_write_platform(g, 1e300, 1e-6, f->dir, &err), TC_ERANGE);
+  assert_string_equal(err.msg, "arcs n1 -> n0: bandwidth 9223372036854775807 x 1e+300 B/s is not a positive finite "
+                               "number");
+  assert_int_equal(tc_files_count(f->dir), 0);
+  assert_int_equal(tc_simgrid_write_platform(g, 1e9, 1e-6, f->dir, &err), TC_OK); /* 9.2e27 B/s is a double */
+  tc_graph_destroy(g);
+}
+
+/* The file grows with the links: a ring of 8193 nodes (67 million node pairs) is its
+   8 frame lines and one host, one link and one route line per node. */
+static void linear_size(void **state) {
+  tc_tmpdir *f = *state;
+  tc_error err;
+  tc_graph *ring = tc_test_spec("uniring(1,8193)");
+  assert_int_equal(tc_simgrid_write_platform(ring, 1e9, 1e-6, f->dir, &err), TC_OK);
+  char path[PATH_MAX];
+  path_in(path, f->dir, "platform.xml");
+  char *text = tc_files_slurp(path);
+  assert_non_null(text);
+  int lines = 0;
+  for (const char *c = text; *c; c++) lines += *c == '\n';
+  assert_int_equal(lines, 8 + 3 * 8193);
+  assert_non_null(strstr(text, "    <route src=\"n8192\" dst=\"n0\" symmetrical=\"NO\"><link_ctn id=\"l8192_0\"/></route>\n"));
+  free(text);
+  tc_graph_destroy(ring);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, make_tmpdir, tc_tmpdir_teardown)
@@ -357,7 +393,7 @@ static void refusals(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       T(torus_bidirectional), T(kautz_directed),     T(debruijn_self_loops), T(genkautz_ties),
-      T(multigraph_capacities), T(rewrite_and_nested), T(refusals),
+      T(multigraph_capacities), T(rewrite_and_nested), T(refusals), T(overflowing_capacities), T(linear_size),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   xmlCleanupParser();

@@ -9,9 +9,11 @@
 ** is exit 1 and never simulated), a collective the executor runs, the programs smpirun and
 ** topocoll-smpi-exec. Then a fresh directory (cli_fs.h, removed at the end whatever
 ** happens short of SIGKILL: also on SIGINT, SIGTERM, SIGHUP, SIGPIPE) receives the platform (tc_simgrid_write_platform), the hostfile
-** and the schedule as plan.json — the very schedule just verified, re-written, so the
-** ranks may skip verifying it (--trusted) and a path with spaces never meets smpirun's
-** word splitting. Runs (sim_smpi.h), each covering many sizes:
+** and every rank's program, lowered once from the schedule just verified
+** (tc_program_file_write, program_io.h): each simulated rank reads only its own, where
+** reading and lowering the whole schedule in every rank cost O(N * transfers) — N^3, past
+** ten minutes at 256 ranks, all of them in SMPI's one process. A path in the fresh
+** directory never meets smpirun's word splitting. Runs (sim_smpi.h), each covering many sizes:
 **   - sizes <= --check-max with real data and the result checked; larger sizes with
 **     --no-compute (shared dummy buffers, so 64 ranks x 1 GB fit in memory). When no size
 **     is small enough, one checked run at --check-max itself stands in (not reported);
@@ -39,6 +41,7 @@
 #include "topocoll/cost.h"
 #include "topocoll/fit.h"
 #include "topocoll/program.h"
+#include "topocoll/program_io.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/simgrid.h"
 #include "topocoll/units.h"
@@ -529,14 +532,14 @@ static int check_schedule(const sim_options *o, tc_schedule_doc *doc, tc_cost *c
   return TC_EXIT_OK;
 }
 
-/* Platform, hostfile and plan.json into dir. */
+/* Platform, hostfile and every rank's program into dir. */
 static int prepare(const tc_schedule_doc *doc, const sim_options *o, const char *dir) {
   tc_error err;
   tc_error_clear(&err);
-  char plan[PATH_MAX];
-  snprintf(plan, sizeof plan, "%s/plan.json", dir);
+  char programs[PATH_MAX];
+  snprintf(programs, sizeof programs, "%s/" TC_SIM_PROGRAMS, dir);
   if (tc_simgrid_write_platform(doc->graph, o->link_bw, o->alpha_s, dir, &err) ||
-      tc_schedule_write_json(doc->graph, doc->spec, &doc->sched, plan, &err))
+      tc_program_file_write(doc->graph, &doc->sched, programs, &err))
     return tc_cli_fail("simulate", &err);
   return TC_EXIT_OK;
 }

@@ -6,22 +6,23 @@
 ** tc_sim_run(env, algo, sizes, n, verify, ...) launches (launch.h: no shell, a deadline of
 ** env->timeout_s, nothing left running)
 **   [prlimit --data=BYTES:] TMPDIR=DIR smpirun -quiet -np N -platform DIR/platform.xml
-**           -hostfile DIR/hostfile <tc_sim_alpha_beta_cfg> [--cfg=smpi/<coll>:ALGO]
+**           -hostfile DIR/hostfile <tc_sim_alpha_beta_cfg> --cfg=contexts/stack-size:8192
+**           [--cfg=smpi/<coll>:ALGO]
 **           --cfg=smpi/shared-malloc-blocksize:<the largest size, as a power of 2 >= 1 MiB>
 **           --log=root.thres:warning
-**           EXEC DIR/plan.json --sizes B1,B2,... --iters 1 --warmup W --trusted
+**           EXEC DIR/programs.txt --sizes B1,B2,... --iters 1 --warmup 0
 **           --only both                      (verify: real data, the schedule's result
 **                                             compared with MPI's, i.e. with ALGO's)
 **           --only topocoll|mpi --no-compute (!verify; algo == NULL: the schedule, else ALGO)
 ** - prlimit (util-linux; only when env->prlimit is set) caps the simulation's private memory
-**   at half the memory available when it starts (RLIMIT_DATA, which leaves
-**   SMPI_SHARED_MALLOC's file mappings free): an SMPI algorithm whose real temporary
+**   at half the memory available when it starts plus the ranks' stacks (8 MiB each, mapped
+**   but barely touched; RLIMIT_DATA counts them and leaves SMPI_SHARED_MALLOC's file
+**   mappings free): an SMPI algorithm whose real temporary
 **   buffers (up to M bytes per rank) do not fit fails with std::bad_alloc rather than
 **   calling in the OOM killer on a shared machine.
-** - One timed iteration suffices: a simulation is deterministic. W is 1 whenever the
-**   schedule runs, 0 for SMPI's algorithm alone: the executor's first call with a new size
-**   agrees on its arguments with one MPI_Allreduce (run_mpi.h), which must stay out of the
-**   timed call.
+** - One timed iteration suffices: a simulation is deterministic. No warm-up either: the
+**   executor agrees on a new size's arguments (one MPI_Allreduce, run_mpi.h) before its
+**   timed call, which then holds the collective's own messages alone.
 ** Rank 0 prints one JSON object per requested size, in order (docs/running.md), and
 ** flushes each as it finishes that size. Per answered size i: times[i] is its "time_s"
 ** (schedule) or "mpi_time_s" (SMPI's algorithm), used[i] its "size_bytes" — the size the
@@ -50,11 +51,14 @@ typedef struct tc_sim_env {
   const char *smpirun;  /* path of smpirun */
   const char *exec;     /* path of topocoll-smpi-exec */
   const char *prlimit;  /* path of prlimit, or NULL: no memory limit */
-  const char *dir;      /* holds platform.xml, hostfile and plan.json; smpirun's temporary files */
+  const char *dir;      /* holds platform.xml, hostfile and TC_SIM_PROGRAMS; smpirun's temporary files */
   int32_t ranks;        /* N */
   tc_collective coll;   /* the plan's collective */
   double timeout_s;     /* per run */
 } tc_sim_env;
+
+/* The programs file (program_io.h) the caller writes into env->dir for the executor. */
+#define TC_SIM_PROGRAMS "programs.txt"
 
 extern const char *const tc_sim_alpha_beta_cfg[];
 

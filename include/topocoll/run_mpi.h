@@ -9,7 +9,13 @@
 ** same error code and a message naming the first failing rank and its reason ("rank R:
 ** reason"), and nobody is left waiting in a collective; a second agreement makes sure all
 ** ranks read the same schedule (a digest of it and its graph). comm must be an
-** intracommunicator (else TC_EINPUT on every rank at once). The plan works on its own
+** intracommunicator (else TC_EINPUT on every rank at once).
+** The file may instead be a programs file (program_io.h: every rank's program, lowered
+** once from a verified schedule by tc_program_file_write; told apart by its first line):
+** then each rank reads only its own program, nothing is verified (TC_MPI_TRUSTED is
+** implied: the writer took a verified schedule) and the ranks compare the file's digest.
+** Loading is then O(a rank's ops) per rank instead of O(transfers) — what makes a
+** simulation of hundreds of ranks in one process (SMPI) load in seconds. The plan works on its own
 ** duplicate of comm (MPI_Comm_dup, errors returned), so its messages never meet the
 ** caller's; tc_mpi_plan_destroy is collective over it and comes before MPI_Finalize.
 **

@@ -12,7 +12,10 @@
 ** M/elt (allreduce) or M/(N*elt) (allgather, reduce-scatter), at least 1, and the size
 ** reported is the M actually used. Per size: inputs filled deterministically with small
 ** integers (a hash of rank and index), so that every sum is exact in every type and the
-** executor's result can be compared with MPI's bit for bit; then warmup + iters calls of
+** executor's result can be compared with MPI's bit for bit; the executor prepared for the
+** size (tci_run_plan_prepare: layout, buffers and the agreement a first call with a new
+** count needs, out of every timed call, so --warmup 0 times a clean first call); then
+** warmup + iters calls of
 ** the executor and of MPI_Allgather / MPI_Reduce_scatter_block / MPI_Allreduce on the same
 ** input, each timed as MPI_Barrier; t0 = MPI_Wtime(); call; elapsed (under SMPI the ranks
 ** start at one common simulated instant instead), the maximum over the
@@ -288,6 +291,12 @@ static int time_side(const exec_ctx *c, const exec_size *z, int which, double *m
   double *t = malloc(sizeof *t * (size_t)iters * 2);
   int rc = t ? TC_OK : tc_error_set(err, TC_ENOMEM, "out of memory for timings");
   if ((rc = tci_run_agree(MPI_COMM_WORLD, rc, NULL, err))) {
+    free(t);
+    return rc;
+  }
+  /* The executor's agreement for a new count happens here, out of the timed calls: with
+     --warmup 0 (simulate) the first call is timed alone. */
+  if (which == 0 && (rc = tci_run_plan_prepare(c->plan, z->count, c->type, err))) {
     free(t);
     return rc;
   }

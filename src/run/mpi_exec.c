@@ -8,6 +8,8 @@
 ** one tci_run_agree, so a rank-local problem (bad type, overflowing count, NULL buffer, out of
 ** memory) stops every rank before any message is sent. A call repeating the last agreed
 ** (count, element size) skips it: nothing that could fail on one rank is prepared.
+** tci_run_plan_prepare does the preparing and the agreement alone, so that a timed call
+** can be the first one with its count and still not agree.
 ** Then the program runs step by
 ** step:
 **   step 0 and steps+1: their COPYs, in order;
@@ -177,6 +179,8 @@ typedef struct run_call {
   int elt;
 } run_call;
 
+static int prepare_count(tc_mpi_plan *plan, long long count, int elt, tc_error *err);
+
 static int check_call(tc_mpi_plan *plan, run_call *c, tc_error *err) {
   if (plan->coll != c->coll)
     return tc_error_set(err, TC_EINPUT, "the plan is for %s, not %s", tc_collective_name(plan->coll),
@@ -187,11 +191,16 @@ static int check_call(tc_mpi_plan *plan, run_call *c, tc_error *err) {
   if (c->coll != TC_COLL_ALLGATHER && decode_op(c->op, &c->rop, err)) return err->code;
   if (c->count > 0 && (!c->recvbuf || !c->sendbuf))
     return tc_error_set(err, TC_EINPUT, "NULL %s with count %lld", c->recvbuf ? "sendbuf" : "recvbuf", c->count);
-  if (tci_run_layout_prepare(plan, c->count, err)) return err->code;
+  return prepare_count(plan, c->count, c->elt, err);
+}
+
+/* The layout, buffers and request array for calls of `count` elements of `elt` bytes. */
+static int prepare_count(tc_mpi_plan *plan, long long count, int elt, tc_error *err) {
+  if (tci_run_layout_prepare(plan, count, err)) return err->code;
   const run_layout *ly = &plan->layout;
   int shared = !plan->compute; /* dummy data: SMPI may share it between ranks */
-  if (tci_run_buf_reserve(&plan->scratch, (size_t)ly->scratch_elems * (size_t)c->elt, shared, err) ||
-      tci_run_buf_reserve(&plan->staging, (size_t)ly->staging_elems * (size_t)c->elt, shared, err))
+  if (tci_run_buf_reserve(&plan->scratch, (size_t)ly->scratch_elems * (size_t)elt, shared, err) ||
+      tci_run_buf_reserve(&plan->staging, (size_t)ly->staging_elems * (size_t)elt, shared, err))
     return err->code;
   if (ly->max_requests > plan->req_room) {
     MPI_Request *r = realloc(plan->req, sizeof *r * (size_t)ly->max_requests);
@@ -245,6 +254,22 @@ static int mpi_failed(const run_exec *x, int rc, const char *what, int peer, int
                       text);
 }
 
+/* Under SMPI the sends are synchronous (MPI_Issend), never "detached": SMPI 3.32 detaches
+   a small MPI_Isend (below smpi/send-is-detached-thresh, 64 KiB), completing it at once for
+   the sender, and keeps every detached transfer on its sender's list of activities, which
+   it then searches linearly each time a transfer ends — quadratic in a rank's messages:
+   the 256-rank demo plan at 1 MB (a thousand ~1 KB messages per rank) spent 90 % of five
+   minutes there. A synchronous send is what a larger message gets anyway, so every size
+   now runs alike: a rank's MPI_Waitall returns when its sends have been delivered too.
+   When transfers start and how long they take is unchanged (smpi/async-small-thresh 0:
+   a transfer starts when both sides have posted). Real MPI keeps MPI_Isend (eager sends
+   are cheaper there). */
+#ifdef SMPI_SHARED_MALLOC
+#define RUN_ISEND MPI_Issend
+#else
+#define RUN_ISEND MPI_Isend
+#endif
+
 /* Post the messages of op i (cut into msg_max pieces). */
 static int post(const run_exec *x, int64_t i, char *ptr, int tag, int64_t *nreq, tc_error *err) {
   tc_mpi_plan *plan = x->plan;
@@ -255,7 +280,7 @@ static int post(const run_exec *x, int64_t i, char *ptr, int tag, int64_t *nreq,
     int64_t from = p * plan->msg_max, n = sp->len - from < plan->msg_max ? sp->len - from : plan->msg_max;
     char *piece = ptr + from * x->call->elt;
     MPI_Request *req = &plan->req[(*nreq)++];
-    int rc = send ? MPI_Isend(piece, (int)n, x->call->type, op->peer, tag, plan->comm, req)
+    int rc = send ? RUN_ISEND(piece, (int)n, x->call->type, op->peer, tag, plan->comm, req)
                   : MPI_Irecv(piece, (int)n, x->call->type, op->peer, tag, plan->comm, req);
     if (rc != MPI_SUCCESS) return mpi_failed(x, rc, send ? "MPI_Isend to" : "MPI_Irecv from", op->peer, op->step, err);
   }
@@ -271,6 +296,23 @@ static void apply(const run_exec *x, int64_t i) {
     reduce(x->call->dt, x->call->rop, dst, src, x->staging + sp->stage * x->call->elt, sp->len);
   else if (op->kind == TC_OP_COPY && dst != src)
     memmove(dst, src, (size_t)sp->len * (size_t)x->call->elt);
+}
+
+/* MPI_Waitall over the step's requests. SMPI 3.32's MPI_Waitall calls MPI_Waitany until
+   none is left, each call registering with every pending request: quadratic in a step's
+   messages (a third of the demo plan's simulation). Under SMPI the requests are waited for
+   one by one instead, in linear time; the transfers progress by themselves meanwhile, so
+   the rank leaves at the same simulated instant: when the last of them ends. */
+static int wait_all(tc_mpi_plan *plan, int64_t nreq) {
+#ifdef SMPI_SHARED_MALLOC
+  for (int64_t i = 0; i < nreq; i++) {
+    int rc = MPI_Wait(&plan->req[i], MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  return MPI_SUCCESS;
+#else
+  return MPI_Waitall((int)nreq, plan->req, MPI_STATUSES_IGNORE);
+#endif
 }
 
 static int run_step(const run_exec *x, int32_t t, tc_error *err) {
@@ -296,7 +338,7 @@ static int run_step(const run_exec *x, int32_t t, tc_error *err) {
     if (plan->ops[i].kind == TC_OP_SEND && post(x, i, at(x, plan->ops[i].src.buf, plan->layout.span[i].src), tag,
                                                  &nreq, err))
       return err->code;
-  int rc = MPI_Waitall((int)nreq, plan->req, MPI_STATUSES_IGNORE);
+  int rc = wait_all(plan, nreq);
   if (rc != MPI_SUCCESS) {
     char text[MPI_MAX_ERROR_STRING] = "";
     int len = 0;
@@ -305,6 +347,18 @@ static int run_step(const run_exec *x, int32_t t, tc_error *err) {
   }
   for (int64_t i = first; i < end && compute; i++)
     if (plan->ops[i].kind == TC_OP_RECV_REDUCE || plan->ops[i].kind == TC_OP_COPY) apply(x, i);
+  return TC_OK;
+}
+
+int tci_run_plan_prepare(tc_mpi_plan *plan, long long count, MPI_Datatype type, tc_error *err) {
+  run_dtype dt;
+  int elt = 0;
+  tc_error_clear(err);
+  int rc = count < 0 ? tc_error_set(err, TC_EINPUT, "negative count %lld", count) : decode_type(type, &dt, &elt, err);
+  if (!rc) rc = prepare_count(plan, count, elt, err);
+  if ((rc = tci_run_agree(plan->comm, rc, NULL, err))) return rc;
+  plan->agreed_count = count;
+  plan->agreed_elt = elt;
   return TC_OK;
 }
 

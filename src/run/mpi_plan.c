@@ -16,6 +16,9 @@
 ** succeeded, a broadcast of rank 0's digest of the schedule and graph and a second
 ** agreement: a rank that read a different file (a stale copy on one node) is an error on
 ** every rank instead of a hang in mismatched messages.
+** A programs file (program_io.h, recognised by its first line) skips the reading, verifying
+** and lowering: each rank reads its own section (O(its ops), not O(transfers)), annotates
+** it as above, and the file's digest is what the ranks compare.
 */
 #include <limits.h>
 #include <stdint.h>
@@ -24,6 +27,7 @@
 #include <string.h>
 
 #include "run/run_internal.h"
+#include "topocoll/program_io.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/verify.h"
 
@@ -322,8 +326,30 @@ static uint64_t schedule_digest(const tc_schedule_doc *doc) {
   return h;
 }
 
+/* A programs file (program_io.h): this rank's section only; the file's digest stands for
+   the schedule's. */
+static int load_programs(tc_mpi_plan *plan, const char *path, int *wrong_size, uint64_t *digest, tc_error *err) {
+  tc_program_file_header hdr;
+  tc_program prog;
+  int rc = tc_program_file_read_header(path, &hdr, err);
+  if (!rc && hdr.ranks != plan->ranks) {
+    *wrong_size = 1;
+    return tc_error_set(err, TC_EINPUT, "%s: the programs are for %d ranks but the communicator has %d ranks", path,
+                        hdr.ranks, plan->ranks);
+  }
+  if (!rc) rc = tc_program_file_read(path, plan->rank, &hdr, &prog, err);
+  if (rc) return rc;
+  plan->coll = hdr.coll;
+  snprintf(plan->algorithm, sizeof plan->algorithm, "%s", hdr.algorithm);
+  *digest = hdr.digest;
+  rc = tci_run_plan_annotate(plan, &prog, err);
+  tc_program_destroy(&prog);
+  return rc;
+}
+
 static int load_local(tc_mpi_plan *plan, const char *path, unsigned flags, int *wrong_size, uint64_t *digest,
                       tc_error *err) {
+  if (tc_program_file_detect(path)) return load_programs(plan, path, wrong_size, digest, err);
   tc_schedule_doc doc;
   if (tc_schedule_read_json(path, NULL, &doc, err)) return err->code;
   const tc_schedule *s = &doc.sched;

@@ -127,6 +127,11 @@ int64_t tci_run_chunk_start(const tc_mpi_plan *plan, int64_t total, int64_t c);
    TC_EINPUT when the count is too large for the plan. Local: no communication. */
 int tci_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err);
 
+/* Collective: prepare what a first call with `count` elements of `type` prepares (layout,
+   buffers, requests) and agree on it, so that calls with them skip the agreement (the
+   executor's timed calls then hold the collective's messages alone). Errors as a call's. */
+int tci_run_plan_prepare(tc_mpi_plan *plan, long long count, MPI_Datatype type, tc_error *err);
+
 /* Make b at least `bytes` long (contents not kept); `shared` as in run_buf. */
 int tci_run_buf_reserve(run_buf *b, size_t bytes, int shared, tc_error *err);
 void tci_run_buf_release(run_buf *b);
