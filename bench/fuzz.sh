@@ -2,8 +2,7 @@
 # fuzz.sh [--werror] [SECONDS] [TARGET...] — run the libFuzzer harnesses of fuzz/
 # (docs/fuzzing.md) for SECONDS each (default 600), one after the other, and print a table:
 # target, seconds it ran, executions, exec/s, corpus size at the end, crashes and their
-# artifacts. TC_FUZZ_STRICT_MESSAGES=1 in the environment adds the one-line message check
-# (fuzz/harness.c).
+# artifacts.
 #
 # Builds the fuzz kind first (scripts/build.sh [--werror] fuzz; incremental). Each target
 # starts from a scratch copy of fuzz/corpus/<target>/ plus fuzz/regressions/<target>/ (the

@@ -1,12 +1,9 @@
 /*
 ** harness.c — the checks every fuzz target shares (contract in harness.h).
 **
-** Message lines: every error should be one line of printable text (error.h; readers echo
-** input only through core/io_text.h's quoting). Some messages still echo raw input (the
-** spec parser's "bad spec \"...\"" prefix, the size list's "size range" and "empty item"
-** messages), so that check runs only with TC_FUZZ_STRICT_MESSAGES=1 in the environment
-** (bench/fuzz.sh passes it through); once every message quotes its input it should
-** become unconditional.
+** Message lines: every error is one line of printable text (error.h: tc_error_set and
+** tc_error_prefix neutralize control bytes and invalid UTF-8 in every message, whatever
+** input was formatted into it; readers also quote what they echo, core/io_text.h).
 */
 #include "harness.h"
 
@@ -76,12 +73,6 @@ char *tcf_cstring(const uint8_t *data, size_t size) {
 
 /* ---- the error contract ---- */
 
-static int strict_messages(void) {
-  static int strict = -1;
-  if (strict < 0) strict = getenv("TC_FUZZ_STRICT_MESSAGES") && !strcmp(getenv("TC_FUZZ_STRICT_MESSAGES"), "1");
-  return strict;
-}
-
 void tcf_check_result(const char *what, int rc, const tc_error *err) {
   if (rc == TC_OK) {
     if (err->code != TC_OK || err->msg[0])
@@ -93,7 +84,6 @@ void tcf_check_result(const char *what, int rc, const tc_error *err) {
   size_t len = strnlen(err->msg, sizeof err->msg);
   if (len == 0) tcf_fail("%s failed (%d) without a message", what, rc);
   if (len == sizeof err->msg) tcf_fail("%s left an unterminated message", what);
-  if (!strict_messages()) return;
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)err->msg[i];
     if (c < 0x20 || c == 0x7f)

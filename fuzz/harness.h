@@ -30,9 +30,8 @@ char *tcf_cstring(const uint8_t *data, size_t size);
 
 /* The error contract of one call that returned rc with err (cleared before the call):
    success leaves err untouched (code 0, empty message); a failure returns a known code,
-   records the same code and a non-empty, terminated message; with
-   TC_FUZZ_STRICT_MESSAGES=1 also one line without raw control bytes (harness.c says why
-   only then). `what` names the call. */
+   records the same code and a non-empty, terminated message of one line without raw
+   control bytes. `what` names the call. */
 void tcf_check_result(const char *what, int rc, const tc_error *err);
 
 /* A graph the library handed out is well formed: sizes within the limits, arcs sorted by

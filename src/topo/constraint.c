@@ -85,7 +85,9 @@ static wide atom(reader *r) {
   if (r->p < r->end && isdigit((unsigned char)*r->p)) {
     wide v = 0;
     while (r->p < r->end && isdigit((unsigned char)*r->p)) {
-      int o = __builtin_mul_overflow(v, 10, &v) | __builtin_add_overflow(v, *r->p++ - '0', &v);
+      /* two statements: the operands of | would be evaluated in no fixed order */
+      int o = __builtin_mul_overflow(v, 10, &v);
+      o += __builtin_add_overflow(v, *r->p++ - '0', &v);
       checked(r, o, 0);
     }
     return v;
