@@ -428,7 +428,7 @@ int tci_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_pl
                         "between ranks)", path);
     rc = tci_run_agree(dup, rc, NULL, err);
   }
-  if (!rc) rc = tci_run_plan_match(plan, err); /* one message per (step, peer): mpi_groups.c */
+  if (!rc) rc = tci_run_agree(dup, tci_run_plan_match(plan, err), NULL, err); /* one message per (step, peer) */
   if (rc) {
     if (plan) plan->comm = MPI_COMM_NULL;
     tc_mpi_plan_destroy(plan);

@@ -166,7 +166,8 @@ typedef struct run_send_record {
 int tci_run_plan_apply_records(tc_mpi_plan *plan, const int64_t *first, const run_send_record *rec, tc_error *err);
 
 /* Collective over plan->comm (every rank's annotation succeeded): send every peer the
-   records of this rank's sends to it, apply those received, agree. Errors as a load's. */
+   records of this rank's sends to it, apply those received. Returns this rank's outcome:
+   the caller agrees on it (tci_run_agree). */
 int tci_run_plan_match(tc_mpi_plan *plan, tc_error *err);
 
 /* First element of global chunk c (0..nchunks) for a collective of `total` elements. */
