@@ -12,8 +12,11 @@
 **     disagree about their receive's chunks, a write to the input, a copy between
 **     different chunks, ops out of step order, a range outside its buffer, a wrong shape;
 **   - redundant receives: a partly new one gets its chunk from its COPYs (exact element
-**     offsets), a dropped one room for cnt * maxc elements, and splitting that one into
-**     several messages is refused;
+**     offsets), a dropped one has none (its layout is refused) until its sender's record
+**     gives it one (tci_run_plan_apply_records), after which it is cut into messages like
+**     any receive; records that do not pair with the receives are TC_EFAIL naming why;
+**   - one message per (step, peer): the groups, and their element layout — pieces end to
+**     end in a buffer go straight from / into it, others through staging, in order;
 **   - chunk boundaries: 10 elements in 3 shards of 2 units are 0 1 3 4 6 8 10, and a
 **     boundary of 2^62 + 1 elements in 7 shards of 1000003 units is exact (128-bit).
 ** Prints the first failed check and exits 1.
@@ -69,7 +72,11 @@ static void plan_init(tc_mpi_plan *plan) {
 static void plan_clear(tc_mpi_plan *plan) {
   free(plan->ops);
   free(plan->step_first);
+  free(plan->groups);
+  free(plan->group_ops);
+  free(plan->group_first);
   free(plan->layout.span);
+  free(plan->layout.gspan);
   plan_init(plan);
 }
 
@@ -172,17 +179,82 @@ static void redundant_receives(tc_mpi_plan *plan) {
           (long long)plan->layout.scratch_elems);
   }
   plan_clear(plan);
-  /* Dropped whole: room for 2 slots of maxc = 3 elements; one message of 6 > 5 is refused. */
+  /* Dropped whole: no chunk until rank 1's record says chunks 2, 3 (5 elements at slot 0);
+     then cut into messages of at most 2 elements like any other. */
   tc_op dropped[] = {send_op(1, TC_BUF_INPUT, 0, 2), recv_op(1, TC_BUF_SCRATCH, 0, 2)};
   if (!annotate(plan, "dropped", program(dropped, 2, 2), NULL)) {
     CHECK(plan->ops[1].chunk == -1, "dropped receive: chunk %lld", (long long)plan->ops[1].chunk);
+    CHECK(tci_run_layout_prepare(plan, 5, &err) == TC_EFAIL &&
+              !strcmp(err.msg, "rank 0, step 1: a receive from rank 1 carries unknown chunks"),
+          "dropped receive unmatched: %s", err.msg);
+    const int64_t first[] = {0, 0, 1};
+    const run_send_record rec[] = {{1, 2, 2}};
+    CHECK(tci_run_plan_apply_records(plan, first, rec, &err) == TC_OK, "records: %s", err.msg);
+    CHECK(plan->ops[1].chunk == 2, "dropped receive matched: chunk %lld", (long long)plan->ops[1].chunk);
+    tci_run_plan_set_msg_max(plan, 2);
     CHECK(tci_run_layout_prepare(plan, 5, &err) == TC_OK, "layout: %s", err.msg);
-    expect_span(plan, 1, -1, 0, 6);
-    tci_run_plan_set_msg_max(plan, 5);
-    CHECK(tci_run_layout_prepare(plan, 5, &err) == TC_EINPUT && strstr(err.msg, "beyond MPI's int count"),
-          "dropped receive split: %s", err.msg);
-    CHECK(tci_run_layout_prepare(plan, 4, &err) == TC_OK, "count 4 (maxc 2, room 4): %s", err.msg);
+    expect_span(plan, 1, -1, 0, 5);
+    CHECK(plan->layout.gspan[0].len == 5 && plan->layout.gspan[0].pieces == 3 && plan->layout.max_requests == 6,
+          "dropped receive: %lld elements in %lld pieces, %lld requests; expected 5 in 3, 6 (3 + 3 for the send)",
+          (long long)plan->layout.gspan[0].len, (long long)plan->layout.gspan[0].pieces,
+          (long long)plan->layout.max_requests);
   }
+  plan_clear(plan);
+}
+
+/* Records of rank 1's sends that do not pair with rank 0's receives. */
+static void mismatched_records(tc_mpi_plan *plan) {
+  tc_error err;
+  tc_op part[] = {send_op(1, TC_BUF_INPUT, 0, 2), recv_op(1, TC_BUF_SCRATCH, 0, 2),
+                  copy_op(1, TC_BUF_SCRATCH, 1, TC_BUF_OUTPUT, 3, 1)};
+  const int64_t one[] = {0, 0, 1}, two[] = {0, 0, 2}, none[] = {0, 0, 0};
+  const struct {
+    const char *name;
+    const int64_t *first;
+    run_send_record rec[2];
+    const char *msg;
+  } cases[] = {
+      {"cnt", one, {{1, 1, 2}}, "program of rank 0, op 1 (recv, step 1) from rank 1: the matching send is at step 1 "
+                                "with 1 chunks"},
+      {"chunk", one, {{1, 2, 1}}, "program of rank 0, op 1 (recv, step 1) from rank 1: the matching send carries "
+                                  "chunk 1, the receive chunk 2"},
+      {"missing", none, {{0, 0, 0}}, "program of rank 0, op 1 (recv, step 1) from rank 1: no matching send: rank 1 "
+                                     "sends 0 transfers to this rank"},
+      {"extra", two, {{1, 2, 2}, {1, 1, 0}}, "program of rank 0 receives 1 transfers from rank 1, which sends it 2"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    if (annotate(plan, cases[k].name, program(part, 3, 2), NULL)) continue;
+    tc_error_clear(&err);
+    int rc = tci_run_plan_apply_records(plan, cases[k].first, cases[k].rec, &err);
+    CHECK(rc == TC_EFAIL && !strcmp(err.msg, cases[k].msg), "%s records: got %d: %s", cases[k].name, rc, err.msg);
+    plan_clear(plan);
+  }
+}
+
+/* Two sends to rank 1 out of element order (staged: packed in program order) and two
+   receives from it end to end (straight into the output): one message each way. */
+static void grouped_messages(tc_mpi_plan *plan) {
+  tc_error err;
+  tc_op ops[] = {send_op(1, TC_BUF_INPUT, 1, 1), send_op(1, TC_BUF_INPUT, 0, 1), recv_op(1, TC_BUF_OUTPUT, 2, 1),
+                 recv_op(1, TC_BUF_OUTPUT, 3, 1)};
+  if (annotate(plan, "grouped", program(ops, 4, 0), NULL)) return;
+  CHECK(plan->ngroups == 2 && plan->group_first[1] == 0 && plan->group_first[2] == 2, "%lld groups",
+        (long long)plan->ngroups);
+  const run_group *r = &plan->groups[0], *s = &plan->groups[1];
+  CHECK(!r->send && r->peer == 1 && r->nops == 2 && plan->group_ops[r->first] == 2 &&
+            plan->group_ops[r->first + 1] == 3, "receive group");
+  CHECK(s->send && s->peer == 1 && s->nops == 2 && plan->group_ops[s->first] == 0 && plan->group_ops[s->first + 1] == 1,
+        "send group");
+  CHECK(tci_run_layout_prepare(plan, 5, &err) == TC_OK, "layout: %s", err.msg);
+  const run_gspan *rg = &plan->layout.gspan[0], *sg = &plan->layout.gspan[1];
+  CHECK(rg->direct && rg->buf == TC_BUF_OUTPUT && rg->off == 5 && rg->len == 5 && rg->pieces == 1,
+        "receive message: direct %d, buffer %d, at %lld, %lld elements", rg->direct, (int)rg->buf, (long long)rg->off,
+        (long long)rg->len);
+  CHECK(!sg->direct && sg->stage == 0 && sg->len == 5 && plan->layout.span[0].stage == 0 &&
+            plan->layout.span[1].stage == 3 && plan->layout.staging_elems == 5 && plan->layout.max_requests == 2,
+        "send message: direct %d, staged at %lld (%lld, %lld), %lld elements, staging %lld, requests %lld",
+        sg->direct, (long long)sg->stage, (long long)plan->layout.span[0].stage, (long long)plan->layout.span[1].stage,
+        (long long)sg->len, (long long)plan->layout.staging_elems, (long long)plan->layout.max_requests);
   plan_clear(plan);
 }
 
@@ -208,6 +280,8 @@ int main(int argc, char **argv) {
   valid_programs(&plan);
   broken_programs(&plan);
   redundant_receives(&plan);
+  mismatched_records(&plan);
+  grouped_messages(&plan);
   chunk_starts();
   if (!failures) printf("mpi_program_check: all checks passed\n");
   MPI_Finalize();

@@ -3,26 +3,28 @@
 ** tc_mpi_allreduce (run_mpi.h).
 **
 ** A call: check the arguments and prepare everything that could fail — the element
-** layout for this count (tci_run_layout_prepare: every op's element offsets, staging per
-** step, MPI messages per op), the scratch and staging buffers, the request array — then
-** one tci_run_agree, so a rank-local problem (bad type, overflowing count, NULL buffer, out of
-** memory) stops every rank before any message is sent. A call repeating the last agreed
+** layout for this count (tci_run_layout_prepare: every op's element offsets, every
+** (step, peer) message's length and place, staging per step), the scratch and staging
+** buffers, the request array — then one tci_run_agree, so a rank-local problem (bad type,
+** overflowing count, NULL buffer, out of memory) stops every rank before any message is sent. A call repeating the last agreed
 ** (count, element size) skips it: nothing that could fail on one rank is prepared.
 ** tci_run_plan_prepare does the preparing and the agreement alone, so that a timed call
 ** can be the first one with its count and still not agree.
-** Then the program runs step by
-** step:
+** Then the program runs step by step:
 **   step 0 and steps+1: their COPYs, in order;
-**   step t: its leading COPYs (materialising partials the step's sends read), then every
-**           receive posted (copy-receives straight into their place, reduce-receives into
-**           staging), then every send, one MPI_Waitall, then the step's reductions and
-**           copies in program order.
+**   step t: its leading COPYs (materialising partials the step's sends read), then one
+**           receive per peer the step receives from and one send per peer it sends to
+**           (mpi_groups.c: a group's pieces travel as one message, straight from / into
+**           the buffer when they lie end to end there, else packed into / received in the
+**           step's staging — reduce-receives always land in staging), every receive
+**           posted before any send, one MPI_Waitall, then the staged receives moved to
+**           their places, then the step's reductions and copies in program order.
 ** mpi_plan.c checked at load that this order means what the program means. Tags are the
 ** step number (modulo MPI_TAG_UB + 1; matching never depends on it: each step completes
 ** before the next is posted and MPI does not let messages of one pair overtake). A
 ** message longer than msg_max elements goes as several messages, which both sides cut
-** the same way, except a dropped redundant receive, whose length the receiver cannot know:
-** a count that would need splitting one is refused (TC_EINPUT).
+** the same way (both know every piece's length: tci_run_plan_match). With compute off
+** (SMPI's dummy data) nothing is packed or unpacked: only the message sizes matter.
 ** Reductions are typed loops (integer sums wrap like two's complement instead of
 ** overflowing, as MPI's do in practice).
 */
@@ -89,7 +91,9 @@ int tci_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err) {
                         (long long)total);
   if (!ly->span) {
     ly->span = malloc(sizeof *ly->span * (size_t)(plan->nops ? plan->nops : 1));
-    if (!ly->span) return tc_error_set(err, TC_ENOMEM, "out of memory for the layout of rank %d", plan->rank);
+    ly->gspan = malloc(sizeof *ly->gspan * (size_t)(plan->ngroups ? plan->ngroups : 1));
+    if (!ly->span || !ly->gspan)
+      return tc_error_set(err, TC_ENOMEM, "out of memory for the layout of rank %d", plan->rank);
   }
   ly->count = count;
   ly->total = total;
@@ -102,32 +106,49 @@ int tci_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err) {
   ly->staging_elems = 0;
   ly->max_requests = 0;
   for (int32_t t = 0; t <= plan->steps + 1; t++) {
-    int64_t stage = 0, requests = 0;
     for (int64_t i = plan->step_first[t]; i < plan->step_first[t + 1]; i++) {
       const run_op *op = &plan->ops[i];
       run_span *sp = &ly->span[i];
+      if (op->chunk < 0) /* tci_run_plan_match gives every receive its chunk */
+        return tc_error_set(err, TC_EFAIL, "rank %d, step %d: a receive from rank %d carries unknown chunks",
+                            plan->rank, op->step, op->peer);
       sp->src = sp->dst = sp->stage = -1;
-      if (op->chunk >= 0)
-        sp->len = tci_run_chunk_start(plan, total, op->chunk + op->cnt) - tci_run_chunk_start(plan, total, op->chunk);
-      else if (__builtin_mul_overflow(op->cnt, ly->maxc, &sp->len)) /* a dropped receive: room enough */
-        return tc_error_set(err, TC_EINPUT, "count %lld is too large for the scratch space of rank %d", count,
-                            plan->rank);
+      sp->len = tci_run_chunk_start(plan, total, op->chunk + op->cnt) - tci_run_chunk_start(plan, total, op->chunk);
       if (op->kind != TC_OP_RECV) sp->src = element_at(plan, ly, &op->src, op->chunk);
       if (op->kind != TC_OP_SEND) sp->dst = element_at(plan, ly, &op->dst, op->chunk);
-      sp->pieces = 0;
-      if (op->kind == TC_OP_COPY) continue;
-      sp->pieces = sp->len == 0 ? 1 : ceil_div(sp->len, plan->msg_max);
-      if (op->chunk < 0 && sp->pieces > 1)
-        return tc_error_set(err, TC_EINPUT, "count %lld is too large: rank %d would receive up to %lld elements "
-                            "from rank %d in one message (step %d), beyond MPI's int count", count, plan->rank,
-                            (long long)sp->len, op->peer, op->step);
-      requests += sp->pieces;
-      if (op->kind == TC_OP_RECV_REDUCE) {
-        sp->stage = stage;
-        if (__builtin_add_overflow(stage, sp->len, &stage) || stage > RUN_MAX_ELEMENTS)
+    }
+    /* Each group one message: straight from (into) its buffer when its pieces lie there
+       end to end, else packed (received) in the step's staging. */
+    int64_t stage = 0, requests = 0;
+    for (int64_t g = plan->group_first[t]; g < plan->group_first[t + 1]; g++) {
+      const run_group *grp = &plan->groups[g];
+      run_gspan *gs = &ly->gspan[g];
+      const int64_t *ops = plan->group_ops + grp->first;
+      *gs = (run_gspan){.direct = 1, .stage = -1};
+      for (int64_t k = 0; k < grp->nops; k++) {
+        const run_op *op = &plan->ops[ops[k]];
+        const run_span *sp = &ly->span[ops[k]];
+        tc_buffer buf = grp->send ? op->src.buf : op->dst.buf;
+        int64_t off = grp->send ? sp->src : sp->dst;
+        if (k == 0) {
+          gs->buf = buf;
+          gs->off = off;
+        }
+        if (op->kind == TC_OP_RECV_REDUCE || buf != gs->buf || off != gs->off + gs->len) gs->direct = 0;
+        gs->len += sp->len; /* at most the collective's elements: no overflow */
+      }
+      if (!gs->direct) {
+        gs->stage = stage;
+        for (int64_t k = 0; k < grp->nops; k++) {
+          ly->span[ops[k]].stage = stage;
+          stage += ly->span[ops[k]].len;
+        }
+        if (stage > RUN_MAX_ELEMENTS)
           return tc_error_set(err, TC_EINPUT, "count %lld is too large for the staging space of rank %d", count,
                               plan->rank);
       }
+      gs->pieces = gs->len == 0 ? 1 : ceil_div(gs->len, plan->msg_max);
+      requests += gs->pieces;
     }
     if (stage > ly->staging_elems) ly->staging_elems = stage;
     if (requests > ly->max_requests) ly->max_requests = requests;
@@ -270,21 +291,37 @@ static int mpi_failed(const run_exec *x, int rc, const char *what, int peer, int
 #define RUN_ISEND MPI_Isend
 #endif
 
-/* Post the messages of op i (cut into msg_max pieces). */
-static int post(const run_exec *x, int64_t i, char *ptr, int tag, int64_t *nreq, tc_error *err) {
+/* Post group g's message (cut into msg_max pieces) from / into ptr. */
+static int post(const run_exec *x, int64_t g, int32_t step, char *ptr, int tag, int64_t *nreq, tc_error *err) {
   tc_mpi_plan *plan = x->plan;
-  const run_op *op = &plan->ops[i];
-  const run_span *sp = &plan->layout.span[i];
-  int send = op->kind == TC_OP_SEND;
-  for (int64_t p = 0; p < sp->pieces; p++) {
-    int64_t from = p * plan->msg_max, n = sp->len - from < plan->msg_max ? sp->len - from : plan->msg_max;
+  const run_group *grp = &plan->groups[g];
+  const run_gspan *gs = &plan->layout.gspan[g];
+  for (int64_t p = 0; p < gs->pieces; p++) {
+    int64_t from = p * plan->msg_max, n = gs->len - from < plan->msg_max ? gs->len - from : plan->msg_max;
     char *piece = ptr + from * x->call->elt;
     MPI_Request *req = &plan->req[(*nreq)++];
-    int rc = send ? RUN_ISEND(piece, (int)n, x->call->type, op->peer, tag, plan->comm, req)
-                  : MPI_Irecv(piece, (int)n, x->call->type, op->peer, tag, plan->comm, req);
-    if (rc != MPI_SUCCESS) return mpi_failed(x, rc, send ? "MPI_Isend to" : "MPI_Irecv from", op->peer, op->step, err);
+    int rc = grp->send ? RUN_ISEND(piece, (int)n, x->call->type, grp->peer, tag, plan->comm, req)
+                       : MPI_Irecv(piece, (int)n, x->call->type, grp->peer, tag, plan->comm, req);
+    if (rc != MPI_SUCCESS)
+      return mpi_failed(x, rc, grp->send ? "MPI_Isend to" : "MPI_Irecv from", grp->peer, step, err);
   }
   return TC_OK;
+}
+
+/* Move the data of a staged group's SENDs into staging (pack = 1), or of its RECVs out of
+   it (pack = 0; its RECV_REDUCEs are reduced from staging by apply). */
+static void stage_group(const run_exec *x, int64_t g, int pack) {
+  const tc_mpi_plan *plan = x->plan;
+  const run_group *grp = &plan->groups[g];
+  size_t elt = (size_t)x->call->elt;
+  for (int64_t k = 0; k < grp->nops; k++) {
+    int64_t i = plan->group_ops[grp->first + k];
+    const run_op *op = &plan->ops[i];
+    const run_span *sp = &plan->layout.span[i];
+    char *staged = x->staging + sp->stage * x->call->elt;
+    if (pack) memcpy(staged, at(x, op->src.buf, sp->src), (size_t)sp->len * elt);
+    else if (op->kind == TC_OP_RECV) memcpy(at(x, op->dst.buf, sp->dst), staged, (size_t)sp->len * elt);
+  }
 }
 
 /* A COPY or the reduction of a RECV_REDUCE, after its data is in. */
@@ -327,17 +364,14 @@ static int run_step(const run_exec *x, int32_t t, tc_error *err) {
     if (compute) apply(x, first);
   int tag = (int)(t % ((long long)plan->tag_ub + 1));
   int64_t nreq = 0;
-  for (int64_t i = first; i < end; i++) {
-    const run_op *op = &plan->ops[i];
-    const run_span *sp = &plan->layout.span[i];
-    if (op->kind == TC_OP_RECV && post(x, i, at(x, op->dst.buf, sp->dst), tag, &nreq, err)) return err->code;
-    if (op->kind == TC_OP_RECV_REDUCE && post(x, i, x->staging + sp->stage * x->call->elt, tag, &nreq, err))
-      return err->code;
+  /* The receive groups come first (tci_run_plan_group): every receive is posted before
+     any send. Packing a send reads no chunk a receive of the step lands on (mpi_plan.c). */
+  for (int64_t g = plan->group_first[t]; g < plan->group_first[t + 1]; g++) {
+    const run_gspan *gs = &plan->layout.gspan[g];
+    char *ptr = gs->direct ? at(x, gs->buf, gs->off) : x->staging + gs->stage * x->call->elt;
+    if (plan->groups[g].send && !gs->direct && compute) stage_group(x, g, 1);
+    if (post(x, g, t, ptr, tag, &nreq, err)) return err->code;
   }
-  for (int64_t i = first; i < end; i++)
-    if (plan->ops[i].kind == TC_OP_SEND && post(x, i, at(x, plan->ops[i].src.buf, plan->layout.span[i].src), tag,
-                                                 &nreq, err))
-      return err->code;
   int rc = wait_all(plan, nreq);
   if (rc != MPI_SUCCESS) {
     char text[MPI_MAX_ERROR_STRING] = "";
@@ -345,7 +379,12 @@ static int run_step(const run_exec *x, int32_t t, tc_error *err) {
     MPI_Error_string(rc, text, &len);
     return tc_error_set(err, TC_EFAIL, "rank %d, step %d: MPI_Waitall failed: %s", plan->rank, t, text);
   }
-  for (int64_t i = first; i < end && compute; i++)
+  if (!compute) return TC_OK;
+  /* Staged receives land now, as they would have during the transfers: no op of the step
+     before them touches their chunks (mpi_plan.c's step check). */
+  for (int64_t g = plan->group_first[t]; g < plan->group_first[t + 1]; g++)
+    if (!plan->groups[g].send && !plan->layout.gspan[g].direct) stage_group(x, g, 0);
+  for (int64_t i = first; i < end; i++)
     if (plan->ops[i].kind == TC_OP_RECV_REDUCE || plan->ops[i].kind == TC_OP_COPY) apply(x, i);
   return TC_OK;
 }

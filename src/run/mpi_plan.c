@@ -15,7 +15,9 @@
 ** there is a lowering bug, reported as TC_EFAIL. Then one tci_run_agree, and, when all
 ** succeeded, a broadcast of rank 0's digest of the schedule and graph and a second
 ** agreement: a rank that read a different file (a stale copy on one node) is an error on
-** every rank instead of a hang in mismatched messages.
+** every rank instead of a hang in mismatched messages. Last, the ranks group their
+** transfers into one message per (step, peer) and tell each other what they send
+** (mpi_groups.c), which gives every receive its chunks.
 ** A programs file (program_io.h, recognised by its first line) skips the reading, verifying
 ** and lowering: each rank reads its own section (O(its ops), not O(transfers)), annotates
 ** it as above, and the file's digest is what the ranks compare.
@@ -296,7 +298,8 @@ int tci_run_plan_annotate(tc_mpi_plan *plan, const tc_program *p, tc_error *err)
     if (annotate_op(plan, i, &p->ops[i], err)) return err->code;
   }
   while (t <= plan->steps + 1) plan->step_first[++t] = p->nops;
-  return check_steps(plan, err);
+  if (check_steps(plan, err)) return err->code;
+  return tci_run_plan_group(plan, err);
 }
 
 /* ---- loading ------------------------------------------------------------------------------ */
@@ -425,6 +428,7 @@ int tci_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_pl
                         "between ranks)", path);
     rc = tci_run_agree(dup, rc, NULL, err);
   }
+  if (!rc) rc = tci_run_agree(dup, tci_run_plan_match(plan, err), NULL, err); /* one message per (step, peer) */
   if (rc) {
     if (plan) plan->comm = MPI_COMM_NULL;
     tc_mpi_plan_destroy(plan);
@@ -446,7 +450,11 @@ void tc_mpi_plan_destroy(tc_mpi_plan *plan) {
   if (plan->comm != MPI_COMM_NULL && !finalized) MPI_Comm_free(&plan->comm);
   free(plan->ops);
   free(plan->step_first);
+  free(plan->groups);
+  free(plan->group_ops);
+  free(plan->group_first);
   free(plan->layout.span);
+  free(plan->layout.gspan);
   tci_run_buf_release(&plan->scratch);
   tci_run_buf_release(&plan->staging);
   free(plan->req);

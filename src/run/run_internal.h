@@ -16,7 +16,14 @@
 **     length unknown to the receiver, so it is posted with room for cnt*maxc elements
 **     (chunk == -1);
 **   - ops are grouped by step: step_first[t] .. step_first[t+1]-1 are the ops of step
-**     t = 0..steps+1 (0 and steps+1 hold only COPYs).
+**     t = 0..steps+1 (0 and steps+1 hold only COPYs);
+**   - a step's transfers are grouped by peer (mpi_groups.c): all the SENDs of step t to
+**     peer p, in program order, are ONE MPI message (the concatenation of their data), and
+**     all the RECV / RECV_REDUCEs of step t from p, in program order, receive it — so a
+**     rank has one message in flight per (step, peer), as the α-β model counts them. The
+**     receiver must know every piece's length: at load the ranks exchange, per peer, the
+**     (step, cnt, chunk) of each send, which also gives a dropped redundant receive its
+**     chunk (tci_run_plan_match).
 ** The element layout for one count (run_layout) is computed on first use and kept until
 ** the count changes, with the staging each step needs and the request count.
 **
@@ -53,12 +60,29 @@ typedef struct run_op {
   run_loc src, dst;
 } run_op;
 
-/* Element offsets of op i for one count: within the src / dst buffers, its staging offset
-   (RECV_REDUCE), its length, and how many MPI messages carry it. */
+/* The message of one step to (send) or from one peer: ops group_ops[first .. first+nops),
+   in program order. */
+typedef struct run_group {
+  int32_t peer;
+  int send;
+  int64_t first, nops;
+} run_group;
+
+/* Element offsets of op i for one count: within the src / dst buffers, its offset in the
+   step's staging (-1 when its data does not pass through staging), its length. */
 typedef struct run_span {
   int64_t src, dst, stage, len;
-  int64_t pieces;
 } run_span;
+
+/* Group g's message for one count: `len` elements, cut into `pieces` MPI messages of at
+   most msg_max elements. direct: the data is contiguous in buffer `buf` from element
+   `off` and goes (lands) there; otherwise it is packed (lands) in staging from `stage`. */
+typedef struct run_gspan {
+  int64_t len, pieces;
+  int direct;
+  tc_buffer buf;
+  int64_t off, stage;
+} run_gspan;
 
 typedef struct run_layout {
   int valid;
@@ -66,9 +90,10 @@ typedef struct run_layout {
   int64_t total;         /* elements of the whole collective: count, or N*count */
   int64_t maxc;          /* the most elements one chunk has */
   int64_t scratch_elems; /* mirror + redundant slots */
-  int64_t staging_elems; /* the most any step's reduce-receives need together */
+  int64_t staging_elems; /* the most any step's staged messages need together */
   int64_t max_requests;  /* the most MPI requests any step posts */
   run_span *span;        /* nops entries */
+  run_gspan *gspan;      /* ngroups entries */
 } run_layout;
 
 /* A buffer the plan owns, grown on demand. `shared`: allocated with SMPI_SHARED_MALLOC
@@ -91,6 +116,10 @@ struct tc_mpi_plan {
   int64_t nops;
   run_op *ops;
   int64_t *step_first; /* steps + 3 entries */
+  int64_t ngroups;
+  run_group *groups;   /* by step, then receives before sends, then peer */
+  int64_t *group_ops;  /* the ops of the groups, nops entries at most */
+  int64_t *group_first; /* steps + 3 entries: groups of step t are group_first[t] .. [t+1]-1 */
   int compute;
   int64_t msg_max;     /* the most elements per MPI message (INT_MAX; tests lower it) */
   run_layout layout;
@@ -119,6 +148,27 @@ int tci_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_pl
    of mpi_exec.c runs p as program.h means it; a program that breaks it is TC_EFAIL. The
    plan's ops and step_first are then the caller's to free (tc_mpi_plan_destroy does). Local. */
 int tci_run_plan_annotate(tc_mpi_plan *plan, const tc_program *p, tc_error *err);
+
+/* Group the step's transfers by peer (plan->groups, group_ops, group_first) after
+   annotation. Local. */
+int tci_run_plan_group(tc_mpi_plan *plan, tc_error *err);
+
+/* One send as its receiver learns it at load: step, chunks, first global chunk. */
+typedef struct run_send_record {
+  int64_t step, cnt, chunk;
+} run_send_record;
+
+/* Apply the records of the sends every peer makes to this rank — peer p's at
+   rec[first[p] .. first[p+1]), in p's program order; first has ranks + 1 entries — to
+   this rank's receives: one for one per peer, step and cnt equal, a known chunk agreeing,
+   an unknown one (a dropped redundant receive) set. A mismatch is TC_EFAIL (a lowering
+   bug). Local. */
+int tci_run_plan_apply_records(tc_mpi_plan *plan, const int64_t *first, const run_send_record *rec, tc_error *err);
+
+/* Collective over plan->comm (every rank's annotation succeeded): send every peer the
+   records of this rank's sends to it, apply those received. Returns this rank's outcome:
+   the caller agrees on it (tci_run_agree). */
+int tci_run_plan_match(tc_mpi_plan *plan, tc_error *err);
 
 /* First element of global chunk c (0..nchunks) for a collective of `total` elements. */
 int64_t tci_run_chunk_start(const tc_mpi_plan *plan, int64_t total, int64_t c);
