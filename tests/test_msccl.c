@@ -31,6 +31,7 @@
 **     split; an unverified schedule and a broadcast are refused.
 */
 #include "tc_files.h"
+#include "tc_redundant.h"
 #include "tc_test.h"
 
 #include <libxml/parser.h>
@@ -41,6 +42,7 @@
 #include "topocoll/baselines.h"
 #include "topocoll/bfb.h"
 #include "topocoll/msccl.h"
+#include "topocoll/sched_io.h"
 #include "topocoll/transform.h"
 #include "topocoll/verify.h"
 
@@ -867,6 +869,46 @@ static void limits_impossible(void **state) {
   tc_graph_destroy(k);
 }
 
+/* ---- redundant transfers ---------------------------------------------------------------- */
+
+/* The fuzzer's reproducers (fuzz/regressions/msccl/): exported, they computed garbage out of
+   place (torus(3,3)) and deadlocked with rendezvous sends (biring(2,5)); mx_check runs both
+   and compares every output element with the exact result. */
+static void fuzz_regressions(void **state) {
+  for (size_t i = 0; i < sizeof tc_redundant_regressions / sizeof *tc_redundant_regressions; i++) {
+    char path[1024];
+    tc_redundant_regression_path(tc_redundant_regressions[i], path, sizeof path);
+    tc_schedule_doc doc;
+    tc_error err;
+    if (tc_schedule_read_json(path, NULL, &doc, &err)) fail_msg("%s: %s", path, err.msg);
+    export_and_check(*state, doc.graph, &doc.sched, tc_redundant_regressions[i]);
+    tc_schedule_doc_destroy(&doc);
+  }
+}
+
+/* Redundant transfers added at random to verified schedules (tc_redundant.h), exported and
+   run by the MSCCL executor (rendezvous included). */
+static void redundant_transfers_random(void **state) {
+  const tc_collective colls[] = {TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER, TC_COLL_ALLREDUCE};
+  uint64_t seed = 20240612;
+  int kept = 0;
+  for (size_t i = 0; i < sizeof tc_redundant_cases / sizeof *tc_redundant_cases; i++)
+    for (size_t k = 0; k < 3; k++)
+      for (int round = 0; round < 3; round++) {
+        tc_graph *g;
+        tc_schedule s;
+        tc_redundant_base(i, colls[k], &g, &s);
+        kept += tc_redundant_add(g, &s, 3, 40, &seed);
+        char what[128];
+        snprintf(what, sizeof what, "%s %s + redundant (round %d)", tc_redundant_cases[i].spec,
+                 tc_collective_name(colls[k]), round);
+        export_and_check(*state, g, &s, what);
+        tc_schedule_destroy(&s);
+        tc_graph_destroy(g);
+      }
+  assert_int_equal(kept, 81);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, make_tmpdir, tc_tmpdir_teardown)
 
 int main(void) {
@@ -884,6 +926,8 @@ int main(void) {
       T(limits_channel_splitting),
       T(limits_many_peers),
       T(limits_impossible),
+      T(fuzz_regressions),
+      T(redundant_transfers_random),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   xmlCleanupParser();

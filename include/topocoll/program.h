@@ -17,19 +17,21 @@
 **                   output = nchunks
 **   reduce-scatter  input  = nchunks;  output = units chunks: r's shard (output j == chunk r*units+j)
 **   allreduce       input  = output = nchunks (any shard owners, e.g. double binary tree)
-**   scratch         allgather / allreduce: scratch_chunks chunks of received data that
-**                   carried nothing new (a redundant copy-receive lands there and is
-**                   dropped); reduce-scatter: additionally nchunks chunks mirroring the
-**                   input layout (scratch chunk c accumulates r's partial of chunk c,
-**                   which the input — read-only — cannot hold). The redundant area
-**                   follows the mirror. scratch_chunks is the total.
+**   scratch         allgather / allreduce: scratch_chunks chunks of the per-step
+**                   ("redundant") area: received data that carried nothing new (a
+**                   redundant copy-receive lands there and is dropped) and, with
+**                   TC_LOWER_DEPS only, staged sends (below); reduce-scatter: additionally
+**                   nchunks chunks mirroring the input layout (scratch chunk c accumulates
+**                   r's partial of chunk c, which the input — read-only — cannot hold). The
+**                   redundant area follows the mirror. scratch_chunks is the total.
 ** Allgather and reduce-scatter need the paper's layout (nshards == nodes, shard k owned
 ** by node k); anything else is TC_EINPUT.
 **
 ** Semantics, step by step (the order of the ops in the array, and the order an executor
 ** that runs step-synchronously — the MPI executor — must respect): ops are sorted by step;
-** within step t come first local COPYs ("pre-copies", which only move a rank's own input
-** into its accumulator so a range can be read from one place), then every SEND of step t,
+** within step t come first local COPYs ("pre-copies", which move a rank's own input into
+** its accumulator so a range can be read from one place, or stage a send: below), then
+** every SEND of step t,
 ** then the RECV / RECV_REDUCE of step t each followed by the COPYs that move its new
 ** pieces. COPYs of step 0 run before step 1, of step steps+1 after the last step. A
 ** step-synchronous executor runs the pre-copies, posts the receives and sends, waits for
@@ -50,6 +52,16 @@
 ** lands in the redundant scratch area (reused from step to step), and COPY ops of the same
 ** step, right after that RECV, move the pieces that were new into the output; a receive
 ** is never split, and two receives never land on the same chunk in one step.
+** Redundant receive-reduces. A verified schedule may hold a reduce-phase transfer whose
+** data reaches no owner (its receiver is not the owner and forwards none of it later, or
+** only to such receivers; an owner may send its own shard). It is lowered like any other:
+** the receiver reduces it into its accumulator, which the verifier's own model of a
+** schedule does too (a node's partial is its input plus everything it received, a send
+** carries the partial at the start of its step, and the owner must count every
+** contribution once), so the owners' results are exact and the extra data only reaches
+** accumulators nothing reads for the result (a non-owner's, which an allreduce's second
+** half overwrites). Such a transfer may make a rank send and receive-reduce one chunk in
+** one step; the SEND still carries the value at the end of step t-1.
 **
 ** Dependencies (only with TC_LOWER_DEPS): deps[dep_first .. dep_first+ndeps) are indices
 ** of earlier ops of the same rank that must have completed before the op may start, so
@@ -58,7 +70,13 @@
 ** conflicts on overlapping chunks, only the nearest conflicting op per chunk range kept.
 ** Conflicts are computed with the in-place aliases assumed (allreduce: input == output;
 ** allgather: input == output[r*units...]; reduce-scatter: output == input[r*units...]),
-** so the same program is correct in place and out of place.
+** so the same program is correct in place and out of place. No RECV / RECV_REDUCE or
+** COPY after it depends on a SEND of its own step: with rendezvous sends (a send ends only
+** once its receive has begun, as MSCCL's bounded connection buffers behave at large
+** sizes) such waits could close a cycle across ranks and deadlock. So, with TC_LOWER_DEPS,
+** a SEND whose chunks a RECV_REDUCE of its step reduces into reads a copy of them made by a
+** pre-copy into the per-step area ("staged"); the step-synchronous form needs no staging
+** (its reductions run after all the step's messages).
 **
 ** Cost: lowering rank r scans the schedule once (O(transfers); tc_program_lower_all
 ** lowers every rank in one pass); dependencies add

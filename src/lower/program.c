@@ -5,11 +5,17 @@
 ** same order on the sending and the receiving side, which is what makes the matching rule
 ** of program.h hold — building per step three lists (local copies before the step's
 ** messages, sends, receives with the copies that follow them) that are concatenated at
-** the end. Two interval sets carry the state:
+** the end. Within a step the sends are lowered before the receives: a send carries the
+** state at the start of its step, so it must not see what a receive of the same step
+** brings (a rank may send and receive-reduce one chunk in one step when one of the two
+** transfers is redundant: its data reaches no owner, which the verifier accepts). Three
+** interval sets carry the state:
 **   touched  (reduce phase) chunks whose partial sum lives in the accumulator; an
 **            untouched chunk's partial is still the rank's own input;
 **   held     (copy phase) chunks the output already holds; `incoming` collects the
-**            chunks received in the current step, which join `held` after the step.
+**            chunks received in the current step, which join `held` after the step;
+**   reduced  (reduce phase, TC_LOWER_DEPS) chunks a receive of the current step reduces
+**            into: a send of the step that reads one of them is staged (program.h).
 ** Dependencies, when asked for, are a second pass over the final op list.
 */
 #include "topocoll/program.h"
@@ -39,7 +45,8 @@ typedef struct lowering {
   int32_t r;
   int64_t nchunks;
   op_list pre, send, recv, all;
-  tc_interval_set touched, held, incoming;
+  int stage; /* TC_LOWER_DEPS: stage the sends a receive of their step overwrites */
+  tc_interval_set touched, held, incoming, reduced;
   tc_interval *gaps;
   int64_t ngaps, gaps_room;
   int64_t redundant_used, redundant_max;
@@ -109,7 +116,20 @@ static int materialize(lowering *L, int32_t step, int64_t c0, int64_t c1) {
   return tci_interval_set_add(&L->touched, c0, c1, L->err);
 }
 
-/* Reduce phase: the partial of [c0, c1) as it stands at the start of the step. */
+/* cnt chunks of the per-step area (redundant receives, staged sends), reused every step. */
+static location step_slot(lowering *L, int64_t cnt) {
+  location slot = {TC_BUF_SCRATCH, L->p->redundant_off + L->redundant_used};
+  L->redundant_used += cnt;
+  if (L->redundant_used > L->redundant_max) L->redundant_max = L->redundant_used;
+  return slot;
+}
+
+/* Reduce phase: the partial of [c0, c1) as it stands at the start of the step (the step's
+   receives are lowered after its sends, so `touched` does not include them yet). When a
+   receive of this step reduces into some of these chunks, an asynchronous executor would
+   make that receive wait for this send (write after read); with rendezvous sends such
+   waits can close a cycle across ranks. So the send reads a copy made before the step's
+   messages instead, and no receive ever waits for a send of its own step. */
 static int reduce_send(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, int32_t peer) {
   location src;
   if (tci_interval_set_covers(&L->touched, c0, c1)) src = acc_loc(L, c0);
@@ -117,6 +137,11 @@ static int reduce_send(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1
   else {
     if (materialize(L, x->step, c0, c1)) return L->err->code;
     src = acc_loc(L, c0);
+  }
+  if (L->stage && tci_interval_set_overlaps(&L->reduced, c0, c1)) {
+    location slot = step_slot(L, c1 - c0);
+    if (push(L, &L->pre, copy_op(x->step, src, slot, c1 - c0))) return L->err->code;
+    src = slot;
   }
   return push(L, &L->send, (tc_op){.kind = TC_OP_SEND, .step = x->step, .peer = peer, .arc = x->arc,
                                    .src = src.buf, .src_off = src.off, .dst = TC_BUF_INPUT, .dst_off = -1,
@@ -156,12 +181,10 @@ static int copy_recv(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, 
     if (push(L, &L->recv, op)) return L->err->code;
     return tci_interval_set_add(&L->incoming, c0, c1, L->err);
   }
-  int64_t landing = L->p->redundant_off + L->redundant_used;
+  int64_t landing = step_slot(L, c1 - c0).off;
   op.dst = TC_BUF_SCRATCH;
   op.dst_off = landing;
   if (push(L, &L->recv, op)) return L->err->code;
-  L->redundant_used += c1 - c0;
-  if (L->redundant_used > L->redundant_max) L->redundant_max = L->redundant_used;
   /* New pieces: not held and not already arriving this step. */
   L->ngaps = 0;
   if (tci_interval_set_gaps(&L->held, c0, c1, &L->gaps, &L->ngaps, &L->gaps_room, L->err)) return L->err->code;
@@ -184,7 +207,6 @@ static int end_copy_step(lowering *L) {
   for (int64_t i = 0; i < L->incoming.count; i++)
     if (tci_interval_set_add(&L->held, L->incoming.iv[i].lo, L->incoming.iv[i].hi, L->err)) return L->err->code;
   tci_interval_set_clear(&L->incoming);
-  L->redundant_used = 0;
   return TC_OK;
 }
 
@@ -421,17 +443,28 @@ static int lower_steps(lowering *L, const tc_transfer *mine, int64_t count) {
   for (int32_t t = 1; t <= s->steps; t++) {
     int reduce = p->coll == TC_COLL_REDUCE_SCATTER || (p->coll == TC_COLL_ALLREDUCE && t <= s->rs_steps);
     if (p->coll == TC_COLL_ALLREDUCE && t == s->rs_steps + 1 && start_allgather_half(L, t)) return L->err->code;
-    for (; at < count && mine[at].step == t; at++) {
-      const tc_transfer *x = &mine[at];
-      int32_t u = L->g->src[x->arc], w = L->g->dst[x->arc];
-      int64_t c0 = (int64_t)x->shard * p->units + x->lo, c1 = (int64_t)x->shard * p->units + x->hi;
-      if (!reduce && u == w) continue; /* a copy to oneself carries nothing */
-      if (u == r && (reduce ? reduce_send(L, x, c0, c1, w) : copy_send(L, x, c0, c1, w))) return L->err->code;
-      if (w == r && (reduce ? reduce_recv(L, x, c0, c1, u) : copy_recv(L, x, c0, c1, u))) return L->err->code;
-    }
+    int64_t end = at;
+    while (end < count && mine[end].step == t) end++;
+    /* Pass 0 (staging only): what the step's receives reduce into. Pass 1: the sends, on
+       the state at the start of the step. Pass 2: the receives. */
+    for (int pass = reduce && L->stage ? 0 : 1; pass <= 2; pass++)
+      for (int64_t i = at; i < end; i++) {
+        const tc_transfer *x = &mine[i];
+        int32_t u = L->g->src[x->arc], w = L->g->dst[x->arc];
+        int64_t c0 = (int64_t)x->shard * p->units + x->lo, c1 = (int64_t)x->shard * p->units + x->hi;
+        if (!reduce && u == w) continue; /* a copy to oneself carries nothing */
+        if (pass == 0 && w == r && tci_interval_set_add(&L->reduced, c0, c1, L->err)) return L->err->code;
+        if (pass == 1 && u == r && (reduce ? reduce_send(L, x, c0, c1, w) : copy_send(L, x, c0, c1, w)))
+          return L->err->code;
+        if (pass == 2 && w == r && (reduce ? reduce_recv(L, x, c0, c1, u) : copy_recv(L, x, c0, c1, u)))
+          return L->err->code;
+      }
+    at = end;
     if (append_list(L, &L->all, &L->pre) || append_list(L, &L->all, &L->send) || append_list(L, &L->all, &L->recv))
       return L->err->code;
     if (!reduce && end_copy_step(L)) return L->err->code;
+    tci_interval_set_clear(&L->reduced);
+    L->redundant_used = 0; /* the per-step area is reused by the next step */
   }
   int32_t after = s->steps + 1;
   if (p->coll == TC_COLL_ALLREDUCE && s->rs_steps == s->steps) {
@@ -460,10 +493,12 @@ static int lower_from(const tc_graph *g, const tc_schedule *s, int32_t rank, uns
   int64_t nchunks = (int64_t)s->nshards * s->units;
   set_layout(p, nchunks);
 
-  lowering L = {.g = g, .s = s, .p = p, .r = rank, .nchunks = nchunks, .err = err};
+  lowering L = {.g = g, .s = s, .p = p, .r = rank, .nchunks = nchunks, .stage = (flags & TC_LOWER_DEPS) != 0,
+               .err = err};
   tci_interval_set_init(&L.touched);
   tci_interval_set_init(&L.held);
   tci_interval_set_init(&L.incoming);
+  tci_interval_set_init(&L.reduced);
   int rc = lower_steps(&L, mine, count);
   free(L.pre.v);
   free(L.send.v);
@@ -472,6 +507,7 @@ static int lower_from(const tc_graph *g, const tc_schedule *s, int32_t rank, uns
   tci_interval_set_destroy(&L.touched);
   tci_interval_set_destroy(&L.held);
   tci_interval_set_destroy(&L.incoming);
+  tci_interval_set_destroy(&L.reduced);
   p->ops = L.all.v;
   p->nops = L.all.n;
   p->scratch_chunks = p->redundant_off + L.redundant_max;
