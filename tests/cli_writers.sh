@@ -179,14 +179,15 @@ for attempt in 1 2 3 4 5; do
   if compgen -G 'pl.tmp-*' >/dev/null; then
     kill -TERM "$pid"
     kill -CONT "$pid"
-    { wait "$pid"; } 2>/dev/null
+    # -f: wait for the end, not for the next change of state (the stop counts as one)
+    { wait -f "$pid"; } 2>/dev/null
     status=$?
     [ "$status" -eq 143 ] || fail "plan exited $status on SIGTERM, not killed by it (143)"
     caught=1
     break
   fi
   kill -CONT "$pid" 2>/dev/null
-  { wait "$pid"; } 2>/dev/null
+  { wait -f "$pid"; } 2>/dev/null
 done
 [ "$caught" -eq 1 ] || fail "never caught plan while its staging directory existed (5 attempts)"
 [ ! -e pl ] || fail "an interrupted plan left its directory"

@@ -8,6 +8,7 @@
 ** Devices, FIFOs and stdout are driven end to end by tests/cli_writers.sh.
 */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -262,6 +263,56 @@ static void signal_removes_scratch_tree_not_in_children(void **state) {
   assert_int_equal(tc_files_count(f->dir), 0);
 }
 
+/* A worker thread takes the signal while the installing thread has it blocked (as during
+   "create and record"): the handler must leave the cleaning to the installing thread, so
+   the child lives on to record a scratch tree, says "t", and only then, unblocking, dies of
+   the forwarded signal with the tree removed. Cleaning on the worker would end the child
+   before the "t" (and, in a real command, race the main thread's writes). */
+static void *raise_on_this_thread(void *unused) {
+  (void)unused;
+  sigset_t term;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  pthread_sigmask(SIG_UNBLOCK, &term, NULL); /* inherited blocked from its creator */
+  pthread_kill(pthread_self(), SIGTERM);
+  return NULL;
+}
+
+static void forwarding_child(const char *dir, int ready) {
+  tc_error err;
+  char templ[PATH_MAX];
+  snprintf(templ, sizeof templ, "%s/scratch-XXXXXX", dir);
+  if (tc_output_catch_signals(&err)) _exit(3);
+  sigset_t term, saved;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &term, &saved);
+  pthread_t worker;
+  if (pthread_create(&worker, NULL, raise_on_this_thread, NULL)) _exit(4);
+  pthread_join(worker, NULL);
+  if (tc_output_make_scratch_dir(templ, &err)) _exit(5);
+  if (write(ready, "t", 1) != 1) _exit(6);
+  pthread_sigmask(SIG_SETMASK, &saved, NULL); /* the forwarded SIGTERM arrives here */
+  _exit(7);
+}
+
+static void signal_on_another_thread_cleans_on_the_installer(void **state) {
+  tc_tmpdir *f = *state;
+  int p[2];
+  assert_int_equal(pipe(p), 0);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) forwarding_child(f->dir, p[1]);
+  close(p[1]);
+  assert_int_equal(await(p[0]), 't');
+  close(p[0]);
+  int status;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  assert_true(WIFSIGNALED(status));
+  assert_int_equal(WTERMSIG(status), SIGTERM);
+  assert_int_equal(tc_files_count(f->dir), 0);
+}
+
 /* The remover: nested directories go, a symbolic link to outside the tree is removed and
    what it points to is not; a plain file is unlinked; a missing path is -1. */
 static void remove_tree(void **state) {
@@ -304,6 +355,7 @@ int main(void) {
       T(batch_all_or_nothing),
       T(signal_removes_temporary),
       T(signal_removes_scratch_tree_not_in_children),
+      T(signal_on_another_thread_cleans_on_the_installer),
       T(remove_tree),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,8 +31,10 @@
 ** Signals: tc_output_catch_signals() installs handlers for SIGINT, SIGTERM, SIGHUP and
 ** SIGPIPE (not for one that is ignored, as under nohup) that remove every temporary file, staging
 ** directory and scratch directory the library has in flight, then end the process by the
-** same signal with its default action. Children made by fork() do not remove their parent's
-** files. Code that installs its own handlers for these signals may save and restore ours.
+** same signal with its default action. The cleaning happens on the thread that installed
+** the handlers (a signal another thread takes is forwarded to it), so call it from the
+** thread that writes the outputs, typically main(), which must outlive the other threads.
+** Children made by fork() do not remove their parent's files. Code that installs its own handlers for these signals may save and restore ours.
 */
 #ifndef TOPOCOLL_OUTPUT_H
 #define TOPOCOLL_OUTPUT_H

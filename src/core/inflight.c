@@ -5,9 +5,17 @@
 ** A slot is free (0), being filled (1), or holds a file (2) or a tree (3). A thread claims a
 ** free slot by compare-and-swap, copies the path into the slot's own buffer, then
 ** publishes its kind; the handler reads only published slots, so it never sees half a
-** path and never touches memory that malloc could move. The handler runs on whichever
-** thread the kernel picked and uses only async-signal-safe calls (getpid, unlink, the
-** openat/getdents64 remover of fs_tree.c, sigaction, pthread_sigmask, raise).
+** path and never touches memory that malloc could move.
+**
+** The kernel hands a signal to any thread that does not block it. Blocking around "create
+** and record" is per thread, so a worker thread (OpenMP's pool) could take the signal in the
+** very gap the installing thread had blocked, and remove the recorded paths while that
+** thread goes on writing (and exits 1 on the vanished directory before the re-raise ends
+** the process). So the handler does its work only on the thread that installed it; on any
+** other it forwards the signal there (pthread_kill), where it waits, pending, until that
+** thread unblocks. It uses only async-signal-safe calls (getpid, pthread_self,
+** pthread_kill, unlink, the openat/getdents64 remover of fs_tree.c, sigaction,
+** pthread_sigmask, raise).
 */
 #include "core/inflight.h"
 
@@ -28,6 +36,7 @@ enum { SLOT_FREE, SLOT_FILLING, SLOT_FILE, SLOT_TREE };
 static _Atomic int slot_state[TCI_INFLIGHT_MAX];
 static char slot_path[TCI_INFLIGHT_MAX][PATH_MAX];
 static _Atomic pid_t owner; /* the process that installed the handler; 0 before */
+static pthread_t owner_thread; /* its thread that did; written before the handlers exist */
 
 /* SIGPIPE too: a command writing to a closed pipe (`--dot - | head`) dies of it, and must
    not leave the temporaries of its other outputs behind. */
@@ -88,7 +97,12 @@ static void remove_all(void) {
 }
 
 static void on_signal(int sig) {
-  if (getpid() == atomic_load(&owner)) remove_all();
+  int ours = getpid() == atomic_load(&owner);
+  if (ours && !pthread_equal(pthread_self(), owner_thread)) {
+    pthread_kill(owner_thread, sig); /* see the header: only the installing thread cleans */
+    return;
+  }
+  if (ours) remove_all();
   struct sigaction dfl;
   memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
@@ -103,6 +117,7 @@ static void on_signal(int sig) {
 }
 
 int tc_output_catch_signals(tc_error *err) {
+  owner_thread = pthread_self();
   atomic_store(&owner, getpid());
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);

@@ -19,7 +19,9 @@
 ** removes nothing: the files belong to the parent.
 **
 ** Paths are kept as given (a relative one is resolved against the working directory when
-** the signal comes). The registry is shared by all threads (lock-free slot states).
+** the signal comes). The registry is shared by all threads (lock-free slot states), but
+** the handler cleans only on the thread that installed it (others forward the signal
+** there), so create and record paths on that thread: its blocking is what closes the gap.
 */
 #ifndef TC_CORE_INFLIGHT_H
 #define TC_CORE_INFLIGHT_H
