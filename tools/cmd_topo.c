@@ -137,7 +137,10 @@ static void print_text(const char *spec, const tc_graph_summary *s) {
     char t[32];
     format_duration(s->distance_cost.seconds, t, sizeof t);
     printf("strongly connected  %s\n", yes_no(s->dist.strongly_connected));
-    printf("diameter            not computed: all-pairs distances would take about %s (raise --max-time)\n", t);
+    if (!s->dist.strongly_connected) /* known without the all-pairs work */
+      printf("diameter            infinite (not strongly connected); distances not computed: all-pairs would take "
+             "about %s (raise --max-time)\n", t);
+    else printf("diameter            not computed: all-pairs distances would take about %s (raise --max-time)\n", t);
   } else if (s->dist.strongly_connected) printf("diameter            %d\n", s->dist.diameter);
   else printf("diameter            infinite (not strongly connected: %" PRId64 " ordered pairs unreachable)\n", s->dist.unreachable);
   printf("Moore diameter      %d (directed bound T_L*, paper 000 Def. 10)%s%s\n", s->moore_diameter,
