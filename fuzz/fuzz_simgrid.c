@@ -3,15 +3,18 @@
 ** written platform read back with libxml2.
 **
 ** Invariants: the error contract (harness.h); the writer succeeds exactly when the graph
-** is strongly connected (else TC_EINPUT); the platform is well-formed XML with the hosts
+** is strongly connected and every link's bandwidth (summed capacity of a node pair's arcs,
+** times the link bandwidth) is a finite number (else TC_EINPUT, resp. TC_ERANGE); the
+** platform is well-formed XML with one zone routed by SimGrid (DijkstraCache), the hosts
 ** n0..n<N-1> once each, one link per ordered pair of distinct nodes joined by arcs whose
-** bandwidth is their total capacity times the link bandwidth, exactly one route for every
-** ordered pair of distinct nodes, each a chain of existing links from its source to its
-** destination; the hostfile lists n0..n<N-1>, one per line.
-** Bounded work: graphs of at most 32 nodes are written (the platform has N(N-1) routes).
+** bandwidth is their total capacity times the link bandwidth, and exactly one route for
+** each such pair, over its own link alone, and none for any other pair (SimGrid computes
+** those); the hostfile lists n0..n<N-1>, one per line.
+** Bounded work: graphs of at most 32 nodes are written.
 */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,9 +60,10 @@ static void read_route(platform *p, xmlNode *e) {
   xmlChar *src = attr(e, "src"), *dst = attr(e, "dst");
   int s = host_id(src, p->n), d = host_id(dst, p->n);
   if (s < 0 || d < 0 || s == d || p->routes[s][d]++) tcf_fail("platform: bad or repeated route %s -> %s", src, dst);
-  int at = s;
+  int at = s, hops = 0;
   for (xmlNode *c = e->children; c; c = c->next) {
     if (c->type != XML_ELEMENT_NODE) continue;
+    hops++;
     xmlChar *id = attr(c, "id");
     int u, v, used;
     if (strcmp((const char *)c->name, "link_ctn") || !id || sscanf((const char *)id, "l%d_%d%n", &u, &v, &used) != 2 ||
@@ -70,6 +74,8 @@ static void read_route(platform *p, xmlNode *e) {
     xmlFree(id);
   }
   if (at != d) tcf_fail("platform: route %d -> %d ends at n%d", s, d, at);
+  if (!p->link[s][d] || hops != 1)
+    tcf_fail("platform: route %d -> %d is not the single link of two neighbours (%d links)", s, d, hops);
   xmlFree(src);
   xmlFree(dst);
 }
@@ -85,6 +91,10 @@ static void check_platform(const tc_graph *g, const char *dir) {
   xmlNode *zone = xmlDocGetRootElement(doc)->children;
   while (zone && zone->type != XML_ELEMENT_NODE) zone = zone->next;
   if (!zone || strcmp((const char *)zone->name, "zone")) tcf_fail("platform.xml has no zone");
+  xmlChar *routing = attr(zone, "routing");
+  if (!routing || strcmp((const char *)routing, "DijkstraCache"))
+    tcf_fail("platform: zone routing \"%s\", expected DijkstraCache", routing ? (const char *)routing : "(none)");
+  xmlFree(routing);
   /* Links first: routes may come before or after them in the file. */
   for (xmlNode *e = zone->children; e; e = e->next)
     if (e->type == XML_ELEMENT_NODE && !strcmp((const char *)e->name, "link")) read_link(&p, e);
@@ -109,7 +119,8 @@ static void check_platform(const tc_graph *g, const char *dir) {
         if (g->dst[a] == v) want += (double)g->cap[a];
       if (p.link[u][v] != want * LINK_BW) tcf_fail("platform: link %d -> %d has %.17g B/s, expected %.17g", u, v,
                                                    p.link[u][v], want * LINK_BW);
-      if (p.routes[u][v] != 1) tcf_fail("platform: no route %d -> %d", u, v);
+      if (p.routes[u][v] != (want > 0)) /* a route per link, over it alone (read_route) */
+        tcf_fail("platform: %d routes %d -> %d between %s", p.routes[u][v], u, v, want > 0 ? "neighbours" : "non-neighbours");
     }
   }
   snprintf(path, sizeof path, "%s/hostfile", dir);
@@ -139,9 +150,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   rc = tc_simgrid_write_platform(g, LINK_BW, 1e-6, dir, &err);
   tcf_check_result("tc_simgrid_write_platform", rc, &err);
-  int connected = tc_graph_is_strongly_connected(g);
-  if (connected && rc) tcf_fail("a strongly connected graph was refused: %s", err.msg);
+  int connected = tc_graph_is_strongly_connected(g), finite = 1;
+  for (int64_t a = 0; a < g->m; a++) { /* a pair's summed capacity, the way the writer must check it */
+    int64_t sum = 0;
+    int over = 0;
+    for (int64_t b = g->out_off[g->src[a]]; b < g->out_off[g->src[a] + 1]; b++)
+      if (g->dst[b] == g->dst[a]) over |= __builtin_add_overflow(sum, g->cap[b], &sum);
+    if (g->src[a] != g->dst[a] && (over || !isfinite((double)sum * LINK_BW))) finite = 0;
+  }
   if (!connected && rc != TC_EINPUT) tcf_fail("a graph that is not strongly connected gave %d: %s", rc, err.msg);
+  if (connected && !finite && rc != TC_ERANGE) tcf_fail("a link beyond 64 bits or a double gave %d: %s", rc, err.msg);
+  if (connected && finite && rc) tcf_fail("a strongly connected graph was refused: %s", err.msg);
   if (!rc) check_platform(g, dir);
   tc_graph_destroy(g);
   return 0;
