@@ -39,13 +39,8 @@ while [ $# -gt 0 ]; do
     *) echo "bench_exec.sh: unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
   esac
 done
-if [ ! -x "$build/topocoll-exec" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
-  cmake --build "$build" -j"$(nproc)" >/dev/null
-fi
-bin="$build/topocoll"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$here/lib_bench.sh"
+bench_setup topocoll-exec
 
 ring_mca="--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4"
 # Size bands: "sizes iters warmup", each one mpirun.

@@ -39,13 +39,8 @@ while [ $# -gt 0 ]; do
     *) echo "bench_sim.sh: unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
   esac
 done
-if [ ! -x "$build/topocoll-smpi-exec" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
-  cmake --build "$build" -j"$(nproc)" >/dev/null
-fi
-bin="$build/topocoll"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$here/lib_bench.sh"
+bench_setup topocoll-smpi-exec
 
 echo "machine: $(nproc) cores, $(smpirun -version 2>/dev/null | head -1); links 100 Gbps, alpha 1 us"
 results=()
