@@ -162,6 +162,10 @@ static int64_t blocking_flow(tc_maxflow *f, int32_t s, int32_t t) {
 }
 
 int tci_maxflow_run(tc_maxflow *f, int32_t s, int32_t t, int64_t *value, tc_error *err) {
+  return tci_maxflow_run_limit(f, s, t, INT64_MAX, value, err);
+}
+
+int tci_maxflow_run_limit(tc_maxflow *f, int32_t s, int32_t t, int64_t limit, int64_t *value, tc_error *err) {
   if (s < 0 || s >= f->n || t < 0 || t >= f->n || s == t)
     return tc_error_set(err, TC_EINPUT, "maxflow: bad terminals %d -> %d on %d nodes", s, t, f->n);
   int64_t out_of_s = 0;
@@ -174,7 +178,9 @@ int tci_maxflow_run(tc_maxflow *f, int32_t s, int32_t t, int64_t *value, tc_erro
     f->resid[2 * a + 1] = 0;
   }
   int64_t total = 0;
-  while (compute_levels(f, s, t)) total += blocking_flow(f, s, t);
+  /* Stopping between phases keeps the flow valid (and >= limit); only the cut is then not
+     a minimum one, which is why the contract says so. */
+  while (total < limit && compute_levels(f, s, t)) total += blocking_flow(f, s, t);
   *value = total;
   return TC_OK;
 }

@@ -52,6 +52,11 @@ int tci_maxflow_add(tc_maxflow *f, int32_t u, int32_t v, int64_t cap, int64_t *a
 static inline void tci_maxflow_set_cap(tc_maxflow *f, int64_t arc, int64_t cap) { f->cap[arc] = cap; }
 /* Maximum flow from s to t (s != t), starting from zero flow. */
 int tci_maxflow_run(tc_maxflow *f, int32_t s, int32_t t, int64_t *value, tc_error *err);
+/* The same, but free to stop as soon as the flow value reaches `limit`: *value is then the
+   exact maximum when it is < limit, and some value >= limit otherwise (a valid flow, but the
+   residual reachability no longer describes a minimum cut). Threshold tests ("is the max flow
+   at least L?") cost only what they need. */
+int tci_maxflow_run_limit(tc_maxflow *f, int32_t s, int32_t t, int64_t limit, int64_t *value, tc_error *err);
 /* Flow on arc `arc` after the last run. */
 static inline int64_t tci_maxflow_flow(const tc_maxflow *f, int64_t arc) { return f->resid[2 * arc + 1]; }
 /* 1 if v is reachable from s in the residual network after the last run. */

@@ -1,0 +1,45 @@
+/*
+** pack.h — spanning out-tree packing in batches (paper 001 App. C.3, Algorithm 5). Internal.
+**
+** Input: a compute-only digraph D* (a tci_capgraph whose n nodes are all compute nodes, no
+** loops) and k >= 1 such that min_v F(s, v; D*_k) >= n·k, where D*_k adds a source s with
+** an arc s -> c of capacity k to every node (the condition of Theorems 5 and 10 — switch
+** removal guarantees it). Output: batches (R, E(R), m(R)): m identical spanning out-trees
+** rooted at R's root with edge set E(R), such that
+**   - every batch spans all n nodes with exactly n-1 edges, each edge (from, to) added when
+**     `from` was already in the tree and `to` was not (so the list is in BFS-like, parent-
+**     before-child order);
+**   - for every root u, the multiplicities of u's batches sum to k;
+**   - for every arc e of D*, the multiplicities of the batches using e sum to <= c(e).
+** μ for each growth step is formula (5) of Theorem 12: one max-flow on the auxiliary network
+** D-bar (batches that already contain the new vertex y are omitted from both the network and
+** the sum, which changes nothing: each contributes exactly m(R_i) through x -> s_i -> y).
+*/
+#ifndef TC_FOREST_PACK_H
+#define TC_FOREST_PACK_H
+
+#include <stdint.h>
+
+#include "forest/capgraph.h"
+#include "topocoll/error.h"
+
+typedef struct tci_batch {
+  int32_t root;       /* node of D* */
+  int64_t mult;       /* m(R): number of identical trees */
+  int32_t nedges;     /* n-1 once spanning */
+  int32_t *from, *to; /* the edges, in the order they were added */
+} tci_batch;
+
+typedef struct tci_packing {
+  int64_t count, room;
+  tci_batch *batch;
+  int64_t maxflows; /* μ evaluations that ran a max-flow (for the bench and --json) */
+} tci_packing;
+
+/* Algorithm 5 on D* with k trees per root. On failure *out is empty. A D* that violates
+   the precondition is reported as TC_EFAIL ("no edge can grow batch ..."): it means the
+   caller's switch removal is wrong, never the user's input. */
+int tci_pack_trees(const tci_capgraph *dstar, int64_t k, tci_packing *out, tc_error *err);
+void tci_packing_destroy(tci_packing *p);
+
+#endif
