@@ -1,0 +1,132 @@
+/*
+** forest.h — ForestColl (paper 001): throughput-optimal spanning-tree schedules for
+** allgather, reduce-scatter and allreduce on any fabric — compute nodes behind switches,
+** links of unequal bandwidth.
+**
+** The model (paper 001 §3.2): a schedule is N·k spanning out-trees over the compute nodes, k
+** rooted at each; each tree carries 1/k of its root's shard at the same bandwidth y on every
+** edge. A tree edge is a logical compute-to-compute send that physically follows a path
+** through switches. Time = max over links e of (data crossing e) / b_e; latency is ignored.
+** The optimum (eq. (1), Theorem 1) is T = (M/N)·(1/x*) with
+**     1/x* = max over cuts S ⊉ V_c of |S ∩ V_c| / B⁺(S),
+** and the maximising S is the bottleneck cut — reported with its ratio, so anyone can re-add
+** the capacities of the arcs leaving it and check the bound.
+**
+** tc_forest_build runs the whole pipeline of paper 001 §4: the optimality search (Algorithm 1,
+** or Algorithm 3 for a fixed k), k and y by Proposition 3, switch removal by edge splitting
+** (Algorithm 4, γ of Theorem 8), tree packing (Algorithm 5, μ of Theorem 12) and the map-back
+** of logical edges to physical paths; reduce-scatter builds out-trees on the transpose and
+** reverses them (§4.6); allreduce is reduce-scatter then allgather. Everything is exact
+** (integers and rationals). Nothing leaves tc_forest_build unverified: it ends with
+** tc_forest_verify, an independent checker of the trees against the graph, and the
+** algorithmic bandwidth it reports is measured on the trees (max link load), not taken from
+** the search.
+**
+** Capacities are the graph's integer arc capacities (GB/s for the fabric families); algbw is
+** in the same units (data size / time).
+*/
+#ifndef TOPOCOLL_FOREST_H
+#define TOPOCOLL_FOREST_H
+
+#include "topocoll/export.h"
+
+#include <stdint.h>
+
+#include "topocoll/error.h"
+#include "topocoll/graph.h"
+#include "topocoll/rational.h"
+#include "topocoll/sched.h"
+
+/* How the optimum is found. Both are exact and give the same answer; NEWTON (the default)
+   jumps to the ratio of each violated cut (Dinkelbach) and needs 1-3 rounds of max-flows,
+   BISECT is the paper's binary search (Algorithm 1 / Algorithm 3) verbatim, then certified
+   the same way. */
+typedef enum { TC_FOREST_NEWTON = 0, TC_FOREST_BISECT = 1 } tc_forest_search;
+
+/* Progress of long phases: phase is "search", "split" or "pack"; done/total in its units. */
+typedef void (*tc_forest_progress)(void *ctx, const char *phase, int64_t done, int64_t total);
+
+typedef struct tc_forest_options {
+  tc_collective coll;       /* TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER or TC_COLL_ALLREDUCE */
+  int64_t k;                /* 0: the optimum (Algorithm 1 + Prop. 3); > 0: Algorithm 3 with this k */
+  tc_forest_search search;
+  tc_forest_progress progress; /* may be NULL */
+  void *progress_ctx;
+} tc_forest_options;
+
+/* The result of the optimality search on one graph (G for allgather, G^T for reduce-scatter). */
+typedef struct tc_forest_optimum {
+  int optimal;        /* 1: Algorithm 1 (k from Prop. 3); 0: Algorithm 3 at a fixed k */
+  tc_rat inv_x;       /* optimal: 1/x*; fixed k: U* / k — in both, T = (M/N)·inv_x */
+  tc_rat U;           /* capacity scale: the tree counts are U·b_e (optimal) or floor(U·b_e) */
+  tc_rat y;           /* bandwidth per tree, 1/U */
+  int64_t k;          /* trees per compute node */
+  int32_t *cut;       /* bottleneck cut S* (node ids, ascending; optimal only, else NULL) */
+  int32_t cut_len;
+  int64_t cut_compute; /* |S* ∩ V_c| */
+  int64_t cut_exit;    /* B⁺(S*): capacity of the arcs leaving S* */
+  int64_t iterations;  /* feasibility tests run */
+  int64_t maxflows;    /* max-flows they ran */
+} tc_forest_optimum;
+
+/* m identical trees rooted at `root`. Edges are logical sends in the direction data moves:
+   parent -> child for allgather out-trees, child -> parent for reduce-scatter in-trees.
+   Edge i travels over routes route_off[i] .. route_off[i+1]-1; route r carries route_units[r]
+   of the m trees (they sum to m per edge) along the graph arcs hop_arc[hop_off[r] ..
+   hop_off[r+1]-1], a path whose inner nodes are switches. */
+typedef struct tc_forest_batch {
+  int32_t root;
+  int64_t mult;
+  int32_t nedges;
+  int32_t *from, *to;
+  int64_t *route_off;
+  int64_t nroutes;
+  int64_t *route_units;
+  int64_t *hop_off;
+  int64_t *hop_arc;
+} tc_forest_batch;
+
+/* One direction of a collective: allgather out-trees or reduce-scatter in-trees. */
+typedef struct tc_forest_part {
+  int in_trees;            /* 1: reduce-scatter (data flows towards the roots) */
+  tc_forest_optimum opt;   /* search result on the graph the trees were built on */
+  int64_t nbatches;
+  tc_forest_batch *batch;
+  tc_rat algbw;            /* measured on the trees: N·k / max_e (load_e / b_e) */
+  int64_t logical_arcs;    /* arcs of the switch-free logical graph D* */
+  int64_t split_maxflows;  /* max-flows of switch removal (γ) */
+  int64_t pack_maxflows;   /* max-flows of tree packing (μ) */
+} tc_forest_part;
+
+typedef struct tc_forest {
+  tc_collective coll;
+  int32_t ncompute, nswitch;
+  int nparts;              /* 1, or 2 for allreduce (part[0] reduce-scatter, part[1] allgather) */
+  tc_forest_part part[2];
+  tc_rat algbw;            /* of the collective: M / T (allreduce: 1/(1/a_RS + 1/a_AG)) */
+  int verified;            /* 1 once tc_forest_verify passed */
+} tc_forest;
+
+/* Refuse, with one line, a fabric ForestColl cannot handle: no compute node (or one only), a
+   compute node that cannot reach or be reached from another, a node whose ingress and egress
+   capacities differ when switches must be removed (`need_eulerian`). TC_EINPUT. */
+TC_API int tc_forest_check_fabric(const tc_graph *g, int need_eulerian, tc_error *err);
+
+/* The optimality search alone (no trees): Algorithm 1 when k == 0, else Algorithm 3. */
+TC_API int tc_forest_search_optimum(const tc_graph *g, int64_t k, tc_forest_search search, tc_forest_optimum *out,
+                                    tc_error *err);
+TC_API void tc_forest_optimum_destroy(tc_forest_optimum *o);
+
+/* The whole pipeline; verified on success. */
+TC_API int tc_forest_build(const tc_graph *g, const tc_forest_options *opt, tc_forest *out, tc_error *err);
+TC_API void tc_forest_destroy(tc_forest *f);
+
+/* Independent check of a forest against g: every batch a spanning arborescence of the
+   compute nodes in the right direction, every route a path of g between the edge's ends with
+   only switches inside, route units summing to the batch's multiplicity, multiplicities
+   summing to k per root, and every arc's load within its capacity: load_e <= U·b_e
+   (floor for a fixed k). Sets each part's algbw and f->algbw from the loads, and
+   f->verified. TC_EFAIL with the first violation otherwise. */
+TC_API int tc_forest_verify(const tc_graph *g, tc_forest *f, tc_error *err);
+
+#endif

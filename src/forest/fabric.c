@@ -1,0 +1,82 @@
+/*
+** fabric.c — what ForestColl needs of a fabric, checked up front so that every refusal is one
+** line naming the node (contract of tc_forest_check_fabric in forest.h): at least two compute
+** nodes, every compute node reaching and reached from the others (through any nodes), total
+** capacity within 64 bits, and — when switches are to be removed — ingress = egress
+** capacity at every node (paper 001 §3.1, assumption (b): edge splitting needs an Eulerian
+** graph). Self-loops are ignored: they cross no cut.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/intmath.h"
+#include "forest/forest_internal.h"
+
+static void name_node(const tc_graph *g, int32_t v, char *buf, int size) {
+  const char *l = tc_graph_label(g, v);
+  if (l) snprintf(buf, (size_t)size, "%d (%s)", v, l);
+  else snprintf(buf, (size_t)size, "%d", v);
+}
+
+/* Nodes reachable from `from` along arcs (dir TC_OUT) or against them (TC_IN). */
+static int reach(const tc_graph *g, int32_t from, tc_dir dir, uint8_t *seen, int32_t *queue) {
+  int32_t qh = 0, qt = 0;
+  for (int32_t v = 0; v < g->n; v++) seen[v] = 0;
+  seen[from] = 1;
+  queue[qt++] = from;
+  while (qh < qt) {
+    int32_t v = queue[qh++];
+    int64_t lo = dir == TC_OUT ? g->out_off[v] : g->in_off[v], hi = dir == TC_OUT ? g->out_off[v + 1] : g->in_off[v + 1];
+    for (int64_t j = lo; j < hi; j++) {
+      int32_t w = dir == TC_OUT ? g->dst[j] : g->src[g->in_arc[j]];
+      if (!seen[w]) { seen[w] = 1; queue[qt++] = w; }
+    }
+  }
+  return qt;
+}
+
+int tc_forest_check_fabric(const tc_graph *g, int need_eulerian, tc_error *err) {
+  int32_t nc = tc_graph_count_kind(g, TC_NODE_COMPUTE);
+  if (nc == 0) return tc_error_set(err, TC_EINPUT, "forestcoll: the fabric has no compute node");
+  if (nc == 1) return tc_error_set(err, TC_EINPUT, "forestcoll: the fabric has one compute node only: nothing to exchange");
+  int64_t total = 0;
+  for (int64_t a = 0; a < g->m; a++)
+    if (tci_add64(total, g->cap[a], &total))
+      return tc_error_set(err, TC_ERANGE, "forestcoll: the fabric's total capacity overflows 64 bits");
+  uint8_t *seen = malloc((size_t)g->n);
+  int32_t *queue = malloc((size_t)g->n * sizeof *queue);
+  if (!seen || !queue) {
+    free(seen);
+    free(queue);
+    return tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for %d nodes", g->n);
+  }
+  int32_t first = 0;
+  while (g->kind[first] != TC_NODE_COMPUTE) first++;
+  int rc = TC_OK;
+  char a[96], b[96];
+  for (int pass = 0; pass < 2 && !rc; pass++) {
+    reach(g, first, pass ? TC_IN : TC_OUT, seen, queue);
+    for (int32_t v = 0; v < g->n && !rc; v++)
+      if (g->kind[v] == TC_NODE_COMPUTE && !seen[v]) {
+        name_node(g, first, a, sizeof a);
+        name_node(g, v, b, sizeof b);
+        rc = pass ? tc_error_set(err, TC_EINPUT, "forestcoll: compute node %s cannot reach compute node %s", b, a)
+                  : tc_error_set(err, TC_EINPUT, "forestcoll: compute node %s cannot reach compute node %s", a, b);
+      }
+  }
+  for (int32_t v = 0; need_eulerian && v < g->n && !rc; v++) {
+    int64_t in = 0, out = 0;
+    for (int64_t j = g->out_off[v]; j < g->out_off[v + 1]; j++) out += g->dst[j] == v ? 0 : g->cap[j];
+    for (int64_t j = g->in_off[v]; j < g->in_off[v + 1]; j++) in += g->src[g->in_arc[j]] == v ? 0 : g->cap[g->in_arc[j]];
+    if (in != out) {
+      name_node(g, v, a, sizeof a);
+      rc = tc_error_set(err, TC_EINPUT,
+                        "forestcoll: node %s has ingress %lld but egress %lld: removing switches needs them equal at "
+                        "every node (paper 001 §3.1)",
+                        a, (long long)in, (long long)out);
+    }
+  }
+  free(seen);
+  free(queue);
+  return rc;
+}

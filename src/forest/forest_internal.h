@@ -1,0 +1,41 @@
+/*
+** forest_internal.h — what the files of src/forest share. Internal.
+**
+**   search.c   the optimality search (Algorithms 1 and 3) and its feasibility oracle
+**   split.c    switch removal by edge splitting (Algorithm 4) with the path pools of the
+**              map-back
+**   pack.c     tree packing (Algorithm 5, pack.h)
+**   forest.c   the pipeline: search, Prop. 3, removal, packing, map-back, verification
+**   verify.c   the independent tree verifier
+*/
+#ifndef TC_FOREST_INTERNAL_H
+#define TC_FOREST_INTERNAL_H
+
+#include <stdint.h>
+
+#include "forest/capgraph.h"
+#include "topocoll/forest.h"
+
+/* The compute nodes of g in id order (*count of them). */
+int tci_forest_compute_nodes(const tc_graph *g, int32_t **out, int32_t *count, tc_error *err);
+
+/* A cut S (a set of nodes of g, never all compute nodes) as a membership array. */
+typedef struct tci_cut {
+  uint8_t *in_s;        /* n flags */
+  int64_t compute;      /* |S ∩ V_c| */
+  int64_t exit;         /* B⁺(S) in g's capacities */
+} tci_cut;
+
+/* The feasibility test of Theorem 1 / Theorem 5 / Algorithm 3 on g with arc capacities
+   arc_cap[a] (one per arc of g) and a source with src_cap to every compute node: *pass = 1
+   iff min over compute c of F(s, c) >= need. On failure *worst is the minimum cut of a failing
+   sink with the largest ratio compute/exit in g's own capacities (ties: the smallest sink), so
+   a Newton step can jump to it. Max-flows run in parallel over the sinks (OpenMP); the result
+   does not depend on the thread count. */
+int tci_forest_feasible(const tc_graph *g, const int32_t *compute, int32_t ncompute, const int64_t *arc_cap,
+                        int64_t src_cap, int64_t need, int *pass, tci_cut *worst, int64_t *maxflows, tc_error *err);
+
+/* The simplest fraction (smallest denominator, then numerator) in [lo, hi], 0 <= lo <= hi. */
+tc_rat tci_simplest_between(tc_rat lo, tc_rat hi);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+** test_forest_search.c — ForestColl's optimality search (paper 001 Algorithms 1 and 3,
+** Prop. 3, the bottleneck cut) and its fabric checks.
+**
+** Oracles:
+**   - the paper's Fig. 2 toy (built here link by link): 1/x* = 1/b, k = 1, y = b, S* =
+**     cluster 1 + w1, and Algorithm 1's iteration count ⌈log2((N−1)(X−1)X)⌉ = 10;
+**   - brute force: on hundreds of random small fabrics with switches (bidirectional ones and
+**     Eulerian digraphs made of random weighted cycles), the maximum over every cut S ⊉ V_c
+**     of |S ∩ V_c| / B⁺(S) equals 1/x* from both searches, and the reported cut has that
+**     ratio when its capacities are re-added here;
+**   - Prop. 3 against trying k = 1, 2, ... until every U·b_e is an integer;
+**   - Algorithm 3 against brute force: U* = max over cuts of the least U with
+**     Σ_{e leaving S} ⌊U·b_e⌋ ≥ k·|S ∩ V_c|, for k = 1..4, Newton and bisection alike;
+**   - Thm 15: U* / k ≤ 1/x* + 1/(k·min b_e) for every fixed k;
+**   - the fabric refusals, message by message.
+*/
+#include <stdio.h>
+
+#include "tc_test.h"
+#include "core/rng.h"
+#include "forest/forest_internal.h"
+#include "topocoll/forest.h"
+
+static tc_rat rat(int64_t n, int64_t d) {
+  tc_rat r;
+  tc_error err;
+  assert_int_equal(tc_rat_make(n, d, &r, &err), TC_OK);
+  return r;
+}
+
+static void assert_rat(tc_rat got, int64_t n, int64_t d) {
+  tc_rat want = rat(n, d);
+  if (tc_rat_cmp(got, want) != 0)
+    fail_msg("got %lld/%lld, want %lld/%lld", (long long)got.num, (long long)got.den, (long long)want.num,
+             (long long)want.den);
+}
+
+/* Fig. 2: c(i,j) = 4(i-1) + (j-1) for i = 1, 2, j = 1..4; w1 = 8, w2 = 9, w0 = 10. */
+static tc_graph *toy(int b) {
+  tc_graph_builder gb;
+  tc_error err;
+  tc_graph *g = NULL;
+  assert_int_equal(tc_graph_builder_init(&gb, 11, &err), TC_OK);
+  for (int c = 0; c < 8; c++) {
+    assert_int_equal(tc_graph_builder_add_edge(&gb, c, 8 + c / 4, 10 * b, &err), TC_OK);
+    assert_int_equal(tc_graph_builder_add_edge(&gb, c, 10, b, &err), TC_OK);
+  }
+  for (int w = 8; w < 11; w++) assert_int_equal(tc_graph_builder_set_kind(&gb, w, TC_NODE_SWITCH, &err), TC_OK);
+  assert_int_equal(tc_graph_builder_finish(&gb, &g, &err), TC_OK);
+  return g;
+}
+
+static void test_toy(void **state) {
+  (void)state;
+  tc_error err;
+  for (int search = 0; search < 2; search++) {
+    tc_graph *g = toy(3);
+    tc_forest_optimum o;
+    assert_int_equal(tc_forest_search_optimum(g, 0, search, &o, &err), TC_OK);
+    assert_int_equal(o.optimal, 1);
+    assert_rat(o.inv_x, 1, 3); /* 1/x* = 1/b */
+    assert_int_equal(o.k, 1);
+    assert_rat(o.U, 1, 3);
+    assert_rat(o.y, 3, 1);
+    /* S* = {c(1,1..4), w1}: B⁺ = 4b */
+    assert_int_equal(o.cut_len, 5);
+    int32_t want[5] = {0, 1, 2, 3, 8};
+    for (int i = 0; i < 5; i++) assert_int_equal(o.cut[i], want[i]);
+    assert_int_equal(o.cut_compute, 4);
+    assert_int_equal(o.cut_exit, 12);
+    /* Algorithm 1 as printed halves ⌈log2((N−1)(X−1)X)⌉ times; with b = 1, X = 11 that is
+       ⌈log2(7·10·11)⌉ = 10 (digest of paper 001, §7 item 3). */
+    if (search == TC_FOREST_BISECT) {
+      tc_forest_optimum o1;
+      tc_graph *g1 = toy(1);
+      assert_int_equal(tc_forest_search_optimum(g1, 0, TC_FOREST_BISECT, &o1, &err), TC_OK);
+      assert_int_equal(o1.iterations, 10);
+      assert_rat(o1.inv_x, 1, 1);
+      tc_forest_optimum_destroy(&o1);
+      tc_graph_destroy(g1);
+    }
+    tc_forest_optimum_destroy(&o);
+    tc_graph_destroy(g);
+  }
+}
+
+/* ---- brute force -------------------------------------------------------------------------- */
+
+typedef struct fabric_case {
+  tc_graph *g;
+} fabric_case;
+
+static tc_graph *random_fabric(tc_rng *r, int n, int directed) {
+  tc_graph_builder gb;
+  tc_error err;
+  tc_graph *g = NULL;
+  assert_int_equal(tc_graph_builder_init(&gb, n, &err), TC_OK);
+  int ns = (int)tci_rng_below(r, (uint64_t)(n - 1)); /* keep >= 2 compute nodes */
+  for (int w = n - ns; w < n; w++) assert_int_equal(tc_graph_builder_set_kind(&gb, w, TC_NODE_SWITCH, &err), TC_OK);
+  if (!directed) {
+    int links = n + (int)tci_rng_below(r, (uint64_t)(2 * n));
+    for (int i = 0; i < links; i++) {
+      int u = (int)tci_rng_below(r, (uint64_t)n), v = (int)tci_rng_below(r, (uint64_t)n);
+      if (u != v)
+        assert_int_equal(tc_graph_builder_add_edge(&gb, u, v, 1 + (int64_t)tci_rng_below(r, 12), &err), TC_OK);
+    }
+  } else { /* Eulerian: a sum of random directed cycles */
+    int cycles = 1 + (int)tci_rng_below(r, 5);
+    for (int c = 0; c < cycles; c++) {
+      int len = 2 + (int)tci_rng_below(r, (uint64_t)(n - 1)), node[16];
+      for (int i = 0; i < len; i++) node[i] = (int)tci_rng_below(r, (uint64_t)n);
+      int64_t cap = 1 + (int64_t)tci_rng_below(r, 9);
+      for (int i = 0; i < len; i++)
+        if (node[i] != node[(i + 1) % len])
+          assert_int_equal(tc_graph_builder_add_arc(&gb, node[i], node[(i + 1) % len], cap, &err), TC_OK);
+    }
+  }
+  assert_int_equal(tc_graph_builder_finish(&gb, &g, &err), TC_OK);
+  return g;
+}
+
+/* max over S ⊉ V_c, S ∩ V_c ≠ ∅ of |S ∩ V_c| / B⁺(S). */
+static tc_rat brute_inv_x(const tc_graph *g) {
+  tc_rat best = {0, 1};
+  for (uint32_t s = 1; s < (1u << g->n); s++) {
+    int64_t comp = 0, total = 0, ex = 0;
+    for (int v = 0; v < g->n; v++)
+      if (g->kind[v] == TC_NODE_COMPUTE) {
+        total++;
+        comp += (s >> v) & 1;
+      }
+    if (comp == 0 || comp == total) continue;
+    for (int64_t a = 0; a < g->m; a++) ex += ((s >> g->src[a]) & 1) && !((s >> g->dst[a]) & 1) ? g->cap[a] : 0;
+    assert_true(ex > 0); /* the fabric check passed: compute nodes reach out */
+    tc_rat r = rat(comp, ex);
+    if (tc_rat_cmp(r, best) > 0) best = r;
+  }
+  return best;
+}
+
+/* Least U with Σ_{e leaving S} floor(U b_e) ≥ T, over the candidates j/b_e. */
+static tc_rat brute_least_u(const tc_graph *g, uint32_t s, int64_t T) {
+  tc_rat best = {-1, 1};
+  int64_t nd = 0;
+  for (int64_t a = 0; a < g->m; a++) nd += ((s >> g->src[a]) & 1) && !((s >> g->dst[a]) & 1);
+  for (int64_t a = 0; a < g->m; a++) {
+    if (!(((s >> g->src[a]) & 1) && !((s >> g->dst[a]) & 1))) continue;
+    for (int64_t j = 1; j <= T + nd; j++) {
+      tc_rat c = rat(j, g->cap[a]);
+      if (best.num >= 0 && tc_rat_cmp(c, best) >= 0) break;
+      int64_t sum = 0;
+      for (int64_t e = 0; e < g->m; e++)
+        if (((s >> g->src[e]) & 1) && !((s >> g->dst[e]) & 1)) sum += (int64_t)((__int128)c.num * g->cap[e] / c.den);
+      if (sum >= T) best = c;
+    }
+  }
+  return best;
+}
+
+static tc_rat brute_fixed_u(const tc_graph *g, int64_t k) {
+  tc_rat best = {0, 1};
+  for (uint32_t s = 1; s < (1u << g->n); s++) {
+    int64_t comp = 0, total = 0;
+    for (int v = 0; v < g->n; v++)
+      if (g->kind[v] == TC_NODE_COMPUTE) {
+        total++;
+        comp += (s >> v) & 1;
+      }
+    if (comp == 0 || comp == total) continue;
+    tc_rat u = brute_least_u(g, s, k * comp);
+    if (tc_rat_cmp(u, best) > 0) best = u;
+  }
+  return best;
+}
+
+static int64_t cut_exit(const tc_graph *g, const tc_forest_optimum *o, int64_t *compute) {
+  uint8_t in[64] = {0};
+  for (int i = 0; i < o->cut_len; i++) in[o->cut[i]] = 1;
+  int64_t ex = 0;
+  *compute = 0;
+  for (int v = 0; v < g->n; v++) *compute += in[v] && g->kind[v] == TC_NODE_COMPUTE;
+  for (int64_t a = 0; a < g->m; a++) ex += in[g->src[a]] && !in[g->dst[a]] ? g->cap[a] : 0;
+  return ex;
+}
+
+static void test_brute_force(void **state) {
+  (void)state;
+  tc_rng r;
+  tci_rng_seed(&r, 20241125);
+  int checked = 0;
+  for (int iter = 0; iter < 600; iter++) {
+    int n = 3 + (int)tci_rng_below(&r, 7), directed = iter & 1;
+    tc_graph *g = random_fabric(&r, n, directed);
+    tc_error err;
+    if (tc_forest_check_fabric(g, 1, &err) != TC_OK) {
+      tc_graph_destroy(g);
+      continue;
+    }
+    checked++;
+    tc_rat want = brute_inv_x(g);
+    for (int search = 0; search < 2; search++) {
+      tc_forest_optimum o;
+      assert_int_equal(tc_forest_search_optimum(g, 0, search, &o, &err), TC_OK);
+      if (tc_rat_cmp(o.inv_x, want) != 0)
+        fail_msg("case %d (n=%d %s, search %d): 1/x* = %lld/%lld, brute force %lld/%lld", iter, n,
+                 directed ? "directed" : "bidirectional", search, (long long)o.inv_x.num, (long long)o.inv_x.den,
+                 (long long)want.num, (long long)want.den);
+      int64_t comp, ex = cut_exit(g, &o, &comp);
+      assert_int_equal(ex, o.cut_exit);
+      assert_int_equal(comp, o.cut_compute);
+      assert_int_equal(tc_rat_cmp(rat(comp, ex), want), 0);
+      /* Prop. 3: the least k with every (k·1/x*)·b_e integral */
+      int64_t k = 1;
+      for (;; k++) {
+        tc_rat U;
+        assert_int_equal(tc_rat_mul(rat(k, 1), want, &U, &err), TC_OK);
+        int ok = 1;
+        for (int64_t a = 0; a < g->m; a++) ok &= (U.num * g->cap[a]) % U.den == 0;
+        if (ok) break;
+      }
+      assert_int_equal(o.k, k);
+      tc_rat U;
+      assert_int_equal(tc_rat_mul(rat(k, 1), want, &U, &err), TC_OK);
+      assert_int_equal(tc_rat_cmp(o.U, U), 0);
+      tc_forest_optimum_destroy(&o);
+      if (iter % 4 < 2)
+        for (int64_t kk = 1; kk <= 4; kk++) {
+          tc_rat uw = brute_fixed_u(g, kk);
+          tc_forest_optimum f;
+          assert_int_equal(tc_forest_search_optimum(g, kk, search, &f, &err), TC_OK);
+          if (tc_rat_cmp(f.U, uw) != 0)
+            fail_msg("case %d k=%lld search %d: U* = %lld/%lld, brute force %lld/%lld", iter, (long long)kk, search,
+                     (long long)f.U.num, (long long)f.U.den, (long long)uw.num, (long long)uw.den);
+          /* Thm 15: U* / k ≤ 1/x* + 1/(k·min b) */
+          int64_t minb = INT64_MAX;
+          for (int64_t a = 0; a < g->m; a++) minb = g->cap[a] < minb ? g->cap[a] : minb;
+          tc_rat lhs, rhs;
+          assert_int_equal(tc_rat_div(f.U, rat(kk, 1), &lhs, &err), TC_OK);
+          assert_int_equal(tc_rat_add(want, rat(1, kk * minb), &rhs, &err), TC_OK);
+          assert_true(tc_rat_cmp(lhs, rhs) <= 0);
+          assert_true(tc_rat_cmp(lhs, want) >= 0);
+          assert_int_equal(f.optimal, 0);
+          tc_forest_optimum_destroy(&f);
+        }
+    }
+    tc_graph_destroy(g);
+  }
+  assert_true(checked >= 300);
+}
+
+static void test_simplest(void **state) {
+  (void)state;
+  assert_rat(tci_simplest_between(rat(1, 3), rat(1, 2)), 1, 2);
+  assert_rat(tci_simplest_between(rat(3, 10), rat(4, 10)), 1, 3);
+  assert_rat(tci_simplest_between(rat(15, 166), rat(15, 166)), 15, 166);
+  assert_rat(tci_simplest_between(rat(7, 5), rat(3, 2)), 3, 2);
+  assert_rat(tci_simplest_between(rat(301, 100), rat(302, 100)), 151, 50);
+}
+
+static void test_refusals(void **state) {
+  (void)state;
+  tc_error err;
+  int arcs_sw[][3] = {{0, 1, 1}, {1, 0, 1}};
+  int sw01[] = {0, 1};
+  tc_graph *g = tc_test_graph(2, arcs_sw, 2, sw01, 2);
+  assert_int_equal(tc_forest_check_fabric(g, 1, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "forestcoll: the fabric has no compute node");
+  tc_graph_destroy(g);
+  int sw1[] = {1};
+  g = tc_test_graph(2, arcs_sw, 2, sw1, 1);
+  assert_int_equal(tc_forest_check_fabric(g, 1, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "forestcoll: the fabric has one compute node only: nothing to exchange");
+  tc_graph_destroy(g);
+  int arcs_one_way[][3] = {{0, 1, 1}, {1, 2, 1}, {2, 1, 1}};
+  g = tc_test_graph(3, arcs_one_way, 3, NULL, 0);
+  assert_int_equal(tc_forest_check_fabric(g, 0, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "forestcoll: compute node 1 cannot reach compute node 0");
+  tc_graph_destroy(g);
+  int arcs_uneven[][3] = {{0, 2, 2}, {2, 0, 1}, {1, 2, 1}, {2, 1, 1}};
+  int sw2[] = {2};
+  g = tc_test_graph(3, arcs_uneven, 4, sw2, 1);
+  assert_int_equal(tc_forest_check_fabric(g, 0, &err), TC_OK);
+  assert_int_equal(tc_forest_check_fabric(g, 1, &err), TC_EINPUT);
+  assert_string_equal(err.msg,
+                      "forestcoll: node 0 has ingress 1 but egress 2: removing switches needs them equal at every node "
+                      "(paper 001 §3.1)");
+  tc_graph_destroy(g);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_toy),
+      cmocka_unit_test(test_simplest),
+      cmocka_unit_test(test_brute_force),
+      cmocka_unit_test(test_refusals),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
