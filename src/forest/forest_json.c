@@ -1,0 +1,113 @@
+/*
+** forest_json.c — the forest document (docs/formats.md, "Forest files"): what
+** `topocoll forest --json` prints and `--out` writes. Exact values are "p/q" strings beside
+** their floats; trees are listed per batch with the physical path of every route as node
+** ids and arc ids of the graph. Written through core/io_atomic (a failed write leaves the
+** old file), and only for a verified forest.
+*/
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/io_atomic.h"
+#include "forest/forest_internal.h"
+
+static void put_rat(FILE *fp, const char *key, tc_rat r, int comma) {
+  char buf[64];
+  tc_rat_format(r, buf, sizeof buf);
+  fprintf(fp, "  \"%s\": \"%s\"%s\n", key, buf, comma ? "," : "");
+}
+
+static void put_optimum(FILE *fp, const tc_graph *g, const tc_forest_part *p, const char *ind) {
+  const tc_forest_optimum *o = &p->opt;
+  char buf[64];
+  fprintf(fp, "%s\"optimal\": %s,\n%s\"k\": %lld,\n", ind, o->optimal ? "true" : "false", ind, (long long)o->k);
+  tc_rat_format(o->y, buf, sizeof buf);
+  fprintf(fp, "%s\"y\": \"%s\",\n", ind, buf);
+  tc_rat_format(o->U, buf, sizeof buf);
+  fprintf(fp, "%s\"U\": \"%s\",\n", ind, buf);
+  tc_rat_format(o->inv_x, buf, sizeof buf);
+  fprintf(fp, "%s\"inv_x\": \"%s\",\n", ind, buf);
+  tc_rat_format(p->algbw, buf, sizeof buf);
+  fprintf(fp, "%s\"algbw\": \"%s\",\n%s\"algbw_float\": %.17g,\n", ind, buf, ind, tc_rat_to_double(p->algbw));
+  fprintf(fp, "%s\"trees\": %lld,\n", ind, (long long)o->k * tc_graph_count_kind(g, TC_NODE_COMPUTE));
+  fprintf(fp, "%s\"bottleneck_cut\": ", ind);
+  if (!o->optimal) fputs("null,\n", fp);
+  else {
+    fputc('[', fp);
+    for (int32_t i = 0; i < o->cut_len; i++) fprintf(fp, "%s%d", i ? ", " : "", o->cut[i]);
+    tc_rat r = {o->cut_compute, o->cut_exit};
+    tc_rat_make(o->cut_compute, o->cut_exit, &r, NULL);
+    tc_rat_format(r, buf, sizeof buf);
+    fprintf(fp, "],\n%s\"bottleneck_compute\": %lld,\n%s\"bottleneck_exit\": %lld,\n%s\"bottleneck_ratio\": \"%s\",\n",
+            ind, (long long)o->cut_compute, ind, (long long)o->cut_exit, ind, buf);
+  }
+  fprintf(fp,
+          "%s\"work\": {\"search_tests\": %lld, \"search_maxflows\": %lld, \"split_maxflows\": %lld, "
+          "\"logical_arcs\": %lld, \"pack_maxflows\": %lld},\n",
+          ind, (long long)o->iterations, (long long)o->maxflows, (long long)p->split_maxflows,
+          (long long)p->logical_arcs, (long long)p->pack_maxflows);
+}
+
+static void put_batches(FILE *fp, const tc_graph *g, const tc_forest_part *p, const char *ind) {
+  fprintf(fp, "%s\"batch_count\": %lld,\n%s\"batches\": [", ind, (long long)p->nbatches, ind);
+  for (int64_t bi = 0; bi < p->nbatches; bi++) {
+    const tc_forest_batch *b = &p->batch[bi];
+    fprintf(fp, "%s\n%s  {\"root\": %d, \"trees\": %lld, \"edges\": [", bi ? "," : "", ind, b->root, (long long)b->mult);
+    for (int32_t i = 0; i < b->nedges; i++) {
+      fprintf(fp, "%s\n%s    {\"from\": %d, \"to\": %d, \"routes\": [", i ? "," : "", ind, b->from[i], b->to[i]);
+      for (int64_t r = b->route_off[i]; r < b->route_off[i + 1]; r++) {
+        fprintf(fp, "%s{\"trees\": %lld, \"path\": [%d", r > b->route_off[i] ? ", " : "", (long long)b->route_units[r],
+                g->src[b->hop_arc[b->hop_off[r]]]);
+        for (int64_t h = b->hop_off[r]; h < b->hop_off[r + 1]; h++) fprintf(fp, ", %d", g->dst[b->hop_arc[h]]);
+        fputs("], \"arcs\": [", fp);
+        for (int64_t h = b->hop_off[r]; h < b->hop_off[r + 1]; h++)
+          fprintf(fp, "%s%lld", h > b->hop_off[r] ? ", " : "", (long long)b->hop_arc[h]);
+        fputs("]}", fp);
+      }
+      fputs("]}", fp);
+    }
+    fputs("]}", fp);
+  }
+  fprintf(fp, "\n%s]", ind);
+}
+
+int tc_forest_write_json(const tc_graph *g, const char *spec, const tc_forest *f, int with_trees, const char *path,
+                         tc_error *err) {
+  if (!f->verified) return tc_error_set(err, TC_EFAIL, "cannot write %s: the forest is not verified", path);
+  tc_atomic_file af;
+  int rc = tci_atomic_open(&af, path, err);
+  if (rc) return rc;
+  FILE *fp = af.fp;
+  fputs("{\n  \"format\": \"topocoll-forest\",\n  \"version\": 1,\n  \"spec\": ", fp);
+  json_t *j = spec ? json_string(spec) : json_null();
+  char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+  json_decref(j);
+  if (!text) {
+    tci_atomic_abort(&af);
+    return tc_error_set(err, TC_EINPUT, "cannot write %s: the spec is not valid UTF-8", path);
+  }
+  fprintf(fp, "%s,\n  \"collective\": \"%s\",\n", text, tc_collective_name(f->coll));
+  free(text);
+  fprintf(fp, "  \"compute_nodes\": %d,\n  \"switch_nodes\": %d,\n  \"verified\": true,\n", f->ncompute, f->nswitch);
+  put_rat(fp, "algbw", f->algbw, 1);
+  fprintf(fp, "  \"algbw_float\": %.17g,\n", tc_rat_to_double(f->algbw));
+  /* k, y, the cut and the batches of the allgather part (or the only part) at the top */
+  const tc_forest_part *top = &f->part[f->nparts - 1];
+  put_optimum(fp, g, top, "  ");
+  if (f->nparts == 1) {
+    put_batches(fp, g, with_trees ? top : &(tc_forest_part){.nbatches = 0}, "  ");
+    if (!with_trees) fseek(fp, 0, SEEK_CUR);
+    fputs(",\n", fp);
+  }
+  fputs("  \"parts\": [", fp);
+  for (int i = 0; i < f->nparts; i++) {
+    const tc_forest_part *p = &f->part[i];
+    fprintf(fp, "%s\n    {\n      \"direction\": \"%s\",\n", i ? "," : "", p->in_trees ? "reduce-scatter" : "allgather");
+    put_optimum(fp, g, p, "      ");
+    put_batches(fp, g, with_trees ? p : &(tc_forest_part){.nbatches = p->nbatches}, "      ");
+    fputs("\n    }", fp);
+  }
+  fputs("\n  ]\n}\n", fp);
+  return tci_atomic_commit(&af, err);
+}
