@@ -367,7 +367,7 @@ static void reader_rejects_bad_fields(void **state) {
       {"[[0, 1], [1, 0]]", "{}", "graph.arcs: expected an array, found an object"},
       {"[[0, 1], [1, 0]]", "[[0, 1], [1, 5]]", "graph.arcs[1][1]: node 5 outside 0..1"},
       {"[[0, 1], [1, 0]]", "[[0, 1], [1]]", "graph.arcs[1]: expected [u, v] or [u, v, cap], found 1 element"},
-      {"[[0, 1], [1, 0]]", "[[0, 1, 0], [1, 0]]", "graph.arcs[0][2]: capacity 0 must be >= 1"},
+      {"[[0, 1], [1, 0]]", "[[0, 1, 0], [1, 0]]", "graph.arcs[0][2]: capacity 0 of arc 0->1 must be >= 1"},
       {"[[0, 1], [1, 0]]", "[[0, 1], [1, 0.5]]", "graph.arcs[1][1]: expected an integer, found a real number"},
       {"[[0, 1], [1, 0]]", "[[1, 0], [0, 1]]", "graph.arcs[1]: [0, 1] listed after [1, 0]; arcs must be in arc-id order"},
       {"[[0, 1], [1, 0]]", "[[0, 1], [1, 0]], \"kinds\": [\"compute\"]",

@@ -191,6 +191,7 @@ static void registry_constraints(void **state) {
       {"dbjmod", "Table 9 sizes"},
       {"drg", "a Table 8 name"},
       {"dragonfly", "(g-1) | a*h; g = 0 means a*h+1"},
+      {"mi250", "gcds 8 or 16"},
       {"degree", "G loop-free"},
       {"product", "two or more graphs"},
       {"file", ".json or edge list"},
@@ -231,8 +232,8 @@ static void family_listing(void **state) {
   (void)state;
   const char *required[] = {"complete", "bipartite", "hamming", "hypercube", "twistedhypercube", "uniring", "biring",
                             "torus", "twistedtorus", "circulant", "dcirculant", "genkautz", "kautz", "debruijn",
-                            "dbjmod", "diamond", "drg", "hyperx", "dragonfly", "jellyfish", "xpander", "line",
-                            "degree", "product", "power", "bidir", "file"};
+                            "dbjmod", "diamond", "drg", "hyperx", "dragonfly", "jellyfish", "xpander", "dgx_a100",
+                            "mi250", "fattree", "fig2toy", "line", "degree", "product", "power", "bidir", "file"};
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
     int found = 0;
     for (int k = 0; k < tc_spec_family_count(); k++) {

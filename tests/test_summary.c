@@ -1,6 +1,6 @@
 /*
 ** test_summary.c — the one-call graph report (summary.h): sizes, degree regularity, loops
-** and multi-arcs, switches, distances (histogram, exact average), Moore bounds (paper 000
+** and multi-arcs, switches, the capacity range, distances (histogram, exact average), Moore bounds (paper 000
 ** Def. 9–10) and reverse symmetry (Def. 6).
 **
 ** Oracles: (1) small graphs whose every field is derived by hand in the comment above
@@ -185,6 +185,17 @@ static void capacities(void **state) {
   expect_summary("cycle (2,1,1)", ga, &w);
   w.reverse_symmetric = 0;
   expect_summary("cycle (1,2,3)", gb, &w);
+  /* the capacity range: 1..2, then 1..3 */
+  tc_graph_summary s;
+  tc_error err;
+  assert_int_equal(tc_graph_summarize(ga, 0, &s, &err), TC_OK);
+  assert_int_equal(s.capacity_min, 1);
+  assert_int_equal(s.capacity_max, 2);
+  tc_graph_summary_destroy(&s);
+  assert_int_equal(tc_graph_summarize(gb, 0, &s, &err), TC_OK);
+  assert_int_equal(s.capacity_min, 1);
+  assert_int_equal(s.capacity_max, 3);
+  tc_graph_summary_destroy(&s);
   tc_graph_destroy(ga);
   tc_graph_destroy(gb);
 }
@@ -339,6 +350,11 @@ static void random_against_brute_force(void **state) {
     /* brute force */
     int64_t outd[MAXN] = {0}, ind[MAXN] = {0}, loops = 0, distinct = 0, maxout = 0;
     for (int i = 0; i < count; i++) outd[arcs[i][0]]++, ind[arcs[i][1]]++, loops += arcs[i][0] == arcs[i][1];
+    int64_t cap_lo = count ? 2 : 0, cap_hi = 0; /* capacities are 1 or 2; none: both 0 */
+    for (int i = 0; i < count; i++) {
+      if (arcs[i][2] < cap_lo) cap_lo = arcs[i][2];
+      if (arcs[i][2] > cap_hi) cap_hi = arcs[i][2];
+    }
     for (int u = 0; u < n; u++) {
       if (outd[u] > maxout) maxout = outd[u];
       for (int v = 0; v < n; v++) distinct += mult[1][u][v] + mult[2][u][v] > 0;
@@ -387,16 +403,17 @@ static void random_against_brute_force(void **state) {
                      s.self_loops, s.multi_arcs, s.switches, s.dist.strongly_connected, s.dist.diameter,
                      s.dist.unreachable, s.dist.pairs, s.dist.distance_sum, s.avg_distance_num,
                      s.avg_distance_den, s.moore_diameter, s.moore_diameter_undirected, s.moore_optimal,
-                     s.reverse_symmetric};
+                     s.reverse_symmetric, s.capacity_min, s.capacity_max};
     int64_t exp[] = {n, count, out_reg, in_reg, moore_d, out_reg >= 0 && out_reg == in_reg, is_bidir,
                      loops, count - distinct, 0, unreachable == 0, diam,
                      unreachable, npairs, sum, gg ? sum / gg : 0,
                      gg ? npairs / gg : 0, md, mu, unreachable == 0 && diam == md,
-                     found};
+                     found, cap_lo, cap_hi};
     const char *names[] = {"nodes", "arcs", "out_degree", "in_degree", "moore_degree", "regular", "bidirectional",
                            "self_loops", "multi_arcs", "switches", "strongly_connected", "diameter",
                            "unreachable", "pairs", "distance_sum", "avg_num", "avg_den", "moore_diameter",
-                           "moore_diameter_undirected", "moore_optimal", "reverse_symmetric"};
+                           "moore_diameter_undirected", "moore_optimal", "reverse_symmetric", "capacity_min",
+                           "capacity_max"};
     for (size_t i = 0; i < sizeof got / sizeof got[0]; i++)
       if (got[i] != exp[i])
         fail_msg("rep %d (n %d, %d arcs): %s = %lld, brute force %lld", rep, n, count, names[i], (long long)got[i],

@@ -34,8 +34,8 @@ void tc_cmd_topo_help(void) {
       "\n"
       "Builds the topology named by SPEC (see docs/spec.md), e.g. kautz(4,2), torus(3,3,2),\n"
       "line(circulant(16,3,4),3), product(biring(2,8),power(uniring(1,4),2)), file(g.json),\n"
-      "and reports nodes, arcs, degrees, diameter, Moore-optimal diameter, reverse symmetry,\n"
-      "average distance and the distance histogram.\n"
+      "and reports nodes (compute and switch), arcs, the capacity range, degrees, diameter,\n"
+      "Moore-optimal diameter, reverse symmetry, average distance and the distance histogram.\n"
       "\n"
       "  --json                  one JSON object instead of the text report\n"
       "  --no-reverse-symmetry   skip the isomorphism search G ~ G^T (reported as null)\n"
@@ -90,6 +90,8 @@ static json_t *summary_json(const char *spec, const tc_graph_summary *s) {
   json_object_set_new(o, "self_loops", json_integer(s->self_loops));
   json_object_set_new(o, "multi_arcs", json_integer(s->multi_arcs));
   json_object_set_new(o, "switches", json_integer(s->switches));
+  json_object_set_new(o, "capacity_min", s->arcs ? json_integer(s->capacity_min) : json_null());
+  json_object_set_new(o, "capacity_max", s->arcs ? json_integer(s->capacity_max) : json_null());
   json_object_set_new(o, "distances_computed", json_boolean(known));
   json_object_set_new(o, "distances_seconds_estimate", json_real(s->distance_cost.seconds));
   if (s->dist.pairs > 0 && connected) {
@@ -123,8 +125,13 @@ static void format_duration(double seconds, char *buf, size_t size) {
 static void print_text(const char *spec, const tc_graph_summary *s) {
   printf("topology            %s\n", spec);
   printf("nodes               %d", s->nodes);
-  if (s->switches) printf(" (%d switches)", s->switches);
+  if (s->switches)
+    printf(" (%d compute + %d switch node%s)", s->nodes - s->switches, s->switches, s->switches == 1 ? "" : "s");
   printf("\narcs                %" PRId64 "\n", s->arcs);
+  /* Unit capacities (every direct-connect family) go unsaid; a fabric's range is shown. */
+  if (s->capacity_min != s->capacity_max)
+    printf("capacities          %" PRId64 "..%" PRId64 "\n", s->capacity_min, s->capacity_max);
+  else if (s->capacity_min > 1) printf("capacities          all %" PRId64 "\n", s->capacity_min);
   printf("degree              out ");
   print_degree(s->out_degree);
   printf(", in ");

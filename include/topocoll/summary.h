@@ -1,7 +1,7 @@
 /*
 ** summary.h — everything `topocoll topo` reports about a graph, computed in one call:
-** sizes, degree regularity, loops and multi-arcs, distances, Moore bounds (paper 000
-** Def. 9–10) and reverse symmetry (Def. 6).
+** sizes, node kinds, the capacity range, degree regularity, loops and multi-arcs,
+** distances, Moore bounds (paper 000 Def. 9–10) and reverse symmetry (Def. 6).
 **
 ** "Moore-optimal" follows paper 000 Def. 10: diameter == T_L*(N, d), the directed bound,
 ** with d the common out-degree (loops and parallel arcs counted, as the paper counts
@@ -23,7 +23,8 @@ typedef struct tc_graph_summary {
   int regular;                        /* out- and in-regular with the same degree */
   int bidirectional;
   int64_t self_loops, multi_arcs;
-  int32_t switches;
+  int32_t switches;                   /* switch nodes; the other nodes - switches are compute */
+  int64_t capacity_min, capacity_max; /* over all arcs; both 0 when there are no arcs */
   tc_distance_stats dist;
   int64_t avg_distance_num, avg_distance_den; /* exact average distance, reduced; 0/0 if no pairs */
   int32_t moore_diameter;             /* T_L*(N, d), -1 if none */

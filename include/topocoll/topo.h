@@ -1,7 +1,9 @@
 /*
 ** topo.h — generators for the topology families of the papers (one source file each,
 ** under src/topo/). Every generator validates its parameters, returns TC_EINPUT with one
-** clear line on impossible ones, and builds an immutable tc_graph with unit capacities.
+** clear line on impossible ones, and builds an immutable tc_graph: the direct-connect
+** families with unit capacities and compute nodes only, the switch fabrics (last, paper
+** 001) with switch nodes and capacities in GB/s per direction (integers).
 **
 ** Conventions shared by all families:
 **   - "bidirectional" families add each link as an opposite arc pair (degree d = number
@@ -9,7 +11,8 @@
 **   - node ids are documented per family; labels are set where a family has natural
 **     names (Kautz words, torus coordinates) and the graph is small enough to afford them.
 **   - a family that is undefined below some size says so (e.g. rings need m >= 2).
-** Sources: paper 000 Table 9, App. F, Table 8; paper 002 §2.1; paper 003 §5.4.
+** Sources: paper 000 Table 9, App. F, Table 8; paper 002 §2.1; paper 003 §5.4; paper 001
+** §5.2, §5.3, Fig. 2 (the fabrics).
 */
 #ifndef TOPOCOLL_TOPO_H
 #define TOPOCOLL_TOPO_H
@@ -80,5 +83,25 @@ TC_API int tc_topo_dragonfly(int64_t a, int64_t h, int64_t g, tc_graph **out, tc
 TC_API int tc_topo_jellyfish(int64_t n, int64_t d, uint64_t seed, tc_graph **out, tc_error *err);
 /* Xpander: a random `lift`-lift of K_{d+1}, (d+1)*lift nodes, d-regular, connected. */
 TC_API int tc_topo_xpander(int64_t d, int64_t lift, uint64_t seed, tc_graph **out, tc_error *err);
+
+/* Switch fabrics (paper 001). Compute nodes come first (ids 0..N-1, cluster-major), then
+   the switch nodes; every node is labelled ("gpu1.3", "nvswitch1", "edge0.1", ...) up to
+   65536 nodes. Every link is an opposite arc pair of equal capacity, so the graphs are
+   bidirectional and Eulerian (in-capacity == out-capacity at every node). */
+
+/* n >= 1 clusters of 8 A100 (paper 001 §5.3): per cluster an NVSwitch, GPU <-> NVSwitch at
+   300; for n >= 2 a NIC per GPU (GPU <-> NIC at 25) and NIC(a,b) <-> IB_(b mod 2) at 25,
+   two IB switches shared by all clusters; none of these for n = 1. See dgx_a100.c. */
+TC_API int tc_topo_dgx_a100(int64_t n, tc_graph **out, tc_error *err);
+/* n >= 1 clusters of `gcds` (16, or 8 for the induced "8+8" subgraph) MI250 GCDs
+   (paper 001 §5.2): the exact Infinity Fabric matrix, one arc per GCD pair of capacity
+   links x 50; for n >= 2 one IB switch shared by all clusters, GCD <-> IB at 16. */
+TC_API int tc_topo_mi250(int64_t n, int64_t gcds, tc_graph **out, tc_error *err);
+/* The k-ary fat-tree (Al-Fares et al.), k even >= 2: k^3/4 hosts (compute), k pods of k/2
+   edge and k/2 aggregation switches, (k/2)^2 core switches, every link of capacity bw. */
+TC_API int tc_topo_fattree(int64_t k, int64_t bw, tc_graph **out, tc_error *err);
+/* Paper 001 Fig. 2(a): c(i,j), i = 1..2, j = 1..4, cluster switches w1, w2 (c(i,j) <-> w_i
+   at 10b) and global switch w0 (c(i,j) <-> w0 at b), b >= 1. */
+TC_API int tc_topo_fig2toy(int64_t b, tc_graph **out, tc_error *err);
 
 #endif

@@ -8,6 +8,7 @@
 #include "core/json_read.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -222,8 +223,10 @@ int tci_json_read_arc(tc_json_reader *r, const char *prefix, size_t i, const jso
   for (size_t k = 0; k < len; k++) {
     snprintf(jpath, sizeof jpath, "%s[%zu][%zu]", prefix, i, k);
     if (k < 2) rc = tci_json_get_int(r, jpath, json_array_get(arc, k), "node ", 0, (long long)nodes - 1, &x[k]);
-    else rc = tci_json_get_int(r, jpath, json_array_get(arc, k), "capacity ", 1, INT64_MAX, &x[k]);
+    else rc = tci_json_get_int(r, jpath, json_array_get(arc, k), "capacity ", LLONG_MIN, LLONG_MAX, &x[k]);
     if (rc) return rc;
   }
+  /* checked here, not by the range above, so that the message names the arc's endpoints */
+  if (x[2] < 1) return tci_json_fail(r, jpath, "capacity %lld of arc %lld->%lld must be >= 1", x[2], x[0], x[1]);
   return TC_OK;
 }

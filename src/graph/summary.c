@@ -9,6 +9,16 @@
 #include "topocoll/budget.h"
 #include "topocoll/iso.h"
 
+/* The smallest and largest capacity: a fabric's links are not all alike (25..300 GB/s), and
+   the report says so in one line. */
+static void capacity_range(const tc_graph *g, int64_t *lo, int64_t *hi) {
+  *lo = *hi = 0;
+  for (int64_t a = 0; a < g->m; a++) {
+    if (!a || g->cap[a] < *lo) *lo = g->cap[a];
+    if (!a || g->cap[a] > *hi) *hi = g->cap[a];
+  }
+}
+
 /* Why skip rather than refuse: a summary of a graph too big for all-pairs distances still
    answers most of what `topocoll topo` is asked (does the file hold what I think: N, arcs,
    degrees, loops, is it strongly connected), and those take O(N + M). */
@@ -27,6 +37,7 @@ int tc_graph_summarize_bounded(const tc_graph *g, int check_reverse_symmetry, do
   out->self_loops = tc_graph_count_self_loops(g);
   out->multi_arcs = tc_graph_count_multi_arcs(g);
   out->switches = tc_graph_count_kind(g, TC_NODE_SWITCH);
+  capacity_range(g, &out->capacity_min, &out->capacity_max);
   out->reverse_symmetric = -1;
   int rc = tc_graph_distance_cost(g, &out->distance_cost, err);
   if (rc) return rc;

@@ -3,10 +3,11 @@
 ** `topocoll topo --list`, and an adapter from bound spec arguments to the typed generator.
 **
 ** Adding a family = one generator file in src/topo + one row here. Rows are listed in the
-** order `--list` prints them: base families, then expansions, then file input. The
-** constraints column is what `--list` prints and also what the parser checks (constraint.c
-** reads its clauses: "n >= 2", "1 <= d < n", "each l_i >= 2", "loops keep|drop"...), so a
-** constraint is written once, here; prose clauses are the generator's to check.
+** order `--list` prints them: base families, switch fabrics, then expansions, then file
+** input. The constraints column is what `--list` prints and also what the parser checks
+** (constraint.c reads its clauses: "n >= 2", "1 <= d < n", "each l_i >= 2", "loops
+** keep|drop"...), so a constraint is written once, here; prose clauses are the
+** generator's to check.
 */
 #include <string.h>
 
@@ -48,6 +49,10 @@ static int b_hyperx(A) { return tc_topo_hyperx(a->list_ints, a->list_len, out, e
 static int b_dragonfly(A) { return tc_topo_dragonfly(a->ints[0], a->ints[1], a->ints[2], out, err); }
 static int b_jellyfish(A) { return tc_topo_jellyfish(a->ints[0], a->ints[1], (uint64_t)a->ints[2], out, err); }
 static int b_xpander(A) { return tc_topo_xpander(a->ints[0], a->ints[1], (uint64_t)a->ints[2], out, err); }
+static int b_dgx_a100(A) { return tc_topo_dgx_a100(a->ints[0], out, err); }
+static int b_mi250(A) { return tc_topo_mi250(a->ints[0], a->ints[1], out, err); }
+static int b_fattree(A) { return tc_topo_fattree(a->ints[0], a->ints[1], out, err); }
+static int b_fig2toy(A) { return tc_topo_fig2toy(a->ints[0], out, err); }
 static int b_line(A) { return tc_graph_line_power(a->graphs[0], a->ints[1], out, err); }
 static int b_degree(A) { return tc_graph_degree_expand(a->graphs[0], a->ints[1], out, err); }
 static int b_power(A) { return tc_graph_power(a->graphs[0], a->ints[1], out, err); }
@@ -98,6 +103,10 @@ static const tc_family families[] = {
     {{"dragonfly", "a, h, g=0", "(g-1) | a*h; g = 0 means a*h+1", "Dragonfly routers: g groups of a, h global links per router"}, "a:i h:i g:i=0", b_dragonfly},
     {{"jellyfish", "n, d, seed=1", "n*d even, 1 <= d < n", "random d-regular graph (Jellyfish), connected"}, "n:i d:i seed:i=1", b_jellyfish},
     {{"xpander", "d, lift, seed=1", "d >= 1, lift >= 1", "Xpander: random lift of K_{d+1}, (d+1)*lift nodes"}, "d:i lift:i seed:i=1", b_xpander},
+    {{"dgx_a100", "n", "n >= 1", "n clusters of 8 A100: NVSwitch 300, NIC and 2 IB switches 25 GB/s (paper 001 §5.3)"}, "n:i", b_dgx_a100},
+    {{"mi250", "n, gcds=16", "n >= 1, gcds 8 or 16", "n clusters of MI250 GCDs: Infinity Fabric 50/link, IB switch 16 GB/s (paper 001 §5.2)"}, "n:i gcds:i=16", b_mi250},
+    {{"fattree", "k, bw=1", "even k >= 2, bw >= 1", "k-ary fat-tree (Al-Fares): k^3/4 hosts, 5k^2/4 switches, links of bw"}, "k:i bw:i=1", b_fattree},
+    {{"fig2toy", "b=1", "b >= 1", "paper 001 Fig. 2 toy: 2 clusters of 4, switches w1, w2 (10b) and w0 (b)"}, "b:i=1", b_fig2toy},
     {{"line", "G, k=1", "k >= 0", "line digraph L^k(G) (paper 000 Def. 12)"}, "g:g k:i=1", b_line},
     {{"degree", "G, n", "n >= 1, G loop-free", "degree expansion G*n (paper 000 Def. 13)"}, "g:g n:i", b_degree},
     {{"product", "G1, G2, ...", "two or more graphs", "Cartesian product G1 x G2 x ... (paper 000 Def. 3)"}, "gs:g+", b_product},

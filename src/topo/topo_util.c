@@ -3,6 +3,7 @@
 */
 #include "topo_util.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -25,6 +26,15 @@ int tci_topo_label_coordinates(tc_graph_builder *b, const int64_t *dims, int k, 
   }
   free(text);
   return rc;
+}
+
+int tci_topo_labelf(tc_graph_builder *b, int64_t u, tc_error *err, const char *fmt, ...) {
+  char text[64];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  return tc_graph_builder_set_label(b, u, text, err);
 }
 
 /* Fisher–Yates (single_cycle = 0) or Sattolo (single_cycle = 1) on the identity. */

@@ -18,6 +18,13 @@
    (node u = Σ x_i Π_{j>i} dims[j]), for all `nodes` = Π dims nodes. */
 int tci_topo_label_coordinates(tc_graph_builder *b, const int64_t *dims, int k, int64_t nodes, tc_error *err);
 
+/* Label node u with printf-style text (a fabric's "gpu1.3", "edge0.1"), cut at 63 bytes
+   (the fabrics' labels are a few bytes long). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+int tci_topo_labelf(tc_graph_builder *b, int64_t u, tc_error *err, const char *fmt, ...);
+
 /* perm = a uniformly random permutation of 0..k-1 (Fisher–Yates on the identity). The
    random families draw all their shuffles here, so a seed consumes the generator the
    same way in every family: k-1 draws, from the last position down. */
