@@ -258,6 +258,123 @@ static void test_simplest(void **state) {
   assert_rat(tci_simplest_between(rat(301, 100), rat(302, 100)), 151, 50);
 }
 
+/* algbw = N / (1/x*) of the spec's allgather, exactly. */
+static tc_rat algbw_of(const char *spec, int64_t k, int search, tc_forest_optimum *o) {
+  tc_error err;
+  tc_graph *g = tc_test_spec(spec);
+  if (tc_forest_search_optimum(g, k, search, o, &err)) fail_msg("%s: %s", spec, err.msg);
+  int32_t n = tc_graph_count_kind(g, TC_NODE_COMPUTE);
+  tc_graph_destroy(g);
+  tc_rat bw;
+  if (k == 0) assert_int_equal(tc_rat_div(rat(n, 1), o->inv_x, &bw, &err), TC_OK);
+  else assert_int_equal(tc_rat_div(rat(n * k, 1), o->U, &bw, &err), TC_OK);
+  return bw;
+}
+
+/* Paper 001 §5.1 and the multi-cluster optima (§5.4): the exact fractions behind the
+   printed two decimals — 342.86 = 2400/7, 346.67 = 1040/3, 266.67 = 800/3, 228.57 = 1600/7,
+   213.33 = 640/3, 354.13 = 32·166/15 = 5312/15, 346.43 = 48·166/23 = 7968/23,
+   341.33 = 1024/3, 208. */
+static void test_paper_optima(void **state) {
+  (void)state;
+  struct {
+    const char *spec;
+    int64_t num, den, k, ix_num, ix_den;
+  } rows[] = {
+      {"dgx_a100(1)", 2400, 7, 1, 7, 300},     {"dgx_a100(2)", 1040, 3, 13, 3, 65}, {"dgx_a100(3)", 300, 1, 1, 2, 25},
+      {"dgx_a100(4)", 800, 3, 1, 3, 25},       {"dgx_a100(8)", 1600, 7, 1, 7, 25},  {"dgx_a100(16)", 640, 3, 1, 3, 5},
+      {"mi250(1)", 2400, 7, 3, 7, 150},        {"mi250(2)", 5312, 15, 83, 15, 166}, {"mi250(3)", 7968, 23, 83, 23, 166},
+      {"mi250(4)", 1024, 3, 8, 3, 16},         {"mi250(2,8)", 208, 1, 13, 1, 13},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    for (int search = 0; search < 2; search++) {
+      tc_forest_optimum o;
+      tc_rat bw = algbw_of(rows[i].spec, 0, search, &o);
+      if (tc_rat_cmp(bw, rat(rows[i].num, rows[i].den)) != 0)
+        fail_msg("%s: algbw %lld/%lld, want %lld/%lld", rows[i].spec, (long long)bw.num, (long long)bw.den,
+                 (long long)rows[i].num, (long long)rows[i].den);
+      assert_int_equal(o.k, rows[i].k);
+      assert_rat(o.inv_x, rows[i].ix_num, rows[i].ix_den);
+      tc_forest_optimum_destroy(&o);
+    }
+  /* A100 2x8: y = 5/3 GB/s per tree; Algorithm 1 halves 21 times; MI250 2x16: y = 2/15, 22 */
+  tc_forest_optimum o;
+  algbw_of("dgx_a100(2)", 0, TC_FOREST_BISECT, &o);
+  assert_rat(o.y, 5, 3);
+  assert_int_equal(o.iterations, 21);
+  assert_int_equal(o.cut_compute, 15); /* one GPU's ingress, 300 + 25 */
+  assert_int_equal(o.cut_exit, 325);
+  tc_forest_optimum_destroy(&o);
+  algbw_of("mi250(2)", 0, TC_FOREST_BISECT, &o);
+  assert_rat(o.y, 2, 15);
+  assert_int_equal(o.iterations, 22);
+  assert_int_equal(o.cut_compute, 30); /* all but one same-package pair: 2·(3·50 + 16) */
+  assert_int_equal(o.cut_exit, 332);
+  tc_forest_optimum_destroy(&o);
+  /* the Fig. 2 toy family: S* = cluster 1 + w1 (w0 = 8, w1 = 9, w2 = 10) */
+  algbw_of("fig2toy()", 0, TC_FOREST_NEWTON, &o);
+  assert_rat(o.inv_x, 1, 1);
+  assert_int_equal(o.k, 1);
+  assert_int_equal(o.cut_len, 5);
+  int32_t want[5] = {0, 1, 2, 3, 9};
+  for (int i = 0; i < 5; i++) assert_int_equal(o.cut[i], want[i]);
+  tc_forest_optimum_destroy(&o);
+}
+
+/* §5.1's fixed-k tables: U* for k = 1..10 on MI250 2x16, A100 2x8 and MI250 8+8. */
+static void test_paper_fixed_k(void **state) {
+  (void)state;
+  static const int64_t mi250[10][2] = {{1, 10},  {3, 16},  {7, 25},  {3, 8},   {23, 50},
+                                       {14, 25}, {16, 25}, {37, 50}, {41, 50}, {23, 25}};
+  static const int64_t a100[10][2] = {{7, 150},  {14, 150}, {21, 150}, {28, 150}, {35, 150},
+                                      {42, 150}, {97, 300}, {37, 100}, {5, 12},   {139, 300}};
+  /* MI250 8+8 algbw: 200 (k = 1..3), 204.80, 205.13, 204.26, 203.64, 204.80, 205.71, 205.13 */
+  static const int64_t m88[10][2] = {{200, 1},   {200, 1},    {200, 1},   {1024, 5},  {8000, 39},
+                                     {9600, 47}, {2240, 11}, {1024, 5}, {1440, 7}, {8000, 39}};
+  for (int64_t k = 1; k <= 10; k++)
+    for (int search = 0; search < 2; search++) {
+      tc_forest_optimum o;
+      algbw_of("mi250(2)", k, search, &o);
+      assert_rat(o.U, mi250[k - 1][0], mi250[k - 1][1]);
+      assert_int_equal(o.optimal, 0);
+      tc_forest_optimum_destroy(&o);
+      algbw_of("dgx_a100(2)", k, search, &o);
+      assert_rat(o.U, a100[k - 1][0], a100[k - 1][1]);
+      tc_forest_optimum_destroy(&o);
+      tc_rat bw = algbw_of("mi250(2,8)", k, search, &o);
+      assert_rat(bw, m88[k - 1][0], m88[k - 1][1]);
+      tc_forest_optimum_destroy(&o);
+    }
+}
+
+/* The closed forms derived from the cuts (digest of paper 001, §4.4): A100 n clusters,
+   min(325·N/(N−1), 200·n/(n−1)); MI250, min(332·N/(N−2), 366·N/(N−1), 256·n/(n−1)). */
+static void test_closed_forms(void **state) {
+  (void)state;
+  for (int64_t n = 2; n <= 12; n++) {
+    char spec[32];
+    tc_forest_optimum o;
+    int64_t N = 8 * n;
+    snprintf(spec, sizeof spec, "dgx_a100(%lld)", (long long)n);
+    tc_rat bw = algbw_of(spec, 0, TC_FOREST_NEWTON, &o), a = rat(325 * N, N - 1), b = rat(200 * n, n - 1);
+    assert_int_equal(tc_rat_cmp(bw, tc_rat_cmp(a, b) < 0 ? a : b), 0);
+    tc_forest_optimum_destroy(&o);
+    if (n > 6) continue;
+    N = 16 * n;
+    snprintf(spec, sizeof spec, "mi250(%lld)", (long long)n);
+    bw = algbw_of(spec, 0, TC_FOREST_NEWTON, &o);
+    tc_rat c = rat(332 * N, N - 2), d = rat(366 * N, N - 1), e = rat(256 * n, n - 1), m = c;
+    if (tc_rat_cmp(d, m) < 0) m = d;
+    if (tc_rat_cmp(e, m) < 0) m = e;
+    assert_int_equal(tc_rat_cmp(bw, m), 0);
+    tc_forest_optimum_destroy(&o);
+  }
+  /* predicted, not run in the paper: MI250 n = 8 gives 292.57 = 2048/7 */
+  tc_forest_optimum o;
+  assert_rat(algbw_of("mi250(8)", 0, TC_FOREST_NEWTON, &o), 2048, 7);
+  tc_forest_optimum_destroy(&o);
+}
+
 static void test_refusals(void **state) {
   (void)state;
   tc_error err;
@@ -293,6 +410,9 @@ int main(void) {
       cmocka_unit_test(test_toy),
       cmocka_unit_test(test_simplest),
       cmocka_unit_test(test_brute_force),
+      cmocka_unit_test(test_paper_optima),
+      cmocka_unit_test(test_paper_fixed_k),
+      cmocka_unit_test(test_closed_forms),
       cmocka_unit_test(test_refusals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

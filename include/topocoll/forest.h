@@ -129,4 +129,15 @@ TC_API void tc_forest_destroy(tc_forest *f);
    f->verified. TC_EFAIL with the first violation otherwise. */
 TC_API int tc_forest_verify(const tc_graph *g, tc_forest *f, tc_error *err);
 
+/* The forest document (docs/formats.md): the collective, k, y, U, 1/x*, algbw ("p/q" and a
+   float), the bottleneck cut, the work counters and, with with_trees, every batch with its
+   routes. Only a verified forest is written; path "-" is standard output. */
+TC_API int tc_forest_write_json(const tc_graph *g, const char *spec, const tc_forest *f, int with_trees,
+                                const char *path, tc_error *err);
+
+/* The best algbw any ring allgather (any number of rings in parallel) can reach on g:
+   N·λ/(N−1), λ the least capacity leaving a set that splits the compute nodes (*min_cut);
+   see paper 001 §5.1. The comparison topocoll forest prints. */
+TC_API int tc_forest_ring_bound(const tc_graph *g, tc_rat *algbw, int64_t *min_cut, tc_error *err);
+
 #endif

@@ -41,7 +41,8 @@ int tci_forest_feasible(const tc_graph *g, const int32_t *compute, int32_t nc, c
   int64_t best_c = 0, best_e = 1, flows = 0;
   uint8_t *best_side = calloc((size_t)g->n, 1);
   if (!best_side) return tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for a cut");
-  int threads = nc < 8 ? 1 : omp_get_max_threads();
+  /* Threads pay off only when the max-flows are big enough to outweigh waking them. */
+  int threads = (int64_t)nc * (g->m + nc) < (1 << 16) ? 1 : omp_get_max_threads();
 #pragma omp parallel num_threads(threads) reduction(+ : flows)
   {
     tc_maxflow mf;

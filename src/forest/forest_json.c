@@ -30,7 +30,8 @@ static void put_optimum(FILE *fp, const tc_graph *g, const tc_forest_part *p, co
   fprintf(fp, "%s\"inv_x\": \"%s\",\n", ind, buf);
   tc_rat_format(p->algbw, buf, sizeof buf);
   fprintf(fp, "%s\"algbw\": \"%s\",\n%s\"algbw_float\": %.17g,\n", ind, buf, ind, tc_rat_to_double(p->algbw));
-  fprintf(fp, "%s\"trees\": %lld,\n", ind, (long long)o->k * tc_graph_count_kind(g, TC_NODE_COMPUTE));
+  fprintf(fp, "%s\"trees\": %lld,\n%s\"batch_count\": %lld,\n", ind,
+          (long long)o->k * tc_graph_count_kind(g, TC_NODE_COMPUTE), ind, (long long)p->nbatches);
   fprintf(fp, "%s\"bottleneck_cut\": ", ind);
   if (!o->optimal) fputs("null,\n", fp);
   else {
@@ -44,32 +45,29 @@ static void put_optimum(FILE *fp, const tc_graph *g, const tc_forest_part *p, co
   }
   fprintf(fp,
           "%s\"work\": {\"search_tests\": %lld, \"search_maxflows\": %lld, \"split_maxflows\": %lld, "
-          "\"logical_arcs\": %lld, \"pack_maxflows\": %lld},\n",
+          "\"logical_arcs\": %lld, \"pack_maxflows\": %lld}",
           ind, (long long)o->iterations, (long long)o->maxflows, (long long)p->split_maxflows,
           (long long)p->logical_arcs, (long long)p->pack_maxflows);
 }
 
-static void put_batches(FILE *fp, const tc_graph *g, const tc_forest_part *p, const char *ind) {
-  fprintf(fp, "%s\"batch_count\": %lld,\n%s\"batches\": [", ind, (long long)p->nbatches, ind);
-  for (int64_t bi = 0; bi < p->nbatches; bi++) {
-    const tc_forest_batch *b = &p->batch[bi];
-    fprintf(fp, "%s\n%s  {\"root\": %d, \"trees\": %lld, \"edges\": [", bi ? "," : "", ind, b->root, (long long)b->mult);
-    for (int32_t i = 0; i < b->nedges; i++) {
-      fprintf(fp, "%s\n%s    {\"from\": %d, \"to\": %d, \"routes\": [", i ? "," : "", ind, b->from[i], b->to[i]);
-      for (int64_t r = b->route_off[i]; r < b->route_off[i + 1]; r++) {
-        fprintf(fp, "%s{\"trees\": %lld, \"path\": [%d", r > b->route_off[i] ? ", " : "", (long long)b->route_units[r],
-                g->src[b->hop_arc[b->hop_off[r]]]);
-        for (int64_t h = b->hop_off[r]; h < b->hop_off[r + 1]; h++) fprintf(fp, ", %d", g->dst[b->hop_arc[h]]);
-        fputs("], \"arcs\": [", fp);
-        for (int64_t h = b->hop_off[r]; h < b->hop_off[r + 1]; h++)
-          fprintf(fp, "%s%lld", h > b->hop_off[r] ? ", " : "", (long long)b->hop_arc[h]);
-        fputs("]}", fp);
-      }
+/* One batch object; `dir` says which part it belongs to. */
+static void put_batch(FILE *fp, const tc_graph *g, const tc_forest_batch *b, const char *dir) {
+  fprintf(fp, "    {\"direction\": \"%s\", \"root\": %d, \"trees\": %lld, \"edges\": [", dir, b->root,
+          (long long)b->mult);
+  for (int32_t i = 0; i < b->nedges; i++) {
+    fprintf(fp, "%s\n      {\"from\": %d, \"to\": %d, \"routes\": [", i ? "," : "", b->from[i], b->to[i]);
+    for (int64_t r = b->route_off[i]; r < b->route_off[i + 1]; r++) {
+      fprintf(fp, "%s{\"trees\": %lld, \"path\": [%d", r > b->route_off[i] ? ", " : "", (long long)b->route_units[r],
+              g->src[b->hop_arc[b->hop_off[r]]]);
+      for (int64_t h = b->hop_off[r]; h < b->hop_off[r + 1]; h++) fprintf(fp, ", %d", g->dst[b->hop_arc[h]]);
+      fputs("], \"arcs\": [", fp);
+      for (int64_t h = b->hop_off[r]; h < b->hop_off[r + 1]; h++)
+        fprintf(fp, "%s%lld", h > b->hop_off[r] ? ", " : "", (long long)b->hop_arc[h]);
       fputs("]}", fp);
     }
     fputs("]}", fp);
   }
-  fprintf(fp, "\n%s]", ind);
+  fputs("]}", fp);
 }
 
 int tc_forest_write_json(const tc_graph *g, const char *spec, const tc_forest *f, int with_trees, const char *path,
@@ -92,22 +90,29 @@ int tc_forest_write_json(const tc_graph *g, const char *spec, const tc_forest *f
   fprintf(fp, "  \"compute_nodes\": %d,\n  \"switch_nodes\": %d,\n  \"verified\": true,\n", f->ncompute, f->nswitch);
   put_rat(fp, "algbw", f->algbw, 1);
   fprintf(fp, "  \"algbw_float\": %.17g,\n", tc_rat_to_double(f->algbw));
-  /* k, y, the cut and the batches of the allgather part (or the only part) at the top */
+  /* k, y, U, 1/x* and the cut of the allgather part (or the only part) at the top level,
+     each part's in "parts", every tree of every part in "batches" */
   const tc_forest_part *top = &f->part[f->nparts - 1];
   put_optimum(fp, g, top, "  ");
-  if (f->nparts == 1) {
-    put_batches(fp, g, with_trees ? top : &(tc_forest_part){.nbatches = 0}, "  ");
-    if (!with_trees) fseek(fp, 0, SEEK_CUR);
-    fputs(",\n", fp);
-  }
-  fputs("  \"parts\": [", fp);
+  fputs(",\n  \"parts\": [", fp);
   for (int i = 0; i < f->nparts; i++) {
     const tc_forest_part *p = &f->part[i];
     fprintf(fp, "%s\n    {\n      \"direction\": \"%s\",\n", i ? "," : "", p->in_trees ? "reduce-scatter" : "allgather");
     put_optimum(fp, g, p, "      ");
-    put_batches(fp, g, with_trees ? p : &(tc_forest_part){.nbatches = p->nbatches}, "      ");
     fputs("\n    }", fp);
   }
-  fputs("\n  ]\n}\n", fp);
+  fputs("\n  ]", fp);
+  if (with_trees) {
+    fputs(",\n  \"batches\": [", fp);
+    int first = 1;
+    for (int i = 0; i < f->nparts; i++)
+      for (int64_t b = 0; b < f->part[i].nbatches; b++) {
+        fputs(first ? "\n" : ",\n", fp);
+        first = 0;
+        put_batch(fp, g, &f->part[i].batch[b], f->part[i].in_trees ? "reduce-scatter" : "allgather");
+      }
+    fputs("\n  ]", fp);
+  }
+  fputs("\n}\n", fp);
   return tci_atomic_commit(&af, err);
 }

@@ -204,7 +204,8 @@ static int gamma_of(const split_ctx *x, int32_t u, int32_t w, int32_t t, int64_t
                     tc_error *err) {
   int rc = TC_OK;
   int64_t best = ub, nflows = 0;
-  int threads = x->nc < 16 ? 1 : omp_get_max_threads();
+  /* Threads pay off only when the max-flows are big enough to outweigh waking them. */
+  int threads = (int64_t)x->nc * (x->d->narcs + x->nc) < (1 << 16) ? 1 : omp_get_max_threads();
 #pragma omp parallel num_threads(threads) reduction(+ : nflows)
   {
     tc_maxflow mf;

@@ -1,0 +1,297 @@
+/*
+** cmd_forest.c — `topocoll forest SPEC`: ForestColl (paper 001) on a fabric or topology —
+** the throughput-optimal tree schedule of allgather, reduce-scatter or allreduce, its
+** bottleneck-cut certificate, and the comparison with the best ring; or, with --k-scan, the
+** fixed-k table of §5.1.
+**
+** Everything printed comes from a forest that passed the independent verifier
+** (tc_forest_build ends with tc_forest_verify); the k-scan rows are searches (Algorithm 3)
+** and say so. Capacities are read as GB/s, or as multiples of --link-bw.
+*/
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_options.h"
+#include "topocoll/forest.h"
+#include "topocoll/output.h"
+#include "topocoll/spec.h"
+#include "topocoll/units.h"
+
+void tc_cmd_forest_help(void) {
+  printf(
+      "usage: topocoll forest SPEC [--coll C] [--k K | --k-scan A..B] [--size M] [--out FILE] [--json]\n"
+      "\n"
+      "ForestColl (paper 001): the throughput-optimal spanning-tree schedule on SPEC — a fabric\n"
+      "with switches and unequal links (dgx_a100(2), mi250(2), fattree(4), file(x.json)) or any\n"
+      "topology. Prints the optimal algorithmic bandwidth with the bottleneck cut that proves it,\n"
+      "the trees per node (k) and per-tree bandwidth (y), and the best any ring could do.\n"
+      "\n"
+      "  --coll C        allgather (default), reduce-scatter or allreduce (= reduce-scatter then\n"
+      "                  allgather)\n"
+      "  --k K           K trees per node (Algorithm 3) instead of the optimal k\n"
+      "  --k-scan A..B   the fixed-k search for k = A..B as a table beside the optimum (no trees)\n"
+      "  --search S      newton (default: jumps to each violated cut) or bisect (the paper's\n"
+      "                  binary search, Algorithms 1 and 3 as printed); the same exact answer\n"
+      "  --size M        also print the time of one collective of M bytes, e.g. 1GB\n"
+      "  --link-bw B     the bandwidth of capacity 1 (default 1 GB/s: fabric capacities are GB/s)\n"
+      "  --out FILE      write the forest (every tree and route) as JSON (docs/formats.md)\n"
+      "  --json          print that JSON document instead of the report\n"
+      TC_CLI_MAX_MEMORY_HELP
+      "\n"
+      "Exit status: 0 success, 1 our failure (a forest that fails verification, an I/O error),\n"
+      "2 bad usage or a fabric ForestColl cannot handle (one line naming the node).\n");
+}
+
+typedef struct forest_options {
+  const char *spec, *coll, *k_scan, *search, *out;
+  int64_t k, size;
+  double link_bw;
+  int json;
+} forest_options;
+
+static const char *const coll_names[] = {"allgather", "reduce-scatter", "allreduce", NULL};
+static const char *const search_names[] = {"newton", "bisect", NULL};
+
+static const tc_cli_option forest_table[] = {
+    {.name = "--coll", .kind = TC_CLI_CHOICE, .value = offsetof(forest_options, coll), .choices = coll_names},
+    {.name = "--k", .kind = TC_CLI_INT64, .value = offsetof(forest_options, k), .lo = 1, .hi = 1000000000},
+    {.name = "--k-scan", .kind = TC_CLI_STRING, .value = offsetof(forest_options, k_scan)},
+    {.name = "--search", .kind = TC_CLI_CHOICE, .value = offsetof(forest_options, search), .choices = search_names},
+    {.name = "--size", .kind = TC_CLI_SIZE, .value = offsetof(forest_options, size)},
+    {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .value = offsetof(forest_options, link_bw)},
+    {.name = "--out", .kind = TC_CLI_PATH, .value = offsetof(forest_options, out)},
+    {.name = "--json", .kind = TC_CLI_FLAG, .value = offsetof(forest_options, json)},
+};
+static const tc_cli_command forest_cli = {
+    .name = "forest", .help = tc_cmd_forest_help, .options = forest_table, .noptions = TC_CLI_COUNT(forest_table),
+    .positional = {offsetof(forest_options, spec)}, .npositional = 1,
+    .extra_argument = "unexpected argument '%s' (SPEC already given)"};
+
+/* "A..B" with 1 <= A <= B <= 1000. */
+static int parse_scan(const char *text, long long *a, long long *b) {
+  const char *dots = strstr(text, "..");
+  if (!dots) return tc_cli_usage_error("forest", "--k-scan needs A..B, e.g. 1..10 (got '%s')", text);
+  char left[32];
+  size_t len = (size_t)(dots - text);
+  if (len == 0 || len >= sizeof left) return tc_cli_usage_error("forest", "--k-scan needs A..B, e.g. 1..10 (got '%s')", text);
+  memcpy(left, text, len);
+  left[len] = 0;
+  int st = tc_cli_parse_integer("forest", "--k-scan", left, 1, 1000, a);
+  if (!st) st = tc_cli_parse_integer("forest", "--k-scan", dots + 2, 1, 1000, b);
+  if (!st && *a > *b) return tc_cli_usage_error("forest", "--k-scan %s is empty (A > B)", text);
+  return st;
+}
+
+/* ---- progress: a line on stderr per phase change once the work has taken 2 s ---- */
+
+typedef struct progress_state {
+  struct timespec start;
+  double last;
+  char phase[16];
+} progress_state;
+
+static double seconds_since(const struct timespec *t0) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static void progress(void *ctx, const char *phase, int64_t done, int64_t total) {
+  progress_state *p = ctx;
+  double now = seconds_since(&p->start);
+  int new_phase = strcmp(p->phase, phase) != 0;
+  if (now < 2.0 || (!new_phase && now - p->last < 2.0)) return;
+  snprintf(p->phase, sizeof p->phase, "%s", phase);
+  p->last = now;
+  const char *what = !strcmp(phase, "split") ? "switch removal: switch" : !strcmp(phase, "pack") ? "tree packing over" : phase;
+  if (!strcmp(phase, "pack")) fprintf(stderr, "topocoll forest: %.0f s: %s %lld nodes\n", now, what, (long long)total);
+  else fprintf(stderr, "topocoll forest: %.0f s: %s %lld of %lld\n", now, what, (long long)done, (long long)total);
+}
+
+/* ---- report ---- */
+
+static void print_cut(const tc_forest_optimum *o) {
+  /* node ids as ranges, at most a line's worth */
+  int printed = 0;
+  for (int32_t i = 0; i < o->cut_len && printed < 90;) {
+    int32_t j = i;
+    while (j + 1 < o->cut_len && o->cut[j + 1] == o->cut[j] + 1) j++;
+    printed += j > i ? printf("%s%d-%d", i ? "," : "", o->cut[i], o->cut[j]) : printf("%s%d", i ? "," : "", o->cut[i]);
+    i = j + 1;
+    if (printed >= 90 && i < o->cut_len) printf(",...");
+  }
+  printf("}\n");
+}
+
+static void print_part(const tc_forest_part *p, int32_t nc, double unit, const char *unit_name, const char *title) {
+  const tc_forest_optimum *o = &p->opt;
+  char a[64], b[64];
+  if (title) printf("  %s\n", title);
+  tc_rat_format(p->algbw, a, sizeof a);
+  if (o->optimal) {
+    tc_rat_format(o->inv_x, b, sizeof b);
+    printf("    optimum         algbw %.2f %s = %s (1/x* = %s: T = (M/N)·(1/x*))\n", tc_rat_to_double(p->algbw) * unit,
+           unit_name, a, b);
+    tc_rat r;
+    tc_error err;
+    tc_rat_make(o->cut_compute, o->cut_exit, &r, &err);
+    tc_rat_format(r, b, sizeof b);
+    printf("    bottleneck cut  %lld compute nodes, %lld leaving: %lld/%lld = %s; S* = {", (long long)o->cut_compute,
+           (long long)o->cut_exit, (long long)o->cut_compute, (long long)o->cut_exit, b);
+    print_cut(o);
+  } else {
+    tc_rat_format(o->U, b, sizeof b);
+    printf("    fixed k         algbw %.2f %s = %s (U* = %s, Algorithm 3)\n", tc_rat_to_double(p->algbw) * unit,
+           unit_name, a, b);
+  }
+  tc_rat_format(o->y, b, sizeof b);
+  printf("    trees           k = %lld per node (%lld in all), y = %s %s per tree, %lld batches\n", (long long)o->k,
+         (long long)o->k * nc, b, unit_name, (long long)p->nbatches);
+  printf("    work            %lld search tests (%lld max-flows); switch removal %lld max-flows; packing %lld "
+         "max-flows on %lld logical arcs\n",
+         (long long)o->iterations, (long long)o->maxflows, (long long)p->split_maxflows, (long long)p->pack_maxflows,
+         (long long)p->logical_arcs);
+}
+
+static int report(const forest_options *o, const tc_graph *g, const tc_forest *f, double unit, const char *unit_name,
+                  double secs, tc_error *err) {
+  char a[64];
+  printf("forest %s: %s on %d compute + %d switch nodes (ForestColl, paper 001)\n", o->spec,
+         tc_collective_name(f->coll), f->ncompute, f->nswitch);
+  for (int i = 0; i < f->nparts; i++)
+    print_part(&f->part[i], f->ncompute, unit, unit_name,
+               f->nparts > 1 ? (f->part[i].in_trees ? "reduce-scatter (in-trees, built on the transpose):"
+                                                    : "allgather (out-trees):")
+                             : NULL);
+  tc_rat_format(f->algbw, a, sizeof a);
+  if (f->nparts > 1)
+    printf("  allreduce         algbw %.2f %s = %s (T = T_RS + T_AG)\n", tc_rat_to_double(f->algbw) * unit, unit_name, a);
+  tc_rat ring;
+  int64_t lambda = 0;
+  int rc = tc_forest_ring_bound(g, &ring, &lambda, err);
+  if (rc) return rc;
+  double ring_bw = tc_rat_to_double(ring) * (f->coll == TC_COLL_ALLREDUCE ? 0.5 : 1.0);
+  printf("  ring              at most %.2f %s (every ring sends N-1 shards across the min cut, %lld): forestcoll "
+         "%.3fx that\n",
+         ring_bw * unit, unit_name, (long long)lambda, tc_rat_to_double(f->algbw) / ring_bw);
+  if (o->size > 0) {
+    char t[64], m[64];
+    tc_units_format_size(o->size, m, sizeof m);
+    tc_units_format_time((double)o->size / (tc_rat_to_double(f->algbw) * unit * 1e9), 0, t, sizeof t);
+    printf("  at %-15s T = %s (bandwidth term; latency is not modelled)\n", m, t);
+  }
+  printf("  verified          every batch spans the compute nodes, every route is a path through switches, every "
+         "link within its capacity (%.2f s)\n",
+         secs);
+  return TC_OK;
+}
+
+/* ---- k-scan ---- */
+
+static int k_scan(const forest_options *o, const tc_graph *g, long long ka, long long kb, tc_forest_search search,
+                  double unit, const char *unit_name, tc_error *err) {
+  int32_t nc = tc_graph_count_kind(g, TC_NODE_COMPUTE);
+  tc_forest_optimum best;
+  int rc = tc_forest_search_optimum(g, 0, search, &best, err);
+  if (rc) return rc;
+  double opt_bw = nc / tc_rat_to_double(best.inv_x);
+  json_t *rows = json_array();
+  if (!o->json) {
+    printf("forest %s: allgather at a fixed k (Algorithm 3; searches, no trees — build one with --k K)\n", o->spec);
+    printf("  %6s  %-14s  %12s  %s\n", "k", "U*", "algbw", "of optimum");
+  }
+  for (long long k = ka; !rc && k <= kb; k++) {
+    tc_forest_optimum f;
+    rc = tc_forest_search_optimum(g, k, search, &f, err);
+    if (rc) break;
+    double bw = (double)nc * (double)k / tc_rat_to_double(f.U);
+    char u[64], exact[64];
+    tc_rat_format(f.U, u, sizeof u);
+    tc_rat nk = {(int64_t)nc * k, 1}, alg;
+    rc = tc_rat_div(nk, f.U, &alg, err);
+    tc_rat_format(alg, exact, sizeof exact);
+    if (!o->json) printf("  %6lld  %-14s  %8.2f %s  %5.1f%%\n", k, u, bw * unit, unit_name, 100.0 * bw / opt_bw);
+    json_t *row = json_object();
+    json_object_set_new(row, "k", json_integer(k));
+    json_object_set_new(row, "U", json_string(u));
+    json_object_set_new(row, "algbw", json_string(exact));
+    json_object_set_new(row, "algbw_float", json_real(bw * unit));
+    json_array_append_new(rows, row);
+    tc_forest_optimum_destroy(&f);
+  }
+  if (!rc) {
+    char ix[64], exact[64];
+    tc_rat_format(best.inv_x, ix, sizeof ix);
+    tc_rat n = {nc, 1}, alg;
+    rc = tc_rat_div(n, best.inv_x, &alg, err);
+    tc_rat_format(alg, exact, sizeof exact);
+    if (!o->json)
+      printf("  %6s  k = %-10lld  %8.2f %s  100.0%%  (1/x* = %s)\n", "opt", (long long)best.k, opt_bw * unit, unit_name,
+             ix);
+    else {
+      json_t *doc = json_object(), *op = json_object();
+      json_object_set_new(doc, "spec", json_string(o->spec));
+      json_object_set_new(doc, "collective", json_string("allgather"));
+      json_object_set_new(doc, "k_scan", rows);
+      rows = NULL;
+      json_object_set_new(op, "k", json_integer(best.k));
+      json_object_set_new(op, "inv_x", json_string(ix));
+      json_object_set_new(op, "algbw", json_string(exact));
+      json_object_set_new(op, "algbw_float", json_real(opt_bw * unit));
+      json_object_set_new(doc, "optimum", op);
+      json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+      printf("\n");
+      json_decref(doc);
+    }
+  }
+  json_decref(rows);
+  tc_forest_optimum_destroy(&best);
+  return rc;
+}
+
+int tc_cmd_forest(int argc, char **argv) {
+  forest_options o;
+  memset(&o, 0, sizeof o);
+  int status = tc_cli_parse(&forest_cli, argc, argv, &o);
+  if (status) return status == TC_CLI_DONE ? TC_EXIT_OK : status;
+  if (!o.spec) return tc_cli_usage_error("forest", "missing SPEC");
+  if (o.k && o.k_scan) return tc_cli_usage_error("forest", "--k and --k-scan exclude each other");
+  long long ka = 0, kb = 0;
+  if (o.k_scan && (status = parse_scan(o.k_scan, &ka, &kb))) return status;
+  if (o.k_scan && (o.out || (o.coll && strcmp(o.coll, "allgather"))))
+    return tc_cli_usage_error("forest", "--k-scan prints an allgather table only (no --out, no other --coll)");
+  tc_error err;
+  if (o.out && tc_output_check(o.out, &err)) return tc_cli_fail("forest", &err);
+  double unit = o.link_bw > 0 ? o.link_bw / 1e9 : 1.0;
+  const char *unit_name = "GB/s";
+  tc_forest_search search = o.search && !strcmp(o.search, "bisect") ? TC_FOREST_BISECT : TC_FOREST_NEWTON;
+  tc_graph *g = NULL;
+  if (tc_spec_build(o.spec, &g, &err)) return tc_cli_fail("forest", &err);
+  int rc;
+  if (o.k_scan) {
+    rc = k_scan(&o, g, ka, kb, search, unit, unit_name, &err);
+    tc_graph_destroy(g);
+    return rc ? tc_cli_fail("forest", &err) : TC_EXIT_OK;
+  }
+  progress_state ps = {0};
+  clock_gettime(CLOCK_MONOTONIC, &ps.start);
+  tc_forest_options fo = {.coll = (tc_collective)tc_collective_parse(o.coll ? o.coll : "allgather"),
+                          .k = o.k,
+                          .search = search,
+                          .progress = progress,
+                          .progress_ctx = &ps};
+  tc_forest f;
+  rc = tc_forest_build(g, &fo, &f, &err);
+  double secs = seconds_since(&ps.start);
+  if (!rc && o.out) rc = tc_forest_write_json(g, o.spec, &f, 1, o.out, &err);
+  if (!rc) rc = o.json ? tc_forest_write_json(g, o.spec, &f, 1, "-", &err) : report(&o, g, &f, unit, unit_name, secs, &err);
+  tc_forest_destroy(&f);
+  tc_graph_destroy(g);
+  return rc ? tc_cli_fail("forest", &err) : TC_EXIT_OK;
+}
