@@ -50,6 +50,8 @@ typedef struct tc_forest_options {
   tc_collective coll;       /* TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER or TC_COLL_ALLREDUCE */
   int64_t k;                /* 0: the optimum (Algorithm 1 + Prop. 3); > 0: Algorithm 3 with this k */
   tc_forest_search search;
+  int exact_split;          /* 1: always Algorithm 4 with γ; 0: first a greedy removal, kept
+                               only if the max-flow certificate on D* passes */
   tc_forest_progress progress; /* may be NULL */
   void *progress_ctx;
 } tc_forest_options;
@@ -94,6 +96,8 @@ typedef struct tc_forest_part {
   tc_forest_batch *batch;
   tc_rat algbw;            /* measured on the trees: N·k / max_e (load_e / b_e) */
   int64_t logical_arcs;    /* arcs of the switch-free logical graph D* */
+  int split_greedy;        /* 1: switches split greedily, D* certified by N max-flows;
+                              0: Algorithm 4 with γ of Theorem 8 (or no switches) */
   int64_t split_maxflows;  /* max-flows of switch removal (γ) */
   int64_t pack_maxflows;   /* max-flows of tree packing (μ) */
 } tc_forest_part;

@@ -146,11 +146,42 @@ int tci_capgraph_from_graph(tci_capgraph *out, const tc_graph *g, int64_t scale,
 }
 
 int tci_capgraph_copy(tci_capgraph *out, const tci_capgraph *g, tc_error *err) {
-  int rc = tci_capgraph_init(out, g->n, err);
-  for (int64_t a = 0; !rc && a < g->narcs; a++)
-    if (g->cap[a]) rc = tci_capgraph_add(out, g->src[a], g->dst[a], g->cap[a], err);
-  if (rc) tci_capgraph_destroy(out);
-  return rc;
+  memset(out, 0, sizeof *out);
+  size_t room = (size_t)(g->room ? g->room : 1), slots = (size_t)g->mask + 1;
+  out->n = g->n;
+  out->narcs = g->narcs;
+  out->room = (int64_t)room;
+  out->mask = g->mask;
+  out->src = malloc(room * sizeof *out->src);
+  out->dst = malloc(room * sizeof *out->dst);
+  out->cap = malloc(room * sizeof *out->cap);
+  out->slot = malloc(slots * sizeof *out->slot);
+  out->out = calloc((size_t)g->n, sizeof *out->out);
+  out->in = calloc((size_t)g->n, sizeof *out->in);
+  int ok = out->src && out->dst && out->cap && out->slot && out->out && out->in;
+  if (ok) {
+    memcpy(out->src, g->src, (size_t)g->narcs * sizeof *g->src);
+    memcpy(out->dst, g->dst, (size_t)g->narcs * sizeof *g->dst);
+    memcpy(out->cap, g->cap, (size_t)g->narcs * sizeof *g->cap);
+    memcpy(out->slot, g->slot, slots * sizeof *g->slot);
+  }
+  for (int32_t u = 0; ok && u < g->n; u++)
+    for (int side = 0; ok && side < 2; side++) {
+      const tci_adjlist *l = side ? &g->in[u] : &g->out[u];
+      tci_adjlist *m = side ? &out->in[u] : &out->out[u];
+      if (!l->len) continue;
+      m->arc = malloc((size_t)l->len * sizeof *m->arc);
+      if (!m->arc) ok = 0;
+      else {
+        memcpy(m->arc, l->arc, (size_t)l->len * sizeof *m->arc);
+        m->len = m->room = l->len;
+      }
+    }
+  if (!ok) {
+    tci_capgraph_destroy(out);
+    return tc_error_set(err, TC_ENOMEM, "capgraph: out of memory copying %lld arcs", (long long)g->narcs);
+  }
+  return TC_OK;
 }
 
 int64_t tci_capgraph_out_cap(const tci_capgraph *g, int32_t u) {

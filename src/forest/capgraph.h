@@ -42,6 +42,8 @@ void tci_capgraph_destroy(tci_capgraph *g);
 /* Every arc of g (parallel arcs summed, loops dropped), capacities multiplied by `scale`
    (overflow is TC_ERANGE). */
 int tci_capgraph_from_graph(tci_capgraph *out, const tc_graph *g, int64_t scale, tc_error *err);
+/* An exact copy: the same arcs under the same ids, dead ones included (path pools and other
+   per-arc tables index arcs by id). */
 int tci_capgraph_copy(tci_capgraph *out, const tci_capgraph *g, tc_error *err);
 /* Arc id of (u,v), live or dead, or -1. */
 int64_t tci_capgraph_find(const tci_capgraph *g, int32_t u, int32_t v);

@@ -129,6 +129,58 @@ static int map_back(const part_ctx *c, const int32_t *compute, const tci_packing
   return rc;
 }
 
+/* D* from d once its switches are gone: the compute nodes renumbered 0..N-1. */
+static int make_dstar(const tci_capgraph *d, const int32_t *index, int32_t nc, tci_capgraph *dstar, tc_error *err) {
+  int rc = tci_capgraph_init(dstar, nc, err);
+  for (int64_t a = 0; !rc && a < d->narcs; a++) {
+    if (d->cap[a] == 0) continue;
+    if (index[d->src[a]] < 0 || index[d->dst[a]] < 0)
+      rc = tc_error_set(err, TC_EFAIL, "forestcoll: internal error: an arc touches a switch after removal");
+    else rc = tci_capgraph_add(dstar, index[d->src[a]], index[d->dst[a]], d->cap[a], err);
+  }
+  if (rc) tci_capgraph_destroy(dstar);
+  return rc;
+}
+
+/* Switch removal: first greedily on copies, certified by the max-flow test of Theorem 10 on
+   the result; if the certificate fails (or exact is asked for), Algorithm 4 with γ. On
+   success d, pools and dstar hold the result. */
+static int remove_switches(const tc_graph *g, const tc_forest_options *opt, int64_t k, const int32_t *index,
+                           int32_t nc, tci_capgraph *d, tci_pools *pools, tci_capgraph *dstar, tc_forest_part *part,
+                           tc_error *err) {
+  tci_split_stats st = {0};
+  int rc = TC_OK;
+  if (!opt->exact_split) {
+    tci_capgraph d2 = {0}, ds2 = {0};
+    tci_pools p2 = {0};
+    int ok = 0;
+    rc = tci_capgraph_copy(&d2, d, err);
+    if (!rc) rc = tci_pools_copy(&p2, pools, err);
+    if (!rc) rc = tci_split_switches(&d2, g, k, 1, &p2, &st, opt->progress, opt->progress_ctx, err);
+    if (!rc) rc = make_dstar(&d2, index, nc, &ds2, err);
+    if (!rc) rc = tci_pack_feasible(&ds2, k, &ok, err);
+    part->split_maxflows += st.maxflows + (rc ? 0 : nc);
+    if (!rc && ok) {
+      tci_capgraph_destroy(d);
+      tci_pools_destroy(pools);
+      *d = d2;
+      *pools = p2;
+      *dstar = ds2;
+      part->split_greedy = 1;
+      return TC_OK;
+    }
+    tci_capgraph_destroy(&d2);
+    tci_capgraph_destroy(&ds2);
+    tci_pools_destroy(&p2);
+    if (rc) return rc;
+  }
+  st.maxflows = 0;
+  rc = tci_split_switches(d, g, k, 0, pools, &st, opt->progress, opt->progress_ctx, err);
+  part->split_maxflows += st.maxflows;
+  if (!rc) rc = make_dstar(d, index, nc, dstar, err);
+  return rc;
+}
+
 static int build_part(const part_ctx *c, const tc_forest_options *opt, tc_forest_part *part, tc_error *err) {
   const tc_graph *g = c->g;
   part->in_trees = c->in_trees;
@@ -139,7 +191,6 @@ static int build_part(const part_ctx *c, const tc_forest_options *opt, tc_forest
   tci_capgraph d = {0}, dstar = {0};
   tci_pools pools = {0};
   tci_packing pk = {0};
-  tci_split_stats st = {0};
   int32_t *index = malloc((size_t)g->n * sizeof *index);
   if (!units || !index) rc = tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for %lld arcs", (long long)g->m);
   if (!rc) rc = tci_forest_compute_nodes(g, &compute, &nc, err);
@@ -148,19 +199,11 @@ static int build_part(const part_ctx *c, const tc_forest_options *opt, tc_forest
   if (!rc) rc = tci_capgraph_init(&d, g->n, err);
   for (int64_t a = 0; !rc && a < g->m; a++) rc = tci_capgraph_add(&d, g->src[a], g->dst[a], units[a], err);
   if (!rc) rc = tci_pools_init(&pools, &d, g, units, err);
-  if (!rc && nsw > 0) rc = tci_split_switches(&d, g, part->opt.k, &pools, &st, opt->progress, opt->progress_ctx, err);
-  part->split_maxflows = st.maxflows;
-  /* D*: the compute nodes renumbered 0..N-1 */
   if (!rc) {
     for (int32_t v = 0; v < g->n; v++) index[v] = -1;
     for (int32_t i = 0; i < nc; i++) index[compute[i]] = i;
-    rc = tci_capgraph_init(&dstar, nc, err);
-  }
-  for (int64_t a = 0; !rc && a < d.narcs; a++) {
-    if (d.cap[a] == 0) continue;
-    if (index[d.src[a]] < 0 || index[d.dst[a]] < 0)
-      rc = tc_error_set(err, TC_EFAIL, "forestcoll: internal error: an arc touches a switch after removal");
-    else rc = tci_capgraph_add(&dstar, index[d.src[a]], index[d.dst[a]], d.cap[a], err);
+    rc = nsw > 0 ? remove_switches(g, opt, part->opt.k, index, nc, &d, &pools, &dstar, part, err)
+                 : make_dstar(&d, index, nc, &dstar, err);
   }
   if (!rc) part->logical_arcs = tci_capgraph_live_arcs(&dstar);
   if (!rc && opt->progress) opt->progress(opt->progress_ctx, "pack", 0, nc);

@@ -88,6 +88,35 @@ int tci_pools_init(tci_pools *p, const tci_capgraph *d, const tc_graph *g, const
   return rc;
 }
 
+int tci_pools_copy(tci_pools *out, const tci_pools *p, tc_error *err) {
+  memset(out, 0, sizeof *out);
+  out->pool = calloc((size_t)(p->npools ? p->npools : 1), sizeof *out->pool);
+  out->path_off = malloc((size_t)(p->path_room ? p->path_room : 1) * sizeof *out->path_off);
+  out->hop = malloc((size_t)(p->hop_room ? p->hop_room : 1) * sizeof *out->hop);
+  int rc = out->pool && out->path_off && out->hop ? TC_OK : TC_ENOMEM;
+  out->npools = p->npools;
+  for (int64_t i = 0; !rc && i < p->npools; i++) {
+    const tci_pool *q = &p->pool[i];
+    int64_t live = q->len - q->head;
+    if (!live) continue;
+    out->pool[i].piece = malloc((size_t)live * sizeof *q->piece);
+    if (!out->pool[i].piece) { rc = TC_ENOMEM; break; }
+    memcpy(out->pool[i].piece, q->piece + q->head, (size_t)live * sizeof *q->piece);
+    out->pool[i].len = out->pool[i].room = live;
+  }
+  if (rc) {
+    tci_pools_destroy(out);
+    return tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory copying the path pools");
+  }
+  out->npaths = p->npaths;
+  out->path_room = p->path_room;
+  out->nhops = p->nhops;
+  out->hop_room = p->hop_room;
+  if (p->npaths) memcpy(out->path_off, p->path_off, (size_t)(p->npaths + 1) * sizeof *p->path_off);
+  if (p->nhops) memcpy(out->hop, p->hop, (size_t)p->nhops * sizeof *p->hop);
+  return TC_OK;
+}
+
 void tci_pools_destroy(tci_pools *p) {
   for (int64_t i = 0; p->pool && i < p->npools; i++) free(p->pool[i].piece);
   free(p->pool);
@@ -235,27 +264,30 @@ static int gamma_of(const split_ctx *x, int32_t u, int32_t w, int32_t t, int64_t
 
 typedef struct order_key {
   int32_t u;
-  int64_t dist; /* hops from u to t in D without w; INT64_MAX when unreachable */
+  int64_t dist; /* hops from u to t in D without w; INT64_MAX when unreachable; -1 for u = t */
+  int32_t after; /* (u − t) mod n: the cyclic successors of t first */
 } order_key;
 
 static int cmp_key(const void *pa, const void *pb) {
   const order_key *a = pa, *b = pb;
   if (a->dist != b->dist) return a->dist > b->dist ? -1 : 1;
-  return (a->u > b->u) - (a->u < b->u);
+  return (a->after > b->after) - (a->after < b->after);
 }
 
-/* Hop distance from every node to t in d, avoiding w (reverse BFS). */
-static void dist_to(const tci_capgraph *d, int32_t t, int32_t w, int64_t *dist, int32_t *queue) {
-  for (int32_t v = 0; v < d->n; v++) dist[v] = INT64_MAX;
+/* Hop distance from every node to t in the physical fabric g, avoiding w (reverse BFS).
+   The fabric, not the current D: after a cluster switch is split into a ring, the ring makes
+   a cluster's own nodes look far from each other, which would pair them up at the global
+   switch and waste its cross-cluster capacity. */
+static void dist_to(const tc_graph *g, int32_t t, int32_t w, int64_t *dist, int32_t *queue) {
+  for (int32_t v = 0; v < g->n; v++) dist[v] = INT64_MAX;
   int32_t qh = 0, qt = 0;
   dist[t] = 0;
   queue[qt++] = t;
   while (qh < qt) {
     int32_t v = queue[qh++];
-    for (int32_t i = 0; i < d->in[v].len; i++) {
-      int64_t a = d->in[v].arc[i];
-      int32_t z = d->src[a];
-      if (d->cap[a] > 0 && z != w && dist[z] == INT64_MAX) {
+    for (int64_t j = g->in_off[v]; j < g->in_off[v + 1]; j++) {
+      int32_t z = g->src[g->in_arc[j]];
+      if (z != w && dist[z] == INT64_MAX) {
         dist[z] = dist[v] + 1;
         queue[qt++] = z;
       }
@@ -291,8 +323,8 @@ static int32_t distinct_neighbours(const tci_capgraph *d, int32_t w, uint8_t *ma
   return count;
 }
 
-int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, tci_pools *pools, tci_split_stats *stats,
-                       tc_forest_progress progress, void *progress_ctx, tc_error *err) {
+int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, int greedy, tci_pools *pools,
+                       tci_split_stats *stats, tc_forest_progress progress, void *progress_ctx, tc_error *err) {
   split_ctx x = {.d = d, .k = k};
   int32_t *compute = NULL, nc = 0, nsw = 0;
   int rc = tci_forest_compute_nodes(g, &compute, &nc, err);
@@ -323,17 +355,30 @@ int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, tci_pools 
   if (!rc) qsort(sw, (size_t)nsw, sizeof *sw, cmp_sw);
   for (int32_t si = 0; !rc && si < nsw; si++) {
     int32_t w = sw[si].w;
+    /* A switch with at most two neighbours a, b is split completely without a max-flow:
+       every cut keeps enough slack. Proof: write slack(S) = B⁺(S) − k·|S ∩ V_c| ≥ 0 for
+       S ⊉ V_c. A split on (u,w),(w,t) only shrinks cuts with u, t ∈ S ∌ w or w ∈ S ∌ u, t.
+       If a, b ∈ S ∌ w, S + w is a cut with B⁺ smaller by c(S,w) − c(w,S̄) = in(w) − 0, so
+       slack(S) ≥ in(w), the most all of w's splits remove (w ∈ S ∌ a, b: symmetric, with
+       out(w)). If a ∈ S ∌ b, w ∉ S, only the loops γ_aa shrink S, and slack(S) ≥
+       slack(S + w) + c(a,w) − c(w,b) = γ_aa − γ_bb, so the loops at b must stay ≤
+       max(0, c(b,w) − c(w,a)) = max(0, c(w,b) − c(a,w)) (equal: w is Eulerian), which
+       is exactly what splitting the non-loop pair first and the loop with the rest leaves
+       (the ingress order below puts u = t last); the other mixed cases are the same with a
+       and b or S and its complement exchanged. */
+    int free_split = greedy || distinct_neighbours(d, w, mark) <= 2;
     /* Egress arcs of w: the list does not grow while w is processed (new arcs avoid w). */
     for (int32_t fi = 0; !rc && fi < d->out[w].len; fi++) {
       int64_t f = d->out[w].arc[fi];
       int32_t t = d->dst[f];
       if (d->cap[f] == 0) continue;
-      dist_to(d, t, w, dist, queue);
+      dist_to(g, t, w, dist, queue);
       int32_t nk = 0;
       for (int32_t ei = 0; ei < d->in[w].len; ei++) {
         int64_t e = d->in[w].arc[ei];
         if (d->cap[e] == 0) continue;
         keys[nk].u = d->src[e];
+        keys[nk].after = (d->src[e] - t + d->n) % d->n;
         keys[nk++].dist = d->src[e] == t ? -1 : dist[d->src[e]]; /* a loop last */
       }
       qsort(keys, (size_t)nk, sizeof *keys, cmp_key);
@@ -341,7 +386,8 @@ int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, tci_pools 
         int32_t u = keys[ei].u;
         int64_t cuw = tci_capgraph_cap(d, u, w), ub = cuw < d->cap[f] ? cuw : d->cap[f], gamma = 0;
         if (ub == 0) continue;
-        rc = gamma_of(&x, u, w, t, ub, &gamma, &stats->maxflows, err);
+        if (free_split) gamma = ub;
+        else rc = gamma_of(&x, u, w, t, ub, &gamma, &stats->maxflows, err);
         if (!rc && gamma > 0) {
           rc = split_pools(pools, d, u, w, t, gamma, &ta, &ta_room, &tb, &tb_room, err);
           stats->splits++;

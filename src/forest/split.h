@@ -19,10 +19,11 @@
 ** physical capacity. tci_pools_take consumes units of a logical arc for one tree batch.
 **
 ** Switch order: fewest distinct neighbours first (NICs before NVSwitches before IB switches),
-** then id. Ingress order for each f: u ≠ t first, then the u farthest from t in D without w
-** (so that, as in the paper's Fig. 13, cross-cluster pairs use the global switch and
-** intra-cluster pairs keep their own switch), then id. Orders change routing, never the
-** optimum.
+** then id. Ingress order for each f: u ≠ t first, then the u farthest from t in the fabric
+** without w (so that, as in the paper's Fig. 13, cross-cluster pairs use the global switch and
+** intra-cluster pairs keep their own switch), then the first u after t in cyclic id order
+** (so that equally far neighbours pair up as a rotation, not as 2-cycles). Orders change
+** routing, never the optimum.
 */
 #ifndef TC_FOREST_SPLIT_H
 #define TC_FOREST_SPLIT_H
@@ -66,8 +67,16 @@ typedef struct tci_split_stats {
   int64_t splits;
 } tci_split_stats;
 
-/* Algorithm 4 on d (modified in place: on success only compute-to-compute arcs remain). */
-int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, tci_pools *pools, tci_split_stats *stats,
-                       tc_forest_progress progress, void *progress_ctx, tc_error *err);
+/* Deep copy (a greedy attempt works on copies, so that a failed one leaves the originals). */
+int tci_pools_copy(tci_pools *out, const tci_pools *p, tc_error *err);
+
+/* Algorithm 4 on d (modified in place: on success only compute-to-compute arcs remain).
+   With `greedy`, the switches with three or more neighbours are split completely in the
+   ingress order above without computing γ — fast, but nothing then guarantees that D*
+   keeps min_v F(s, v; D*_k) ≥ N·k: the caller must certify D* (tci_pack_feasible) and redo
+   the removal without `greedy` if it fails. Switches with at most two neighbours never need
+   γ (proof at the loop). */
+int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, int greedy, tci_pools *pools,
+                       tci_split_stats *stats, tc_forest_progress progress, void *progress_ctx, tc_error *err);
 
 #endif
