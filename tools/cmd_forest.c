@@ -49,7 +49,7 @@ void tc_cmd_forest_help(void) {
 }
 
 typedef struct forest_options {
-  const char *spec, *coll, *k_scan, *search, *out;
+  const char *spec, *coll, *k_text, *k_scan, *search, *size_text, *bw_text, *out;
   int64_t k, size;
   double link_bw;
   int json;
@@ -58,20 +58,22 @@ typedef struct forest_options {
 static const char *const coll_names[] = {"allgather", "reduce-scatter", "allreduce", NULL};
 static const char *const search_names[] = {"newton", "bisect", NULL};
 
+#define AT(field) offsetof(forest_options, field)
 static const tc_cli_option forest_table[] = {
-    {.name = "--coll", .kind = TC_CLI_CHOICE, .value = offsetof(forest_options, coll), .choices = coll_names},
-    {.name = "--k", .kind = TC_CLI_INT64, .value = offsetof(forest_options, k), .lo = 1, .hi = 1000000000},
-    {.name = "--k-scan", .kind = TC_CLI_STRING, .value = offsetof(forest_options, k_scan)},
-    {.name = "--search", .kind = TC_CLI_CHOICE, .value = offsetof(forest_options, search), .choices = search_names},
-    {.name = "--size", .kind = TC_CLI_SIZE, .value = offsetof(forest_options, size)},
-    {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .value = offsetof(forest_options, link_bw)},
-    {.name = "--out", .kind = TC_CLI_PATH, .value = offsetof(forest_options, out)},
-    {.name = "--json", .kind = TC_CLI_FLAG, .value = offsetof(forest_options, json)},
+    {.name = "--coll", .kind = TC_CLI_CHOICE, .text = AT(coll), .value = AT(coll), .choices = coll_names},
+    {.name = "--k", .kind = TC_CLI_INT64, .text = AT(k_text), .value = AT(k), .lo = 1, .hi = 1000000000},
+    {.name = "--k-scan", .kind = TC_CLI_STRING, .text = AT(k_scan)},
+    {.name = "--search", .kind = TC_CLI_CHOICE, .text = AT(search), .value = AT(search), .choices = search_names},
+    {.name = "--size", .kind = TC_CLI_SIZE, .text = AT(size_text), .value = AT(size)},
+    {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
+    {.name = "--out", .kind = TC_CLI_PATH, .text = AT(out)},
+    {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
 };
 static const tc_cli_command forest_cli = {
     .name = "forest", .help = tc_cmd_forest_help, .options = forest_table, .noptions = TC_CLI_COUNT(forest_table),
-    .positional = {offsetof(forest_options, spec)}, .npositional = 1,
-    .extra_argument = "unexpected argument '%s' (SPEC already given)"};
+    .positional = {AT(spec)}, .npositional = 1,
+    .extra_argument = "more than one SPEC given ('%2$s' and '%1$s'); quote specs with spaces"};
+#undef AT
 
 /* "A..B" with 1 <= A <= B <= 1000. */
 static int parse_scan(const char *text, long long *a, long long *b) {
@@ -153,9 +155,9 @@ static void print_part(const tc_forest_part *p, int32_t nc, double unit, const c
   tc_rat_format(o->y, b, sizeof b);
   printf("    trees           k = %lld per node (%lld in all), y = %s %s per tree, %lld batches\n", (long long)o->k,
          (long long)o->k * nc, b, unit_name, (long long)p->nbatches);
-  printf("    work            %lld search tests (%lld max-flows); switch removal %lld max-flows; packing %lld "
+  printf("    work            %lld search test%s (%lld max-flows); switch removal %lld max-flows; packing %lld "
          "max-flows on %lld logical arcs\n",
-         (long long)o->iterations, (long long)o->maxflows, (long long)p->split_maxflows, (long long)p->pack_maxflows,
+         (long long)o->iterations, o->iterations == 1 ? "" : "s", (long long)o->maxflows, (long long)p->split_maxflows, (long long)p->pack_maxflows,
          (long long)p->logical_arcs);
 }
 
@@ -184,7 +186,7 @@ static int report(const forest_options *o, const tc_graph *g, const tc_forest *f
     char t[64], m[64];
     tc_units_format_size(o->size, m, sizeof m);
     tc_units_format_time((double)o->size / (tc_rat_to_double(f->algbw) * unit * 1e9), 0, t, sizeof t);
-    printf("  at %-15s T = %s (bandwidth term; latency is not modelled)\n", m, t);
+    printf("  at %-15sT = %s (bandwidth term; latency is not modelled)\n", m, t);
   }
   printf("  verified          every batch spans the compute nodes, every route is a path through switches, every "
          "link within its capacity (%.2f s)\n",
@@ -261,6 +263,8 @@ int tc_cmd_forest(int argc, char **argv) {
   int status = tc_cli_parse(&forest_cli, argc, argv, &o);
   if (status) return status == TC_CLI_DONE ? TC_EXIT_OK : status;
   if (!o.spec) return tc_cli_usage_error("forest", "missing SPEC");
+  if ((status = tc_cli_convert(&forest_cli, &o, "--coll", "--search", "--k", "--size", "--link-bw", NULL)))
+    return status;
   if (o.k && o.k_scan) return tc_cli_usage_error("forest", "--k and --k-scan exclude each other");
   long long ka = 0, kb = 0;
   if (o.k_scan && (status = parse_scan(o.k_scan, &ka, &kb))) return status;

@@ -64,7 +64,7 @@ static int check_scaled_eulerian(const tc_graph *g, const int64_t *units, int64_
     if (bal[v])
       rc = tc_error_set(err, TC_EINPUT,
                         "forestcoll: at k = %lld the tree counts floor(U*·b_e) leave node %d with ingress != egress, so "
-                        "its switches cannot be removed (paper 001 §4.5); use the optimal k",
+                        "the switches cannot be removed (paper 001 §4.5); use the optimal k",
                         (long long)k, v);
   free(bal);
   return rc;

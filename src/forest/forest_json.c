@@ -18,7 +18,9 @@ static void put_rat(FILE *fp, const char *key, tc_rat r, int comma) {
   fprintf(fp, "  \"%s\": \"%s\"%s\n", key, buf, comma ? "," : "");
 }
 
-static void put_optimum(FILE *fp, const tc_graph *g, const tc_forest_part *p, const char *ind) {
+/* The part's search result, trees and work; its measured algbw only inside "parts" (the
+   top level has the collective's). */
+static void put_optimum(FILE *fp, const tc_graph *g, const tc_forest_part *p, const char *ind, int with_algbw) {
   const tc_forest_optimum *o = &p->opt;
   char buf[64];
   fprintf(fp, "%s\"optimal\": %s,\n%s\"k\": %lld,\n", ind, o->optimal ? "true" : "false", ind, (long long)o->k);
@@ -29,7 +31,8 @@ static void put_optimum(FILE *fp, const tc_graph *g, const tc_forest_part *p, co
   tc_rat_format(o->inv_x, buf, sizeof buf);
   fprintf(fp, "%s\"inv_x\": \"%s\",\n", ind, buf);
   tc_rat_format(p->algbw, buf, sizeof buf);
-  fprintf(fp, "%s\"algbw\": \"%s\",\n%s\"algbw_float\": %.17g,\n", ind, buf, ind, tc_rat_to_double(p->algbw));
+  if (with_algbw)
+    fprintf(fp, "%s\"algbw\": \"%s\",\n%s\"algbw_float\": %.17g,\n", ind, buf, ind, tc_rat_to_double(p->algbw));
   fprintf(fp, "%s\"trees\": %lld,\n%s\"batch_count\": %lld,\n", ind,
           (long long)o->k * tc_graph_count_kind(g, TC_NODE_COMPUTE), ind, (long long)p->nbatches);
   fprintf(fp, "%s\"bottleneck_cut\": ", ind);
@@ -93,12 +96,12 @@ int tc_forest_write_json(const tc_graph *g, const char *spec, const tc_forest *f
   /* k, y, U, 1/x* and the cut of the allgather part (or the only part) at the top level,
      each part's in "parts", every tree of every part in "batches" */
   const tc_forest_part *top = &f->part[f->nparts - 1];
-  put_optimum(fp, g, top, "  ");
+  put_optimum(fp, g, top, "  ", 0);
   fputs(",\n  \"parts\": [", fp);
   for (int i = 0; i < f->nparts; i++) {
     const tc_forest_part *p = &f->part[i];
     fprintf(fp, "%s\n    {\n      \"direction\": \"%s\",\n", i ? "," : "", p->in_trees ? "reduce-scatter" : "allgather");
-    put_optimum(fp, g, p, "      ");
+    put_optimum(fp, g, p, "      ", 1);
     fputs("\n    }", fp);
   }
   fputs("\n  ]", fp);
