@@ -149,7 +149,8 @@ static tc_rat lp_value(const tc_graph *g, tci_lp_form form, tci_lp_form expect_f
 
 static void assert_rat(tc_rat got, int64_t num, int64_t den) {
   if (got.num != num || got.den != den)
-    fail_msg("got %lld/%lld, expected %lld/%lld", (long long)got.num, (long long)got.den, (long long)num, (long long)den);
+    fail_msg("got %lld/%lld, expected %lld/%lld", (long long)got.num, (long long)got.den, (long long)num,
+             (long long)den);
 }
 
 /* ---- tests -------------------------------------------------------------------------- */
@@ -313,13 +314,20 @@ static void refusals(void **state) {
   const int star[][3] = {{0, 1, 1}, {0, 2, 1}};
   const int sw[] = {0, 1};
   g = links_graph(3, star, 2, sw, 2);
-  expect_refusal(g, TCI_LP_AUTO, TC_EINPUT, "lp-allreduce: an allreduce needs at least 2 compute nodes (the graph has 1)");
+  expect_refusal(g, TCI_LP_AUTO, TC_EINPUT,
+                 "lp-allreduce: an allreduce needs at least 2 compute nodes (the graph has 1)");
   tc_graph_destroy(g);
 
   g = fig2_fabric();
   expect_refusal(g, TCI_LP_DIRECT, TC_EINPUT,
                  "lp-allreduce: the direct formulation of LP (6) needs a switch-free graph (node 8 is a switch)");
+  expect_refusal(g, (tci_lp_form)7, TC_EINPUT, "lp-allreduce: unknown formulation 7");
   tc_graph_destroy(g);
+
+  tci_lp_result r;
+  tc_error err;
+  assert_int_equal(tci_forest_lp_allreduce(NULL, &r, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "lp-allreduce: no graph given");
 }
 
 /* ---- the certificate ---------------------------------------------------------------- */

@@ -152,7 +152,8 @@ static int check_reach(const tc_graph *g, const int32_t *comp, int32_t N, tc_err
     }
     for (int32_t i = 1; !rc && i < N; i++)
       if (!seen[comp[i]])
-        rc = tc_error_set(err, TC_EINPUT, "lp-allreduce: compute node %d cannot reach compute node %d, so no allreduce exists",
+        rc = tc_error_set(err, TC_EINPUT,
+                          "lp-allreduce: compute node %d cannot reach compute node %d, so no allreduce exists",
                           dir ? comp[i] : comp[0], dir ? comp[0] : comp[i]);
   }
   free(queue);
@@ -322,10 +323,12 @@ int tci_forest_lp_allreduce_opts(const tc_graph *g, const tci_lp_opts *opts, tci
   for (int32_t v = g->n - 1; v >= 0; v--)
     if (g->kind[v] == TC_NODE_SWITCH) first_switch = v;
   if (N < 2)
-    return tc_error_set(err, TC_EINPUT, "lp-allreduce: an allreduce needs at least 2 compute nodes (the graph has %d)", N);
+    return tc_error_set(err, TC_EINPUT, "lp-allreduce: an allreduce needs at least 2 compute nodes (the graph has %d)",
+                        N);
   if (form == TCI_LP_DIRECT && first_switch >= 0)
     return tc_error_set(err, TC_EINPUT,
-                        "lp-allreduce: the direct formulation of LP (6) needs a switch-free graph (node %d is a switch)",
+                        "lp-allreduce: the direct formulation of LP (6) needs a switch-free graph "
+                        "(node %d is a switch)",
                         first_switch);
   if (form == TCI_LP_AUTO) form = first_switch >= 0 ? TCI_LP_ROUTED : TCI_LP_DIRECT;
   int32_t *comp = malloc((size_t)N * sizeof *comp), *cidx = malloc((size_t)g->n * sizeof *cidx);

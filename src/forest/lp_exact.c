@@ -257,7 +257,8 @@ static tc_rat *least_flow_primal(const tci_lp *lp, glp_prob *P, tci_lp_solution 
   for (int32_t j = 1; ok && j <= lp->cols; j++) {
     glp_set_obj_coef(P, j, lp->obj[j] ? 0.0 : 1.0);
     wide a = (wide)lp->obj[j] * out->value.den; /* exact in a double below 2^53 */
-    if (a > ((wide)1 << 53) || -a > ((wide)1 << 53)) snprintf(why, len, "the objective row is not exact in GLPK"), ok = 0;
+    if (a > ((wide)1 << 53) || -a > ((wide)1 << 53))
+      snprintf(why, len, "the objective row is not exact in GLPK"), ok = 0;
     else if (a) ind[++k] = j, val[k] = (double)a;
   }
   if (ok && ((wide)out->value.num > ((wide)1 << 53) || -(wide)out->value.num > ((wide)1 << 53)))
@@ -316,7 +317,8 @@ int tci_lp_solve(const tci_lp *lp, int prefer_least_flow, tci_lp_solution *out, 
       if (!out->x && prefer_least_flow) out->x = certify_primal(lp, out->xfloat, out->value, vertex, sizeof vertex);
       out->lower = out->x != NULL;
       if (!out->lower)
-        snprintf(out->why_lower, sizeof out->why_lower, "optimal vertex: %s; least-flow optimum: %s", vertex, least);
+        snprintf(out->why_lower, sizeof out->why_lower, "optimal vertex: %.64s; least-flow optimum: %.56s", vertex,
+                 least);
     }
   }
   if (P) glp_delete_prob(P);
