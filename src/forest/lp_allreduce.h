@@ -40,7 +40,7 @@
 ** TCI_LP_MAX_COLS columns is refused (TC_ERANGE) before the LP is allocated; the count is
 ** N + 2L + 2N·L with L the arcs of the network the gadgets run on (the merged links, or
 ** N(N-1) logical arcs), plus N·(links) routing columns in the routed formulation. GLPK's
-** simplex takes seconds at 10 000 columns and minutes at 30 000 (docs/forestcoll.md).
+** simplex takes seconds to a minute at 10 000 columns and minutes at 30 000.
 */
 #ifndef TC_FOREST_LP_ALLREDUCE_H
 #define TC_FOREST_LP_ALLREDUCE_H
@@ -51,8 +51,8 @@
 #include "topocoll/graph.h"
 #include "topocoll/rational.h"
 
-/* The largest LP (6) accepted, in columns (variables): about 10 minutes of simplex at most
-   on the graphs measured (docs/forestcoll.md). */
+/* The largest LP (6) accepted, in columns (variables). The graphs measured near it take
+   minutes (docs/forestcoll.md); twice the size did not finish in a quarter of an hour. */
 #define TCI_LP_MAX_COLS 40000
 
 typedef enum {

@@ -164,11 +164,12 @@ static int check_primal(const tci_lp *lp, const tc_rat *x, tc_rat value, char *w
   int ok = 1;
   for (int32_t j = 1; ok && j <= lp->cols; j++) {
     if (x[j].num < 0) snprintf(why, whylen, "primal column %d is negative", j), ok = 0;
-    else if (fsum_add(&obj, lp->obj[j], x[j])) snprintf(why, whylen, "the primal objective overflows"), ok = 0;
+    else if (fsum_add(&obj, lp->obj[j], x[j]))
+      snprintf(why, whylen, "the primal objective needs denominators beyond 128 bits"), ok = 0;
   }
   for (int64_t k = 1; ok && k <= lp->nnz; k++)
     if (fsum_add(&row[lp->ia[k]], (int64_t)lp->ar[k], x[lp->ja[k]]))
-      snprintf(why, whylen, "primal row %d overflows", lp->ia[k]), ok = 0;
+      snprintf(why, whylen, "primal row %d needs denominators beyond 128 bits", lp->ia[k]), ok = 0;
   for (int32_t i = 1; ok && i <= lp->rows; i++)
     if (!fsum_at_most(row[i], lp->rhs[i])) snprintf(why, whylen, "primal row %d is violated", i), ok = 0;
   if (ok && !fsum_is(obj, value)) snprintf(why, whylen, "the primal objective is not the recovered optimum"), ok = 0;
@@ -184,11 +185,12 @@ static int check_dual(const tci_lp *lp, const tc_rat *y, tc_rat value, char *why
   int ok = 1;
   for (int32_t i = 1; ok && i <= lp->rows; i++) {
     if (y[i].num < 0) snprintf(why, whylen, "dual row %d is negative", i), ok = 0;
-    else if (fsum_add(&obj, lp->rhs[i], y[i])) snprintf(why, whylen, "the dual objective overflows"), ok = 0;
+    else if (fsum_add(&obj, lp->rhs[i], y[i]))
+      snprintf(why, whylen, "the dual objective needs denominators beyond 128 bits"), ok = 0;
   }
   for (int64_t k = 1; ok && k <= lp->nnz; k++)
     if (fsum_add(&col[lp->ja[k]], (int64_t)lp->ar[k], y[lp->ia[k]]))
-      snprintf(why, whylen, "dual column %d overflows", lp->ja[k]), ok = 0;
+      snprintf(why, whylen, "dual column %d needs denominators beyond 128 bits", lp->ja[k]), ok = 0;
   for (int32_t j = 1; ok && j <= lp->cols; j++)
     if (!fsum_at_least(col[j], lp->obj[j])) snprintf(why, whylen, "dual column %d is violated", j), ok = 0;
   if (ok && !fsum_is(obj, value)) snprintf(why, whylen, "the dual objective is not the recovered optimum"), ok = 0;
