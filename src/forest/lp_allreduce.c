@@ -23,6 +23,7 @@
 ** with arcs s -> v, so both stages share one writer and differ only in arc direction.
 */
 #include "forest/lp_allreduce.h"
+#include "topocoll/forest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -350,4 +351,15 @@ int tci_forest_lp_allreduce_opts(const tc_graph *g, const tci_lp_opts *opts, tci
 
 int tci_forest_lp_allreduce(const tc_graph *g, tci_lp_result *out, tc_error *err) {
   return tci_forest_lp_allreduce_opts(g, NULL, out, err);
+}
+
+int tc_forest_lp_allreduce(const tc_graph *g, tc_rat *value, int *upper, int *lower, tc_error *err) {
+  tci_lp_result r;
+  int rc = tci_forest_lp_allreduce(g, &r, err);
+  if (rc) return rc;
+  *value = r.value;
+  *upper = r.upper;
+  *lower = r.lower;
+  tci_lp_result_destroy(&r);
+  return TC_OK;
 }
