@@ -38,8 +38,38 @@ typedef struct tci_packing {
 
 /* Algorithm 5 on D* with k trees per root. On failure *out is empty. A D* that violates
    the precondition is reported as TC_EFAIL ("no edge can grow batch ..."): it means the
-   caller's switch removal is wrong, never the user's input. */
+   caller's switch removal is wrong, never the user's input. k < 1 is TC_EINPUT. The result
+   depends only on D* and k (never on timing or the number of threads). */
 int tci_pack_trees(const tci_capgraph *dstar, int64_t k, tci_packing *out, tc_error *err);
 void tci_packing_destroy(tci_packing *p);
+
+/* The test hook: what the packer knows at one μ evaluation. Arcs are D*'s live arcs at the
+   start, sorted by (src, dst); g is their remaining capacity now. Batches 0..count-1 of
+   `packing` are the current R_i (vertex set = root + `to` of the edges so far, m = mult);
+   batch `grown` is R_1, the one being grown. Valid only during the call. */
+typedef struct tci_pack_view {
+  int32_t n;
+  int64_t narcs;
+  const int32_t *src, *dst;
+  const int64_t *g;
+  const tci_packing *packing;
+  int64_t grown;
+} tci_pack_view;
+
+/* Called once for every edge (x, y) the packer evaluates, with the μ it found, before the
+   step is applied (μ = 0: the edge is passed over). */
+typedef void (*tci_pack_probe)(void *ctx, const tci_pack_view *view, int32_t x, int32_t y, int64_t mu);
+
+/* tci_pack_trees, calling probe(ctx, ...) at every evaluation (probe may be NULL). */
+int tci_pack_trees_probed(const tci_capgraph *dstar, int64_t k, tci_pack_probe probe, void *ctx, tci_packing *out,
+                          tc_error *err);
+
+/* The precondition itself: *ok = 1 iff min_v F(s, v; D*_k) >= n·k (n max-flows, each stopped
+   at n·k). */
+int tci_pack_feasible(const tci_capgraph *dstar, int64_t k, int *ok, tc_error *err);
+/* The largest k >= 0 that tci_pack_feasible accepts (binary search below the smallest
+   in-capacity / (n-1); the condition is monotone in k: c(S) >= |S|·k implies
+   c(S) >= |S|·(k-1)). One node: TC_EINPUT (every k packs). */
+int tci_pack_max_k(const tci_capgraph *dstar, int64_t *k, tc_error *err);
 
 #endif
