@@ -178,7 +178,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   const bench_case cases[] = {
-      {"complete", 32, 1},   {"complete", 32, 83}, {"random", 32, 100}, {"random", 128, 400},
+      {"complete", 32, 1},   {"complete", 32, 83}, {"random", 32, 100}, {"random", 32, 3000}, {"random", 128, 400},
       {"a100", 16, 0},       {"a100", 32, 0},      {"a100", 64, 0},    {"a100", 128, 0},
   };
   printf("| case | nodes | arcs | k | batches | max-flows | median s (of %d) | peak RSS MB |\n", runs);

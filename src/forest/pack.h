@@ -13,7 +13,8 @@
 **   - for every arc e of D*, the multiplicities of the batches using e sum to <= c(e).
 ** μ for each growth step is formula (5) of Theorem 12: one max-flow on the auxiliary network
 ** D-bar (batches that already contain the new vertex y are omitted from both the network and
-** the sum, which changes nothing: each contributes exactly m(R_i) through x -> s_i -> y).
+** the sum, which changes nothing: each contributes exactly m(R_i) through x -> s_i -> y), or
+** an exact shortcut that gives the same value without it (pack.c; docs/forest_pack.md).
 */
 #ifndef TC_FOREST_PACK_H
 #define TC_FOREST_PACK_H
