@@ -5,12 +5,14 @@
 ** (the largest k with c(S, V-S) >= |S|·k for all proper S), and μ by its definition,
 ** formula (4) of paper 001 App. C.3, by enumerating every S at every step the packer takes.
 ** The probe of tci_pack_trees_probed hands the oracle the packer's state before each step,
-** so every μ — those from a max-flow on D-bar (Theorem 12), those its shortcuts settle
-** without one (a singleton batch, a recorded tight set, an epoch's certificate) — is
-** compared with the definition. Random digraphs on 3..8 nodes with small and large
-** capacities (large ones let certificates and splits happen), packed with the largest k
-** and smaller ones; every output is checked against pack.h's contract; one more tree per
-** root than the precondition allows must fail with TC_EFAIL.
+** so every μ — those from a max-flow on D-bar (Theorem 12), on its quotient by recorded
+** tight sets, and those its shortcuts settle without one (a singleton batch, a recorded
+** tight set, an epoch's certificate) — is compared with the definition. Random digraphs on
+** 3..8 nodes with small and large capacities (large ones let certificates and splits
+** happen) and clustered ones (tight clusters: recorded, blocking, contracted), packed with
+** the largest k and smaller ones; every output is checked against pack.h's contract; one
+** more tree per root than the precondition allows must fail with TC_EFAIL. Two small cases
+** are worked by hand, and a 96-node one grows the batch list while splits copy from it.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -175,20 +177,37 @@ static void k3_unit_capacity_gives_the_stars(void **state) {
   tci_capgraph_destroy(&d);
 }
 
-/* A split, by hand: the path 0 -> 1 -> 2 -> 0 with capacity 2 plus 0 -> 2 with 1, and
-   k = 1 ... is not enough to split (m = 1). With k = 2 on the bidirected triangle of
-   capacity 2 (every in-capacity 4 = (n-1)·k): root 0 takes (0,1) with μ = 2 (singleton),
-   then (0,2): g = 2, but T = {2} ∪ ... formula (4) decides; the oracle checks the value,
-   this test pins the whole output. */
-static void bidirected_triangle_k2_is_fixed(void **state) {
+/* A split, by hand. n = 3, k = 2, c(0,1) = 1, c(0,2) = 2, c(1,0) = 2, c(1,2) = 2,
+   c(2,0) = 2, c(2,1) = 3: every 2-set's out-cut is exactly 4 = 2k. Root 0 takes (0,1) with
+   μ = min(g = 1, m = 2) = 1 — a split: batch 3 = copy {0}, m = 1. Then (0,2): the only set
+   at risk is T = {1,2}, slack = in-capacity (0 + 2) - need (the copy, disjoint from T: 1)
+   = 1, so μ = 1. The copy {0} takes (0,2) (μ = 1, singleton), then (2,1) (T = {0,1}:
+   in-capacity 5 - need 2 (root 2's {2}) = 3, μ = 1). Root 1 takes (1,0) (μ = 2) and (1,2)
+   (T = {0,2}: 2 - 0, μ = 2); root 2 likewise (2,0), (2,1) with μ = 2. */
+static void split_by_hand(void **state) {
   (void)state;
-  int64_t cap[MAX_N][MAX_N] = {{0, 2, 2}, {2, 0, 2}, {2, 2, 0}};
+  int64_t cap[MAX_N][MAX_N] = {{0, 1, 2}, {2, 0, 2}, {2, 3, 0}};
   tci_capgraph d;
   to_capgraph(3, cap, &d);
   tci_packing p, again;
   tc_error err;
   oracle_ctx ctx = {0};
   assert_int_equal(tci_pack_trees_probed(&d, 2, oracle_probe, &ctx, &p, &err), TC_OK);
+  assert_int_equal(p.count, 4);
+  const int32_t root[4] = {0, 1, 2, 0}, from[4][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 2}},
+                to[4][2] = {{1, 2}, {0, 2}, {0, 1}, {2, 1}};
+  const int64_t mult[4] = {1, 2, 2, 1};
+  for (int i = 0; i < 4; i++) {
+    assert_int_equal(p.batch[i].root, root[i]);
+    assert_int_equal(p.batch[i].mult, mult[i]);
+    assert_int_equal(p.batch[i].nedges, 2);
+    for (int e = 0; e < 2; e++) {
+      assert_int_equal(p.batch[i].from[e], from[i][e]);
+      assert_int_equal(p.batch[i].to[e], to[i][e]);
+    }
+  }
+  assert_int_equal(ctx.evaluations, 8);
+  assert_int_equal(ctx.splits, 1);
   check_packing(3, cap, 2, &p);
   assert_int_equal(tci_pack_trees(&d, 2, &again, &err), TC_OK);
   assert_true(same_packing(&p, &again));
@@ -414,7 +433,7 @@ static void bad_arguments(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(k3_unit_capacity_gives_the_stars),
-      cmocka_unit_test(bidirected_triangle_k2_is_fixed),
+      cmocka_unit_test(split_by_hand),
       cmocka_unit_test(random_digraphs_match_the_definition),
       cmocka_unit_test(clustered_digraphs_match_the_definition),
       cmocka_unit_test(larger_instance_keeps_the_contract),
