@@ -24,6 +24,18 @@ static inline int64_t tci_gcd64(int64_t a, int64_t b) {
   return a;
 }
 
+/* The same on 128 bits, for exact sums and products of int64 values (gcd(0,0) = 0). */
+static inline __int128 tci_gcd128(__int128 a, __int128 b) {
+  if (a < 0) a = -a;
+  if (b < 0) b = -b;
+  while (b) {
+    __int128 t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
 /* a + b into *out; 1 if it does not fit in int64_t. */
 static inline int tci_add64(int64_t a, int64_t b, int64_t *out) { return __builtin_add_overflow(a, b, out); }
 

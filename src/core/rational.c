@@ -11,22 +11,11 @@
 
 typedef __int128 wide;
 
-static wide gcd_wide(wide a, wide b) {
-  if (a < 0) a = -a;
-  if (b < 0) b = -b;
-  while (b) {
-    wide t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 /* Reduce num/den given in 128 bits and narrow to int64. */
 static int narrow(wide num, wide den, tc_rat *out, tc_error *err) {
   if (den == 0) return tc_error_set(err, TC_ERANGE, "rational with zero denominator");
   if (den < 0) { num = -num; den = -den; }
-  wide g = gcd_wide(num, den);
+  wide g = tci_gcd128(num, den);
   if (g > 1) { num /= g; den /= g; }
   if (num > INT64_MAX || num < -INT64_MAX || den > INT64_MAX)
     return tc_error_set(err, TC_ERANGE, "exact rational arithmetic overflowed 64 bits");

@@ -118,25 +118,14 @@ typedef struct fsum {
   wide num, den;
 } fsum;
 
-static wide gcd_wide(wide a, wide b) {
-  if (a < 0) a = -a;
-  if (b < 0) b = -b;
-  while (b) {
-    wide t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 /* s += a·r; 1 on overflow. */
 static int fsum_add(fsum *s, int64_t a, tc_rat r) {
   if (a == 0 || r.num == 0) return 0;
-  wide g = gcd_wide(s->den, r.den), den, left, right, num;
+  wide g = tci_gcd128(s->den, r.den), den, left, right, num;
   if (__builtin_mul_overflow(s->den, (wide)r.den / g, &den) || __builtin_mul_overflow(s->num, (wide)r.den / g, &left) ||
       __builtin_mul_overflow((wide)a * r.num, s->den / g, &right) || __builtin_add_overflow(left, right, &num))
     return 1;
-  wide h = gcd_wide(num, den);
+  wide h = tci_gcd128(num, den);
   s->num = num / h;
   s->den = den / h;
   return 0;
