@@ -25,9 +25,9 @@ static int grow_pools(tci_pools *p, int64_t need, tc_error *err) {
   return TC_OK;
 }
 
-/* A new path of hops a[0..na-1] followed by b[0..nb-1]; its index goes to *id. */
-static int new_path(tci_pools *p, const int64_t *a, int64_t na, const int64_t *b, int64_t nb, int64_t *id,
-                    tc_error *err) {
+/* A new path of hops a[0..na-1] (na >= 1; `a` must not point into the arena, which may
+   move); its index goes to *id. */
+static int new_path(tci_pools *p, const int64_t *a, int64_t na, int64_t *id, tc_error *err) {
   if (p->npaths + 2 > p->path_room) {
     int64_t room = p->path_room ? 2 * p->path_room : 256;
     int64_t *q = realloc(p->path_off, (size_t)room * sizeof *q);
@@ -35,20 +35,17 @@ static int new_path(tci_pools *p, const int64_t *a, int64_t na, const int64_t *b
     p->path_off = q;
     p->path_room = room;
   }
-  if (p->nhops + na + nb > p->hop_room) {
+  if (p->nhops + na > p->hop_room) {
     int64_t room = p->hop_room ? 2 * p->hop_room : 1024;
-    while (room < p->nhops + na + nb) room *= 2;
+    while (room < p->nhops + na) room *= 2;
     int64_t *q = realloc(p->hop, (size_t)room * sizeof *q);
     if (!q) return tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for %lld path hops", (long long)room);
     p->hop = q;
     p->hop_room = room;
   }
   if (p->npaths == 0) p->path_off[0] = 0;
-  /* a or b may point into p->hop, which did not move above unless grown — copy via memmove
-     from the (possibly reallocated) arena is handled by the caller passing offsets. */
-  memmove(p->hop + p->nhops, a, (size_t)na * sizeof *a);
-  memmove(p->hop + p->nhops + na, b, (size_t)nb * sizeof *b);
-  p->nhops += na + nb;
+  memcpy(p->hop + p->nhops, a, (size_t)na * sizeof *a);
+  p->nhops += na;
   *id = p->npaths++;
   p->path_off[p->npaths] = p->nhops;
   return TC_OK;
@@ -81,7 +78,7 @@ int tci_pools_init(tci_pools *p, const tci_capgraph *d, const tc_graph *g, const
     if (g->src[a] == g->dst[a] || arc_units[a] == 0) continue;
     int64_t id = tci_capgraph_find(d, g->src[a], g->dst[a]), path;
     if (id < 0) return tc_error_set(err, TC_EFAIL, "forestcoll: internal error: arc %lld missing from D", (long long)a);
-    rc = new_path(p, &a, 1, NULL, 0, &path, err);
+    rc = new_path(p, &a, 1, &path, err);
     if (!rc) rc = push_piece(&p->pool[id], path, arc_units[a], err);
   }
   if (rc) tci_pools_destroy(p);
@@ -172,7 +169,7 @@ static int split_pools(tci_pools *p, tci_capgraph *d, int32_t u, int32_t w, int3
     if (!tmp) return tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for a path");
     memcpy(tmp, p->hop + p->path_off[pa], (size_t)la * sizeof *tmp);
     memcpy(tmp + la, p->hop + p->path_off[pb], (size_t)lb * sizeof *tmp);
-    rc = new_path(p, tmp, la + lb, NULL, 0, &path, err);
+    rc = new_path(p, tmp, la + lb, &path, err);
     if (tmp != stack) free(tmp);
     if (!rc) rc = push_piece(&p->pool[id], path, amt, err);
     (*ta)[i].units -= amt;
