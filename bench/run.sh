@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh — build (Release) and print every benchmark table.
 # Usage: bench/run.sh [runs] [--exec] [--sim] [--sim-scale]
-#   the synthesis benchmarks always (a minute or two), then the commands users run, timed
+#   the synthesis benchmarks always (a few minutes: bench_forest_pack's 1024-node case takes
+#   about 20 s a run), then the commands users run, timed
 #   end to end beside those kernels (bench_cli.py, under a minute: what a kernel leaves
 #   out — sorting, costing, output — shows there); --exec adds the MPI executor overhead
 #   (bench_exec.sh, about 5 minutes on a quiet machine), --sim the SMPI comparison
@@ -32,6 +33,8 @@ status=0
 ./build-bench/bench_graph "$runs" | tee "$kernels/graph.md" || status=1
 ./build-bench/bench_bfb "$runs" | tee "$kernels/bfb.md" || status=1
 ./build-bench/bench_find "$runs" | tee "$kernels/find.md" || status=1
+# ForestColl's tree packing (Algorithm 5) on generated D*; no CLI command drives it alone.
+./build-bench/bench_forest_pack "$runs" || status=1
 python3 bench/bench_cli.py --bin build-bench/topocoll --runs "$runs" --kernels "$kernels"/*.md || status=1
 if [ "$exec_bench" = 1 ]; then bash bench/bench_exec.sh --build build-bench || status=1; fi
 if [ "$sim_bench" = 1 ]; then bash bench/bench_sim.sh --build build-bench || status=1; fi

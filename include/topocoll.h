@@ -44,6 +44,7 @@
 #include "topocoll/msccl.h"
 #include "topocoll/program.h"
 #include "topocoll/program_io.h"
+#include "topocoll/rank_map.h"
 #include "topocoll/simgrid.h"
 
 #endif

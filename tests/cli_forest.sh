@@ -78,6 +78,20 @@ expect 0 "$bin" forest 'dgx_a100(2)' --k 2 --search bisect
 grep -qx '    fixed k         algbw 342.86 GB/s = 2400/7 (U\* = 7/75, Algorithm 3)' "$tmp/out" ||
   fail "--k 2: $(sed -n 2p "$tmp/out")"
 
+# LP (6) beside the trees: equal on the toy (4 = N·x* / 2), better on a 3-node path (a single
+# root in the middle: 3 against RS + AG's 9/4), refused when too large.
+expect 0 "$bin" forest 'fig2toy()' --coll allreduce --lp
+grep -qx '  LP (6)            algbw 4.00 GB/s = 4 (certified exactly): the trees are the best allreduce of any shape' "$tmp/out" ||
+  fail "toy --lp: $(grep LP "$tmp/out")"
+printf '{"format": "topocoll-graph", "version": 1, "nodes": 3, "arcs": [[0, 1, 3], [1, 0, 3], [1, 2, 3], [2, 1, 3]]}' >"$tmp/path.json"
+expect 0 "$bin" forest "file($tmp/path.json)" --coll allreduce --lp
+grep -qx '  allreduce         algbw 2.25 GB/s = 9/4 (T = T_RS + T_AG)' "$tmp/out" || fail "path allreduce: $(grep '^  allreduce' "$tmp/out")"
+grep -qx '  LP (6)            algbw 3.00 GB/s = 3 (certified exactly): an allreduce with unequal shards does better than RS + AG here' "$tmp/out" ||
+  fail "path --lp: $(grep LP "$tmp/out")"
+expect_err 2 "lp-allreduce: LP (6) on 32 compute nodes and 176 links would have 71136 variables, beyond the limit of 40000" \
+  "$bin" forest 'mi250(2)' --coll allreduce --lp
+expect_err 2 "--lp certifies an allreduce: give --coll allreduce" "$bin" forest 'mi250(2)' --lp
+
 # Refusals: usage, then fabrics ForestColl cannot handle.
 expect_err 2 "--k expects an integer in 1..1000000000, got '0'" "$bin" forest 'mi250(2)' --k 0
 expect_err 2 "--coll must be allgather, reduce-scatter or allreduce, got 'bcast'" "$bin" forest 'mi250(2)' --coll bcast

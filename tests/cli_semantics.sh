@@ -10,7 +10,8 @@
 #   4. --smpi-algos with empty names; a 1-node schedule: time 0, never nan/inf;
 #   5. error lines neutralize control characters, ESC, DEL, C1 and invalid UTF-8; an empty
 #      output path is refused;
-#   6. run refuses what the executor cannot run before mpirun starts;
+#   6. run refuses what the executor cannot run before mpirun starts (a switch that
+#      replicates, not one that relays);
 #   7. verify given a graph JSON says so.
 set -u
 bin=$1
@@ -148,7 +149,8 @@ expect_err 2 "topocoll export: --out needs a file name, not an empty string" "$b
 expect_err 2 "topocoll plan: --out needs a directory, not an empty string" "$bin" plan --nodes 8 --degree 2 --out ''
 
 # ---- 6. run: what the executor cannot run is refused before mpirun starts ----
-# An allreduce through a switch: valid (switches forward), but rank 2 would hold data.
+# An allreduce through a switch: valid (switches forward), and runnable: the ranks are the
+# compute nodes 0 and 1, each pair of hops through node 2 one direct send.
 cat >swar.json <<'EOF'
 {"format": "topocoll-schedule", "version": 1,
  "graph": {"spec": "switch", "nodes": 3, "arcs": [[0, 2], [1, 2], [2, 0], [2, 1]],
@@ -159,13 +161,19 @@ cat >swar.json <<'EOF'
                             [0, 3, 0, 0, 1], [1, 3, 1, 0, 1], [0, 4, 3, 0, 1], [1, 4, 2, 0, 1]]}}
 EOF
 expect 0 "$bin" verify swar.json
+expect 0 "$bin" export swar.json --format msccl --out sw.xml
+grep -q 'ngpus="2"' sw.xml || fail "sw.xml: not 2 GPUs"
+# The switch sending shard 0 on to both ranks after receiving it once: replication.
+sed 's/\[0, 4, 3, 0, 1\], \[1, 4, 2, 0, 1\]/[0, 4, 3, 0, 1], [1, 4, 2, 0, 1], [0, 4, 2, 0, 1]/' swar.json >swrep.json
+expect 0 "$bin" verify swrep.json
 printf '#!/bin/sh\ntouch "%s/mpirun-started"\n' "$tmp" >fake-mpirun
 chmod +x fake-mpirun
 export TOPOCOLL_MPIRUN=$tmp/fake-mpirun
 expect_err 2 \
-  "topocoll run: swar.json: node 2 is a switch: the executors run one rank per node, and every rank holds data (switches hold none)" \
-  "$bin" run swar.json
-expect_err 2 "topocoll export: node 2 is a switch" "$bin" export swar.json --format msccl --out sw.xml
+  "topocoll run: swrep.json: switch 2 replicates shard 0 units [0,1) at step 4: it sends them on more often than it received them, and in the executors switches only relay (one send per chunk received)" \
+  "$bin" run swrep.json
+expect_err 2 "topocoll export: switch 2 replicates shard 0 units [0,1) at step 4" "$bin" export swrep.json --format msccl --out sw2.xml
+[ ! -e sw2.xml ] || fail "export wrote sw2.xml"
 "$bin" sched 'complete(4)' --coll broadcast --algo dbt --out bc.json >/dev/null || fail "broadcast schedule"
 expect_err 2 \
   "topocoll run: bc.json: a broadcast schedule; the executors run allgather, reduce-scatter and allreduce only" \

@@ -11,7 +11,9 @@
 #   - only an allreduce plan: 16 served, 20 fell back;
 #   - a corrupt plan in the list: one warning line (even without TOPOCOLL_VERBOSE), the
 #     other plans still serve, the program's results are still correct;
-#   - on 6 ranks with the 4-rank plans only: everything falls back (skipped plans).
+#   - on 6 ranks with the 4-rank plans only: everything falls back (skipped plans);
+#   - fabric plans (compute nodes behind a switch) serve like any other: 32 served, and a
+#     plan for 6 compute nodes is skipped with its warning.
 # In the sanitizer build the ASan runtime must come first in the preload list: it is
 # found with ldd and put there.
 # $1 = build directory, $2 = mpirun.
@@ -77,5 +79,15 @@ counts 8 0 0 8 28
 app 6 "$tmp/ar4.json:$tmp/ag4.json:$tmp/rs4.json" 1
 counts 0 0 0 0 36
 [ "$(grep -c 'plan skipped$' "$tmp/err")" -eq 3 ] || fail "6 ranks: expected three skipped plans: $(cat "$tmp/err")"
+# Fabric plans (tests/fabric_sched.py: two islands with a switch, hops through it collapsed
+# into direct sends): the 4 compute nodes of islands(2) serve the 4 ranks, the 6 of
+# islands(3) do not.
+gen="python3 $(cd "$(dirname "$0")" && pwd)/fabric_sched.py"
+for c in allreduce allgather reduce-scatter; do $gen islands 2 $c "$tmp/isl-$c.json" || fail "islands(2) $c"; done
+$gen islands 3 allreduce "$tmp/isl3-allreduce.json" || fail "islands(3) allreduce"
+app 4 "$tmp/isl-allreduce.json:$tmp/isl-allgather.json,$tmp/isl-reduce-scatter.json:$tmp/isl3-allreduce.json" 1
+counts 32 16 8 8 4
+grep -qF "topocoll: warning: rank 0: $tmp/isl3-allreduce.json: the schedule is for 6 compute nodes but the communicator has 4 ranks; plan skipped" \
+  "$tmp/err" || fail "no warning for the 6-rank fabric plan: $(cat "$tmp/err")"
 
 finish mpi_pmpi

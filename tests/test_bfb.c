@@ -840,6 +840,23 @@ static void maxflow_matches_brute_force_min_cut(void **state) {
     assert_true(tci_maxflow_source_side(&f, 0));
     assert_false(tci_maxflow_source_side(&f, n - 1));
     assert_int_equal(side_cut, value);
+    /* The sink side: a minimum cut, inside the sink side of every minimum cut. */
+    uint8_t sink[16];
+    tci_maxflow_sink_side(&f, n - 1, sink);
+    assert_true(sink[n - 1]);
+    assert_false(sink[0]);
+    int64_t sink_cut = 0;
+    for (int i = 0; i < m; i++)
+      if (!sink[from[i]] && sink[to[i]]) sink_cut += cap[i];
+    assert_int_equal(sink_cut, value);
+    for (uint32_t S = 0; S < (1u << n); S++) {
+      if (!(S & 1) || (S >> (n - 1) & 1)) continue;
+      int64_t c = 0;
+      for (int i = 0; i < m; i++)
+        if ((S >> from[i] & 1) && !(S >> to[i] & 1)) c += cap[i];
+      for (int v = 0; c == value && v < n; v++)
+        if (sink[v]) assert_false(S >> v & 1);
+    }
     /* Changing a capacity and re-running starts from zero flow again. */
     if (m > 0) {
       tci_maxflow_set_cap(&f, 0, 0);

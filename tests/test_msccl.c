@@ -29,8 +29,12 @@
 **     still runs (and the checker holds it to that limit); K_34 needs several base
 **     channels; impossible cases fail with their exact line and write nothing (33 sends at
 **     1 step per threadblock, 8405 elements on a GPU, offsets past int16); cnt > 71 is
-**     split; an unverified schedule and a broadcast are refused.
+**     split; an unverified schedule and a broadcast are refused;
+**   - fabrics (tc_fabric.h): allgathers, reduce-scatters and allreduces whose transfers hop
+**     through switches export with one GPU per compute node and pass the whole check; a
+**     replicating switch is refused with its exact line and nothing written.
 */
+#include "tc_fabric.h"
 #include "tc_files.h"
 #include "tc_redundant.h"
 #include "tc_test.h"
@@ -936,6 +940,68 @@ static void redundant_transfers_random(void **state) {
   assert_int_equal(kept, 81);
 }
 
+/* Schedules on fabrics (tc_fabric.h): one GPU per compute node, the hops through switches
+   collapsed into direct sends, and the checker runs them like any other — allgathers (a
+   ring on dgx_a100(2) through NVSwitches and NIC-IB-NIC chains, a ring on fig2toy(1), the
+   direct one on a star whose switch is node 0), reduce-scatters and allreduces (two
+   islands with a switch). A replicating switch is refused with the lowering's line and
+   nothing is written. */
+static void fabric_schedules(void **state) {
+  const tc_tmpdir *d = *state;
+  char path[PATH_MAX], msg[512], what[64];
+  tc_tmpdir_path(d, "algo.xml", path, sizeof path);
+  tc_graph *g = tc_test_spec("dgx_a100(2)");
+  const int32_t ring[] = {0, 1, 2, 3, 4, 5, 6, 7, 15, 14, 13, 12, 11, 10, 9, 8};
+  tc_schedule s;
+  tc_fabric_ring_ag(g, ring, 16, 1, &s);
+  export_and_check(d, g, &s, "dgx_a100(2) ring allgather");
+  mx_algo *a;
+  assert_int_equal(mx_load(path, TC_MSCCL_DEFAULT_MAX_STEPS, &a, msg, sizeof msg), MX_OK);
+  assert_int_equal(a->ngpus, 16);
+  assert_int_equal(a->nchunksperloop, 16);
+  assert_string_equal(a->name, "fabric allgather n16");
+  mx_free(a);
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+  g = tc_test_spec("fig2toy(1)");
+  tc_fabric_ring_ag(g, ring, 8, 2, &s);
+  export_and_check(d, g, &s, "fig2toy(1) ring allgather");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+  g = tc_fabric_star(4, 1);
+  tc_fabric_direct_ag(g, &s);
+  export_and_check(d, g, &s, "star(4) allgather, switch first");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+  for (int m = 2; m <= 3; m++) {
+    g = tc_fabric_islands(m);
+    for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_ALLREDUCE; c++) {
+      tc_fabric_islands_sched(g, m, (tc_collective)c, &s);
+      snprintf(what, sizeof what, "islands(%d) %s", m, tc_collective_name((tc_collective)c));
+      export_and_check(d, g, &s, what);
+      tc_schedule_destroy(&s);
+    }
+    tc_graph_destroy(g);
+  }
+  /* star(3): shard k enters the switch once and leaves it twice */
+  g = tc_fabric_star(3, 0);
+  tc_error err;
+  tc_fabric_init(g, TC_COLL_ALLGATHER, 1, &s);
+  for (int32_t k = 0; k < 3; k++) {
+    assert_int_equal(tc_schedule_add(&s, k, tc_test_arc_id(g, k, 3), 1, 0, 1, &err), TC_OK);
+    for (int32_t j = 0; j < 3; j++)
+      if (j != k) assert_int_equal(tc_schedule_add(&s, k, tc_test_arc_id(g, 3, j), 2, 0, 1, &err), TC_OK);
+  }
+  tc_tmpdir_path(d, "refused.xml", path, sizeof path);
+  assert_int_equal(tc_msccl_export(g, &s, NULL, path, NULL, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "switch 3 replicates shard 0 units [0,1) at step 2: it sends them on more often than "
+                               "it received them, and in the executors switches only relay (one send per chunk "
+                               "received)");
+  assert_int_equal(access(path, F_OK), -1);
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, make_tmpdir, tc_tmpdir_teardown)
 
 int main(void) {
@@ -956,6 +1022,7 @@ int main(void) {
       T(limits_impossible),
       T(fuzz_regressions),
       T(redundant_transfers_random),
+      T(fabric_schedules),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   xmlCleanupParser();

@@ -8,10 +8,19 @@
 **     seeds; a missing dependency shows up as a wrong buffer or a deadlock.
 ** Plus the matching rule, the buffer layouts, hand-derived programs, the redundant-receive
 ** path, the interval set against a bitmap, and the errors.
+** Fabrics (tc_fabric.h): ranks are the compute nodes (also with the switch as node 0), and
+** the messages every rank's program sends and receives are exactly the switch relays
+** collapsed by hand — a star, two islands with direct links and a switch (reduce-scatter,
+** allgather, allreduce), a ring on fig2toy(1) through w0, a ring on dgx_a100(2) through
+** NVSwitches and NIC-IB-NIC chains — each then run by both interpreters; a replicating
+** switch, a reducing switch and a partial that changes while it crosses the switches are
+** refused with their exact lines, an empty reduce-phase partial sends nothing, and a switch
+** send of units that entered the switches in different steps is one message per entry.
 */
 #include <stdio.h>
 
 #include "tc_test.h"
+#include "tc_fabric.h"
 #include "tc_redundant.h"
 #include "lower/interval_set.h"
 #include "topocoll/baselines.h"
@@ -19,6 +28,7 @@
 #include "topocoll/expand.h"
 #include "topocoll/expand_sched.h"
 #include "topocoll/program.h"
+#include "topocoll/rank_map.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/transform.h"
 #include "topocoll/verify.h"
@@ -96,7 +106,7 @@ static int64_t *buf(rank_state *r, tc_buffer b) { return b == TC_BUF_INPUT ? r->
 
 /* Lower every rank and set up buffers; in place aliases as program.h says. */
 static rank_state *setup(const tc_graph *g, const tc_schedule *s, unsigned flags, int in_place) {
-  int32_t n = s->nodes;
+  int32_t n = tc_rank_count(g); /* rank r plays the r-th compute node */
   rank_state *R = calloc((size_t)(uint32_t)n, sizeof *R);
   tc_error err;
   for (int32_t r = 0; r < n; r++) {
@@ -135,7 +145,7 @@ static void teardown(rank_state *R, int32_t n) {
 
 /* The collective's definition, checked on every rank's output. */
 static void check_result(const tc_schedule *s, rank_state *R, const char *what) {
-  int32_t n = s->nodes;
+  int32_t n = R[0].p.ranks;
   int64_t nchunks = (int64_t)s->nshards * s->units;
   for (int32_t r = 0; r < n; r++) {
     for (int64_t j = 0; j < R[r].p.output_chunks; j++) {
@@ -196,7 +206,7 @@ static void fifo_free(fifo *f) {
 
 /* MPI-executor semantics. */
 static void run_sync(const tc_schedule *s, rank_state *R, const char *what) {
-  int32_t n = s->nodes;
+  int32_t n = R[0].p.ranks;
   size_t nn = (size_t)(uint32_t)n;
   fifo *q = calloc(nn * nn, sizeof *q);
   int64_t *at = calloc(nn, sizeof *at);
@@ -238,8 +248,8 @@ static void run_sync(const tc_schedule *s, rank_state *R, const char *what) {
 }
 
 /* MSCCL-like semantics: ops run in any order their dependencies and connections allow. */
-static void run_async(const tc_schedule *s, rank_state *R, uint64_t seed, const char *what) {
-  int32_t n = s->nodes;
+static void run_async(rank_state *R, uint64_t seed, const char *what) {
+  int32_t n = R[0].p.ranks;
   int64_t total = 0;
   for (int32_t r = 0; r < n; r++) total += R[r].p.nops;
   size_t nn = (size_t)(uint32_t)n;
@@ -302,8 +312,8 @@ static void run_async(const tc_schedule *s, rank_state *R, uint64_t seed, const 
 }
 
 /* Structure: ops sorted by step, offsets inside the buffers, deps point backwards. */
-static void check_structure(const tc_schedule *s, rank_state *R, const char *what) {
-  for (int32_t r = 0; r < s->nodes; r++) {
+static void check_structure(rank_state *R, const char *what) {
+  for (int32_t r = 0; r < R[0].p.ranks; r++) {
     const tc_program *p = &R[r].p;
     int64_t size[3] = {p->input_chunks, p->output_chunks, p->scratch_chunks};
     for (int64_t i = 0; i < p->nops; i++) {
@@ -326,18 +336,18 @@ static void run_all(const tc_graph *g, const tc_schedule *s, const char *what) {
   for (int in_place = 0; in_place <= 1; in_place++) {
     snprintf(label, sizeof label, "%s %s%s sync", what, tc_collective_name(s->coll), in_place ? " in place" : "");
     rank_state *R = setup(g, s, 0, in_place);
-    check_structure(s, R, label);
+    check_structure(R, label);
     run_sync(s, R, label);
     check_result(s, R, label);
-    teardown(R, s->nodes);
+    teardown(R, tc_rank_count(g));
     for (uint64_t seed = 1; seed <= 8; seed++) {
       snprintf(label, sizeof label, "%s %s%s async seed %llu", what, tc_collective_name(s->coll),
                in_place ? " in place" : "", (unsigned long long)seed);
       R = setup(g, s, TC_LOWER_DEPS, in_place);
-      check_structure(s, R, label);
-      run_async(s, R, seed * 0x9E3779B97F4A7C15ULL, label);
+      check_structure(R, label);
+      run_async(R, seed * 0x9E3779B97F4A7C15ULL, label);
       check_result(s, R, label);
-      teardown(R, s->nodes);
+      teardown(R, tc_rank_count(g));
     }
   }
 }
@@ -674,12 +684,382 @@ static void errors(void **state) {
   tc_graph_destroy(g);
 }
 
+/* ---- fabrics: switch hops collapsed into messages between ranks (tc_fabric.h) ------------- */
+
+/* A message as the programs show it: step, sending and receiving rank, first chunk, chunks. */
+typedef struct message {
+  int32_t step, from, to;
+  int64_t chunk, cnt;
+} message;
+
+static int cmp_message(const void *a, const void *b) {
+  const message *x = a, *y = b;
+  int64_t kx[] = {x->step, x->from, x->to, x->chunk, x->cnt}, ky[] = {y->step, y->from, y->to, y->chunk, y->cnt};
+  for (int i = 0; i < 5; i++)
+    if (kx[i] != ky[i]) return kx[i] < ky[i] ? -1 : 1;
+  return 0;
+}
+
+/* The collective's chunk that (buffer, offset) of rank p's program holds (program.h's
+   layouts; the redundant area does not arise in these schedules and fails the test). */
+static int64_t chunk_of(const tc_program *p, tc_buffer b, int64_t off) {
+  int64_t own = (int64_t)p->rank * p->units, nchunks = (int64_t)p->nshards * p->units;
+  if (b == TC_BUF_SCRATCH && (p->coll != TC_COLL_REDUCE_SCATTER || off >= nchunks))
+    fail_msg("rank %d uses the redundant area (scratch %lld)", p->rank, (long long)off);
+  if (p->coll == TC_COLL_ALLGATHER && b == TC_BUF_INPUT) return own + off;
+  if (p->coll == TC_COLL_REDUCE_SCATTER && b == TC_BUF_OUTPUT) return own + off;
+  return off;
+}
+
+static void assert_messages(const char *what, const char *side, message *got, int64_t n, const message *want,
+                            int64_t nwant) {
+  qsort(got, (size_t)n, sizeof *got, cmp_message);
+  for (int64_t i = 0; i < n && i < nwant; i++)
+    if (cmp_message(&got[i], &want[i]))
+      fail_msg("%s: %s #%lld is step %d, rank %d -> %d, chunks [%lld,+%lld); expected step %d, %d -> %d, [%lld,+%lld)",
+               what, side, (long long)i, got[i].step, got[i].from, got[i].to, (long long)got[i].chunk,
+               (long long)got[i].cnt, want[i].step, want[i].from, want[i].to, (long long)want[i].chunk,
+               (long long)want[i].cnt);
+  if (n != nwant) fail_msg("%s: %lld %s, expected %lld", what, (long long)n, side, (long long)nwant);
+}
+
+/* Every rank's sends, and every rank's receives, are exactly the messages want[0..n). */
+static void expect_messages(const tc_graph *g, const tc_schedule *s, const message *want, int64_t nwant,
+                            const char *what) {
+  int32_t ranks = tc_rank_count(g);
+  tc_program *p = calloc((size_t)ranks, sizeof *p);
+  tc_error err;
+  if (tc_program_lower_all(g, s, 0, p, &err)) fail_msg("%s: %s", what, err.msg);
+  int64_t total = 0;
+  for (int32_t r = 0; r < ranks; r++) total += p[r].nops;
+  message *sent = calloc((size_t)total + 1, sizeof *sent), *got = calloc((size_t)total + 1, sizeof *got);
+  message *expected = malloc(sizeof *expected * (size_t)(nwant + 1));
+  memcpy(expected, want, sizeof *want * (size_t)nwant);
+  qsort(expected, (size_t)nwant, sizeof *expected, cmp_message);
+  int64_t nsent = 0, ngot = 0;
+  for (int32_t r = 0; r < ranks; r++) {
+    assert_int_equal(p[r].ranks, ranks);
+    for (int64_t i = 0; i < p[r].nops; i++) {
+      const tc_op *o = &p[r].ops[i];
+      if (o->kind == TC_OP_SEND) sent[nsent++] = (message){o->step, r, o->peer, chunk_of(&p[r], o->src, o->src_off), o->cnt};
+      else if (o->kind != TC_OP_COPY) got[ngot++] = (message){o->step, o->peer, r, chunk_of(&p[r], o->dst, o->dst_off), o->cnt};
+    }
+    tc_program_destroy(&p[r]);
+  }
+  assert_messages(what, "sends", sent, nsent, expected, nwant);
+  assert_messages(what, "receives", got, ngot, expected, nwant);
+  free(sent);
+  free(got);
+  free(expected);
+  free(p);
+}
+
+/* Ranks are the compute nodes in id order, wherever the switches are. */
+static void fabric_rank_map(void **state) {
+  (void)state;
+  tc_error err;
+  tc_rank_map m;
+  tc_graph *g = tc_fabric_star(3, 1); /* the switch is node 0 */
+  assert_int_equal(tc_rank_count(g), 3);
+  assert_int_equal(tc_rank_map_init(&m, g, &err), TC_OK);
+  assert_int_equal(m.ranks, 3);
+  assert_int_equal(m.nodes, 4);
+  const int32_t node[] = {1, 2, 3}, rank[] = {-1, 0, 1, 2};
+  assert_memory_equal(m.node, node, sizeof node);
+  assert_memory_equal(m.rank, rank, sizeof rank);
+  tc_rank_map_destroy(&m);
+  assert_null(m.node);
+  tc_graph_destroy(g);
+  g = tc_test_spec("dgx_a100(2)"); /* 16 GPUs first, then 20 switches */
+  assert_int_equal(tc_rank_map_init(&m, g, &err), TC_OK);
+  assert_int_equal(m.ranks, 16);
+  for (int32_t u = 0; u < 36; u++) assert_int_equal(m.rank[u], u < 16 ? u : -1);
+  for (int32_t r = 0; r < 16; r++) assert_int_equal(m.node[r], r);
+  tc_rank_map_destroy(&m);
+  tc_graph_destroy(g);
+  g = tc_test_spec("complete(5)"); /* no switch: rank r is node r */
+  assert_int_equal(tc_rank_map_init(&m, g, &err), TC_OK);
+  assert_int_equal(m.ranks, 5);
+  for (int32_t u = 0; u < 5; u++) assert_int_equal(m.rank[u], u), assert_int_equal(m.node[u], u);
+  tc_rank_map_destroy(&m);
+  tc_graph_destroy(g);
+}
+
+/* Star of 4 (switch 4): in step 1 rank k sends 3 copies of its shard into the switch, in
+   step 2 the switch sends one to each other rank: 12 messages k -> j of chunk k in step 2.
+   The same with the switch as node 0: peers are ranks (node - 1), not nodes. */
+static void fabric_star_allgather(void **state) {
+  (void)state;
+  for (int first = 0; first <= 1; first++) {
+    tc_graph *g = tc_fabric_star(4, first);
+    tc_schedule s;
+    tc_fabric_direct_ag(g, &s);
+    assert_int_equal(s.count, 24);
+    assert_int_equal(s.steps, 2);
+    message want[12];
+    int n = 0;
+    for (int32_t k = 0; k < 4; k++)
+      for (int32_t j = 0; j < 4; j++)
+        if (j != k) want[n++] = (message){2, k, j, k, 1};
+    expect_messages(g, &s, want, n, first ? "star(4), switch first" : "star(4)");
+    run_all(g, &s, first ? "star(4), switch first" : "star(4)");
+    tc_schedule_destroy(&s);
+    tc_graph_destroy(g);
+  }
+}
+
+/* islands(2): nodes 0 1 | 2 3, switch 4, partner(k) = k + 2 mod 4. By hand: reduce-scatter
+   step 1 direct into k and into its partner, step 3 the partner's island sum relayed to k
+   (it entered the switch at step 2); allgather step 1 k to its island mate, step 2 k to its
+   partner (relayed), step 3 the partner to its mate; allreduce both, the allgather 3 later. */
+static void fabric_islands(void **state) {
+  (void)state;
+  static const message rs[] = {
+      {1, 1, 0, 0, 1}, {1, 3, 2, 0, 1}, {3, 2, 0, 0, 1}, {1, 0, 1, 1, 1}, {1, 2, 3, 1, 1}, {3, 3, 1, 1, 1},
+      {1, 3, 2, 2, 1}, {1, 1, 0, 2, 1}, {3, 0, 2, 2, 1}, {1, 2, 3, 3, 1}, {1, 0, 1, 3, 1}, {3, 1, 3, 3, 1},
+  };
+  static const message ag[] = {
+      {1, 0, 1, 0, 1}, {2, 0, 2, 0, 1}, {3, 2, 3, 0, 1}, {1, 1, 0, 1, 1}, {2, 1, 3, 1, 1}, {3, 3, 2, 1, 1},
+      {1, 2, 3, 2, 1}, {2, 2, 0, 2, 1}, {3, 0, 1, 2, 1}, {1, 3, 2, 3, 1}, {2, 3, 1, 3, 1}, {3, 1, 0, 3, 1},
+  };
+  message ar[24];
+  for (int i = 0; i < 12; i++) {
+    ar[i] = rs[i];
+    ar[12 + i] = ag[i];
+    ar[12 + i].step += 3;
+  }
+  tc_graph *g = tc_fabric_islands(2);
+  const tc_collective colls[] = {TC_COLL_REDUCE_SCATTER, TC_COLL_ALLGATHER, TC_COLL_ALLREDUCE};
+  const message *want[] = {rs, ag, ar};
+  const int nwant[] = {12, 12, 24};
+  for (int c = 0; c < 3; c++) {
+    tc_schedule s;
+    tc_fabric_islands_sched(g, 2, colls[c], &s);
+    expect_messages(g, &s, want[c], nwant[c], tc_collective_name(colls[c]));
+    run_all(g, &s, "islands(2)");
+    tc_schedule_destroy(&s);
+  }
+  tc_graph_destroy(g);
+  g = tc_fabric_islands(3); /* bigger islands: the interpreters only */
+  for (int c = 0; c < 3; c++) {
+    tc_schedule s;
+    tc_fabric_islands_sched(g, 3, colls[c], &s);
+    run_all(g, &s, "islands(3)");
+    tc_schedule_destroy(&s);
+  }
+  tc_graph_destroy(g);
+}
+
+/* fig2toy(1): a ring 0 -> 1 -> ... -> 7 -> 0, every hop through w0 (the first switch a
+   breadth-first search meets), 2 units per shard: round r (steps 2r+1, 2r+2) ends with
+   messages p -> p+1 of shard p - r, chunks [2(p-r), +2), at step 2r+2 — w0 holds several
+   copies of a shard from earlier rounds, forwarded earliest first. */
+static void fabric_fig2toy_ring(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("fig2toy(1)");
+  const int32_t ring[] = {0, 1, 2, 3, 4, 5, 6, 7};
+  tc_schedule s;
+  tc_fabric_ring_ag(g, ring, 8, 2, &s);
+  assert_int_equal(s.steps, 14);
+  message want[56];
+  int n = 0;
+  for (int32_t r = 0; r < 7; r++)
+    for (int32_t p = 0; p < 8; p++) want[n++] = (message){2 * r + 2, p, (p + 1) % 8, 2 * ((p - r + 8) % 8), 2};
+  expect_messages(g, &s, want, n, "fig2toy(1) ring");
+  run_all(g, &s, "fig2toy(1) ring");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
+/* dgx_a100(2): the ring 0..7, 15..8 of GPUs. A hop inside a box crosses its NVSwitch (2
+   steps); 7 -> 15 and 8 -> 0 cross a NIC, an IB switch and a NIC (4 steps: a chain of 3
+   switches). Round r takes steps 4r+1 .. 4r+4: the message of position p arrives at step
+   4r + 2 or 4r + 4. */
+static void fabric_dgx_ring(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("dgx_a100(2)");
+  const int32_t ring[] = {0, 1, 2, 3, 4, 5, 6, 7, 15, 14, 13, 12, 11, 10, 9, 8};
+  tc_schedule s;
+  tc_fabric_ring_ag(g, ring, 16, 1, &s);
+  assert_int_equal(s.steps, 60);
+  assert_int_equal(s.count, 15 * (14 * 2 + 2 * 4));
+  message want[15 * 16];
+  int n = 0;
+  for (int32_t r = 0; r < 15; r++)
+    for (int32_t p = 0; p < 16; p++) {
+      int32_t from = ring[p], to = ring[(p + 1) % 16], hops = (from == 7 || from == 8) ? 4 : 2;
+      want[n++] = (message){4 * r + hops, from, to, ring[(p - r + 16) % 16], 1};
+    }
+  expect_messages(g, &s, want, n, "dgx_a100(2) ring");
+  run_all(g, &s, "dgx_a100(2) ring");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
+static void expect_refusal(const tc_graph *g, const tc_schedule *s, const char *msg) {
+  tc_error err;
+  tc_program p, all[16];
+  tc_fabric_verified(g, s); /* the verifier accepts it: only the executors cannot run it */
+  assert_int_equal(tc_program_check(g, s, &err), TC_EINPUT);
+  assert_string_equal(err.msg, msg);
+  assert_int_equal(tc_program_lower(g, s, 0, 0, &p, &err), TC_EINPUT);
+  assert_string_equal(err.msg, msg);
+  assert_null(p.ops);
+  assert_true(tc_rank_count(g) <= 16);
+  assert_int_equal(tc_program_lower_all(g, s, TC_LOWER_DEPS, all, &err), TC_EINPUT);
+  assert_string_equal(err.msg, msg);
+}
+
+/* Switches only relay: replication, reduction in the switch, and a partial that changes on
+   its way through the switches are refused, naming the switch (or node), shard, units, step. */
+static void fabric_refusals(void **state) {
+  (void)state;
+  tc_error err;
+  /* star(3), switch 3: each shard enters once and leaves twice */
+  tc_graph *g = tc_fabric_star(3, 0);
+  tc_schedule s;
+  tc_fabric_init(g, TC_COLL_ALLGATHER, 1, &s);
+  for (int32_t k = 0; k < 3; k++) {
+    assert_int_equal(tc_schedule_add(&s, k, tc_test_arc_id(g, k, 3), 1, 0, 1, &err), TC_OK);
+    for (int32_t j = 0; j < 3; j++)
+      if (j != k) assert_int_equal(tc_schedule_add(&s, k, tc_test_arc_id(g, 3, j), 2, 0, 1, &err), TC_OK);
+  }
+  expect_refusal(g, &s, "switch 3 replicates shard 0 units [0,1) at step 2: it sends them on more often than it "
+                        "received them, and in the executors switches only relay (one send per chunk received)");
+  tc_schedule_destroy(&s);
+  /* star(3): the others' partials of shard k meet in the switch, which sends their sum */
+  tc_fabric_init(g, TC_COLL_REDUCE_SCATTER, 1, &s);
+  for (int32_t k = 0; k < 3; k++) {
+    for (int32_t j = 0; j < 3; j++)
+      if (j != k) assert_int_equal(tc_schedule_add(&s, k, tc_test_arc_id(g, j, 3), 1, 0, 1, &err), TC_OK);
+    assert_int_equal(tc_schedule_add(&s, k, tc_test_arc_id(g, 3, k), 2, 0, 1, &err), TC_OK);
+  }
+  expect_refusal(g, &s, "switch 3 reduces shard 0 units [0,1) at step 2: it sends on the sum of what nodes 1 and 2 "
+                        "sent it, and in the executors switches only relay (no reduction in the network)");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+  /* fig2toy(1): the direct allgather with one copy of shard 0's unit [1,2) fewer, labels */
+  g = tc_test_spec("fig2toy(1)");
+  tc_fabric_init(g, TC_COLL_ALLGATHER, 2, &s);
+  for (int32_t k = 0; k < 8; k++)
+    for (int32_t j = 0; j < 8; j++)
+      if (j != k) {
+        assert_int_equal(tc_schedule_add(&s, k, tc_test_arc_id(g, k, 8), 1, 0, k || j != 1 ? 2 : 1, &err), TC_OK);
+        assert_int_equal(tc_schedule_add(&s, k, tc_test_arc_id(g, 8, j), 2, 0, 2, &err), TC_OK);
+      }
+  tc_schedule_sort(&s);
+  expect_refusal(g, &s, "switch 8 (w0) replicates shard 0 units [1,2) at step 2: it sends them on more often than it "
+                        "received them, and in the executors switches only relay (one send per chunk received)");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+  /* Nodes 0 1 2, switch 3; links 0-3, 1-3, 0-2, 1-2. An allreduce of one shard owned by 0:
+     1's partial goes to 0 through the switch (steps 1, 2), 2's directly (step 1); 2 also
+     sends its partial to 1 in step 1, where it goes no further (the verifier accepts this
+     waste). Relayed as one send at step 2, node 1's message would carry 2's partial too. */
+  const int links[][3] = {{0, 3, 1}, {3, 0, 1}, {1, 3, 1}, {3, 1, 1}, {0, 2, 1}, {2, 0, 1}, {1, 2, 1}, {2, 1, 1}};
+  const int sw[] = {3};
+  g = tc_test_graph(4, links, 8, sw, 1);
+  const int32_t owner[] = {0};
+  for (int changing = 1; changing >= 0; changing--) {
+    assert_int_equal(tc_schedule_init_owned(&s, TC_COLL_ALLREDUCE, 4, 1, owner, 1, "hand", &err), TC_OK);
+    const int hops[][3] = {{1, 3, 1}, {2, 0, 1}, {3, 0, 2}, {0, 2, 3}, {0, 3, 3}, {3, 1, 4}};
+    for (int i = 0; i < 6; i++)
+      assert_int_equal(tc_schedule_add(&s, 0, tc_test_arc_id(g, hops[i][0], hops[i][1]), hops[i][2], 0, 1, &err), TC_OK);
+    if (changing) assert_int_equal(tc_schedule_add(&s, 0, tc_test_arc_id(g, 2, 1), 1, 0, 1, &err), TC_OK);
+    /* the switch sends an empty partial to 0 in step 1: no message */
+    else assert_int_equal(tc_schedule_add(&s, 0, tc_test_arc_id(g, 3, 0), 1, 0, 1, &err), TC_OK);
+    s.rs_steps = 2;
+    tc_schedule_sort(&s);
+    if (changing) {
+      expect_refusal(g, &s, "node 1 receives into shard 0 units [0,1) at step 1 while its partial of them crosses "
+                            "the switches (sent at step 1, it leaves switch 3 at step 2): a direct send cannot carry "
+                            "the partial it sent");
+    } else {
+      tc_fabric_verified(g, &s);
+      const message want[] = {{1, 2, 0, 0, 1}, {2, 1, 0, 0, 1}, {3, 0, 2, 0, 1}, {4, 0, 1, 0, 1}};
+      expect_messages(g, &s, want, 4, "empty partial");
+      run_all(g, &s, "empty partial");
+    }
+    tc_schedule_destroy(&s);
+  }
+  tc_graph_destroy(g);
+}
+
+/* One switch send made of units that entered the switches at different steps: one message
+   per origin and entry step. star(3), 2 units: node 0 sends all of shard 0 into the switch
+   at step 1 (for node 2) and, for node 1, unit 0 at step 1 and unit 1 at step 2; the switch
+   forwards them, earliest first, whole to 2 at step 2 and whole to 1 at step 3. Shards 1
+   and 2 go straight through the switch. */
+static void fabric_pieces(void **state) {
+  (void)state;
+  tc_graph *g = tc_fabric_star(3, 0);
+  tc_schedule s;
+  tc_error err;
+  tc_fabric_init(g, TC_COLL_ALLGATHER, 2, &s);
+  const int hops[][5] = {{0, 3, 1, 0, 1}, {0, 3, 1, 0, 2}, {0, 3, 2, 1, 2}, {3, 2, 2, 0, 2}, {3, 1, 3, 0, 2}};
+  for (int i = 0; i < 5; i++)
+    assert_int_equal(tc_schedule_add(&s, 0, tc_test_arc_id(g, hops[i][0], hops[i][1]), hops[i][2], hops[i][3],
+                                      hops[i][4], &err), TC_OK);
+  for (int32_t k = 1; k < 3; k++)
+    for (int32_t j = 0; j < 3; j++)
+      if (j != k) tc_fabric_send(g, &s, k, k, j, 1, 0, 2);
+  tc_fabric_verified(g, &s);
+  const message want[] = {{2, 0, 2, 0, 2}, {3, 0, 1, 0, 1}, {3, 0, 1, 1, 1}, {2, 1, 0, 2, 2},
+                          {2, 1, 2, 2, 2}, {2, 2, 0, 4, 2}, {2, 2, 1, 4, 2}};
+  expect_messages(g, &s, want, 7, "pieces");
+  run_all(g, &s, "pieces");
+  tc_schedule_destroy(&s);
+  /* Unverified: the switch sends what it never received (the lowering is not the verifier,
+     but it does not guess). */
+  tc_fabric_init(g, TC_COLL_ALLGATHER, 1, &s);
+  assert_int_equal(tc_schedule_add(&s, 0, tc_test_arc_id(g, 3, 1), 1, 0, 1, &err), TC_OK);
+  assert_int_equal(tc_program_check(g, &s, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "switch 3 sends shard 0 units [0,1) at step 1 before receiving them");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
+/* What the executors ask of a fabric schedule's layout. */
+static void fabric_layout_errors(void **state) {
+  (void)state;
+  tc_error err;
+  tc_program p;
+  tc_graph *g = tc_fabric_star(3, 1); /* ranks 0 1 2 play nodes 1 2 3 */
+  tc_schedule s;
+  tc_fabric_direct_ag(g, &s);
+  assert_int_equal(tc_program_check(g, &s, &err), TC_OK);
+  assert_int_equal(tc_program_lower(g, &s, 3, 0, &p, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "rank 3 outside 0..2");
+  s.owner[0] = 2, s.owner[1] = 1; /* shard 0 on rank 1's node */
+  assert_int_equal(tc_program_check(g, &s, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "allgather schedule must have one shard per compute node, shard k owned by the node "
+                               "of rank k (the k-th compute node)");
+  s.owner[0] = 0; /* the switch */
+  assert_int_equal(tc_program_lower(g, &s, 0, 0, &p, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "shard 0 is owned by node 0, a switch (switches hold no data)");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+  /* only switches */
+  const int arcs[][3] = {{0, 1, 1}, {1, 0, 1}};
+  const int sw[] = {0, 1};
+  g = tc_test_graph(2, arcs, 2, sw, 2);
+  const int32_t owner[] = {0};
+  assert_int_equal(tc_schedule_init_owned(&s, TC_COLL_ALLREDUCE, 2, 1, owner, 1, "x", &err), TC_OK);
+  assert_int_equal(tc_program_check(g, &s, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "the graph has no compute node: there is no rank to run the schedule");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(interval_set_random), cmocka_unit_test(ring_program_by_hand),
       cmocka_unit_test(redundant_receives),  cmocka_unit_test(bfb_programs),
       cmocka_unit_test(line_graph_programs), cmocka_unit_test(baseline_programs),
       cmocka_unit_test(lower_all_equals_each), cmocka_unit_test(errors), cmocka_unit_test(fuzz_regressions), cmocka_unit_test(redundant_transfers_random),
+      cmocka_unit_test(fabric_rank_map), cmocka_unit_test(fabric_star_allgather), cmocka_unit_test(fabric_islands),
+      cmocka_unit_test(fabric_fig2toy_ring), cmocka_unit_test(fabric_dgx_ring), cmocka_unit_test(fabric_refusals),
+      cmocka_unit_test(fabric_pieces), cmocka_unit_test(fabric_layout_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

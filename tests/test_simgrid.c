@@ -10,6 +10,8 @@
 **   - the file's size is linear: uniring(1,8193) takes 8 + 3 * 8193 lines (the earlier
 **     writer refused it: 67 million routes);
 **   - the hostfile "n0\n..n<N-1>\n"; rewriting over old files, nested directories;
+**   - fabrics: switches are routers after the hosts, the hostfile lists compute nodes in
+**     rank order (a star whose switch is node 0 byte for byte, fig2toy(1), dgx_a100(2));
 **   - refusals: no nodes, not strongly connected, bad bandwidth or latency (zero, negative,
 **     NaN, infinite), parallel capacities summing past 2^63 - 1, a link bandwidth that
 **     overflows a double (TC_ERANGE), nothing written; a directory that is a file.
@@ -29,6 +31,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tc_fabric.h"
 #include "tc_files.h"
 #include "tc_test.h"
 #include "topocoll/simgrid.h"
@@ -44,7 +47,9 @@ static void path_in(char *out, const char *dir, const char *name) {
 /* ---- reading the platform back ---- */
 
 typedef struct platform {
-  int n;          /* hosts */
+  int n;          /* hosts and routers */
+  int hosts;
+  char *router;   /* n: 1 for a router */
   double *bw;     /* n*n: bandwidth of link l<u>_<v> in B/s, 0 when absent */
   double *lat;    /* n*n: its latency in s */
   int nlinks;
@@ -133,16 +138,23 @@ static void read_platform(const char *file, platform *p) {
   assert_string_equal(routing, "DijkstraCache");
   xmlFree(routing);
   memset(p, 0, sizeof *p);
-  for (xmlNode *c = zone->children; c; c = c->next) p->n += is(c, "host");
-  int n = p->n, seen_hosts = 0;
+  for (xmlNode *c = zone->children; c; c = c->next) p->n += is(c, "host") || is(c, "router");
+  int n = p->n, last_host = -1, last_router = -1;
   p->bw = calloc((size_t)n * n, sizeof *p->bw);
   p->lat = calloc((size_t)n * n, sizeof *p->lat);
   p->route = calloc((size_t)n * n, sizeof *p->route);
-  for (xmlNode *c = zone->children; c; c = c->next) { /* hosts come first, in id order */
-    if (is(c, "host")) {
+  p->router = calloc((size_t)n + 1, 1);
+  char *seen = calloc((size_t)n + 1, 1);
+  for (xmlNode *c = zone->children; c; c = c->next) { /* hosts first, then routers, each in id order */
+    if (is(c, "host") || is(c, "router")) {
       char *id = prop(c, "id");
-      assert_int_equal(host_id(id, n), seen_hosts++);
+      int k = host_id(id, n), router = is(c, "router");
       xmlFree(id);
+      assert_false(seen[k]);
+      seen[k] = 1;
+      assert_true(k > (router ? last_router : last_host));
+      if (router) last_router = k, p->router[k] = 1;
+      else assert_int_equal(last_router, -1), last_host = k, p->hosts++;
     } else if (is(c, "link")) {
       char *id = prop(c, "id"), *policy = prop(c, "sharing_policy");
       int u, v;
@@ -160,10 +172,12 @@ static void read_platform(const char *file, platform *p) {
       assert_true(c->type != XML_ELEMENT_NODE);
     }
   }
+  free(seen);
   xmlFreeDoc(doc);
 }
 
 static void platform_free(platform *p) {
+  free(p->router);
   free(p->route);
   free(p->bw);
   free(p->lat);
@@ -198,13 +212,15 @@ static void check_routes(const tc_graph *g, const platform *p) {
   assert_int_equal(p->nroutes, p->nlinks);
 }
 
-static void check_hostfile(const char *dir, int n) {
+/* Line r names the host of rank r: the r-th compute node (node r without switches). */
+static void check_hostfile(const char *dir, const tc_graph *g) {
   char path[PATH_MAX], want[16];
   path_in(path, dir, "hostfile");
   char *text = tc_files_slurp(path);
   assert_non_null(text);
   size_t off = 0;
-  for (int u = 0; u < n; u++) {
+  for (int u = 0; u < g->n; u++) {
+    if (g->kind[u] != TC_NODE_COMPUTE) continue;
     snprintf(want, sizeof want, "n%d\n", u);
     assert_memory_equal(text + off, want, strlen(want));
     off += strlen(want);
@@ -221,9 +237,11 @@ static void write_and_check(const char *dir, const tc_graph *g, double bw, doubl
   platform p;
   read_platform(path, &p);
   assert_int_equal(p.n, g->n);
+  assert_int_equal(p.hosts, tc_graph_count_kind(g, TC_NODE_COMPUTE));
+  for (int u = 0; u < g->n; u++) assert_int_equal(p.router[u], g->kind[u] == TC_NODE_SWITCH);
   check_links(g, &p, bw, alpha);
   check_routes(g, &p);
-  check_hostfile(dir, g->n);
+  check_hostfile(dir, g);
   platform_free(&p);
 }
 
@@ -388,12 +406,70 @@ static void linear_size(void **state) {
   tc_graph_destroy(ring);
 }
 
+
+/* Fabrics: compute nodes are hosts, switches routers, joined by the same links and one-link
+   routes; the hostfile lists the compute nodes in rank order. The star of two GPUs whose
+   switch is node 0, byte for byte; fig2toy(1) (capacities 10 and 1) and dgx_a100(2) (300
+   and 25, chains of switches) by the reader; a graph of switches alone has no host. */
+static void fabric_routers(void **state) {
+  tc_tmpdir *f = *state;
+  tc_error err;
+  tc_graph *g = tc_fabric_star(2, 1);
+  assert_int_equal(tc_simgrid_write_platform(g, 1e9, 1e-6, f->dir, &err), TC_OK);
+  char path[PATH_MAX];
+  path_in(path, f->dir, "platform.xml");
+  char *text = tc_files_slurp(path);
+  assert_string_equal(text,
+                      "<?xml version='1.0'?>\n"
+                      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                      "<!-- written by topocoll: one host per compute node, one router per switch node, one link -->\n"
+                      "<!-- per ordered pair of neighbours, one route per link; SimGrid finds the shortest paths "
+                      "between the others -->\n"
+                      "<platform version=\"4.1\">\n"
+                      "  <zone id=\"topocoll\" routing=\"DijkstraCache\">\n"
+                      "    <host id=\"n1\" speed=\"1Gf\"/>\n"
+                      "    <host id=\"n2\" speed=\"1Gf\"/>\n"
+                      "    <router id=\"n0\"/>\n"
+                      "    <link id=\"l0_1\" bandwidth=\"1000000000Bps\" latency=\"9.9999999999999995e-07s\" "
+                      "sharing_policy=\"SHARED\"/>\n"
+                      "    <link id=\"l0_2\" bandwidth=\"1000000000Bps\" latency=\"9.9999999999999995e-07s\" "
+                      "sharing_policy=\"SHARED\"/>\n"
+                      "    <link id=\"l1_0\" bandwidth=\"1000000000Bps\" latency=\"9.9999999999999995e-07s\" "
+                      "sharing_policy=\"SHARED\"/>\n"
+                      "    <link id=\"l2_0\" bandwidth=\"1000000000Bps\" latency=\"9.9999999999999995e-07s\" "
+                      "sharing_policy=\"SHARED\"/>\n"
+                      "    <route src=\"n0\" dst=\"n1\" symmetrical=\"NO\"><link_ctn id=\"l0_1\"/></route>\n"
+                      "    <route src=\"n0\" dst=\"n2\" symmetrical=\"NO\"><link_ctn id=\"l0_2\"/></route>\n"
+                      "    <route src=\"n1\" dst=\"n0\" symmetrical=\"NO\"><link_ctn id=\"l1_0\"/></route>\n"
+                      "    <route src=\"n2\" dst=\"n0\" symmetrical=\"NO\"><link_ctn id=\"l2_0\"/></route>\n"
+                      "  </zone>\n"
+                      "</platform>\n");
+  free(text);
+  path_in(path, f->dir, "hostfile");
+  text = tc_files_slurp(path);
+  assert_string_equal(text, "n1\nn2\n");
+  free(text);
+  tc_graph_destroy(g);
+  check_spec(state, "fig2toy(1)", 1.25e9, 2e-6);
+  check_spec(state, "dgx_a100(2)", 1e9, 1e-6);
+  const int arcs[][3] = {{0, 1, 1}, {1, 0, 1}};
+  const int sw[] = {0, 1};
+  g = tc_test_graph(2, arcs, 2, sw, 2);
+  path_in(path, f->dir, "none");
+  assert_int_equal(tc_simgrid_write_platform(g, 1e9, 1e-6, path, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "the graph has no compute node: a platform needs at least one host");
+  struct stat st;
+  assert_int_equal(stat(path, &st), -1);
+  tc_graph_destroy(g);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, make_tmpdir, tc_tmpdir_teardown)
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       T(torus_bidirectional), T(kautz_directed),     T(debruijn_self_loops), T(genkautz_ties),
       T(multigraph_capacities), T(rewrite_and_nested), T(refusals), T(overflowing_capacities), T(linear_size),
+      T(fabric_routers),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   xmlCleanupParser();

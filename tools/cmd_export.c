@@ -22,6 +22,7 @@
 #include "cli_options.h"
 #include "topocoll/msccl.h"
 #include "topocoll/output.h"
+#include "topocoll/rank_map.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/simgrid.h"
 #include "topocoll/spec.h"
@@ -35,8 +36,9 @@ void tc_cmd_export_help(void) {
       "\n"
       "--format msccl writes the schedule (allgather, reduce-scatter or allreduce, re-verified\n"
       "first) as an MSCCL algorithm file for the MSCCL runtime (MSCCL_ALGO_DIR): one gpu per\n"
-      "rank, one threadblock per channel and send or receive peer, dependencies as the runtime\n"
-      "expects them, usable in place and out of place (docs/msccl.md).\n"
+      "rank (per compute node; hops through switches become direct sends), one threadblock\n"
+      "per channel and send or receive peer, dependencies as the runtime expects them, usable\n"
+      "in place and out of place (docs/msccl.md).\n"
       "  --out FILE.xml    the file to write (replaced atomically; - for standard output, a\n"
       "                    device or FIFO is written in place, a directory refused)\n"
       "  --name NAME       the algo name (default: algorithm, collective and topology)\n"
@@ -50,8 +52,9 @@ void tc_cmd_export_help(void) {
       "The message size the runtime is called with must be a multiple of nchunksperloop\n"
       "elements per rank (the file's algo attribute).\n"
       "\n"
-      "--format simgrid writes DIR/platform.xml (one host per node, one link per connected\n"
-      "ordered pair of BW times its capacity and latency TIME) and DIR/hostfile, for SMPI.\n"
+      "--format simgrid writes DIR/platform.xml (one host per compute node, one router per\n"
+      "switch, one link per connected ordered pair of BW times its capacity and latency TIME)\n"
+      "and DIR/hostfile (rank r on the r-th compute node), for SMPI.\n"
       "The topology is the SPEC, or the graph embedded in SCHEDULE.json.\n"
       "  --link-bw BW      bandwidth of a unit-capacity link, e.g. 25Gbps\n"
       "  --alpha TIME      latency of every link, e.g. 10us\n"
@@ -168,7 +171,8 @@ static int export_msccl(export_options *o) {
     printf(
       "wrote %s: MSCCL %s on %d GPUs, proto %s, %d channel%s, %lld threadblocks (at most %d per GPU, %d step%s "
       "each), %lld nops\n",
-      o->out, tc_msccl_coll_name(doc.sched.coll), doc.sched.nodes, tc_msccl_proto_name(mo->proto), st.nchannels,
+      o->out, tc_msccl_coll_name(doc.sched.coll), tc_rank_count(doc.graph), tc_msccl_proto_name(mo->proto),
+      st.nchannels,
       st.nchannels == 1 ? "" : "s", (long long)st.threadblocks, st.max_threadblocks, st.max_tb_steps,
       st.max_tb_steps == 1 ? "" : "s", (long long)st.nops);
   tc_schedule_doc_destroy(&doc);
@@ -198,7 +202,11 @@ static int export_simgrid(export_options *o) {
   }
   const tc_graph *g = built ? built : doc.graph;
   int rc = tc_simgrid_write_platform(g, o->link_bw, o->alpha_s, o->out, &err);
-  if (!rc) printf("wrote %s/platform.xml and %s/hostfile: %d hosts\n", o->out, o->out, g->n);
+  int32_t hosts = tc_rank_count(g);
+  if (!rc && hosts == g->n) printf("wrote %s/platform.xml and %s/hostfile: %d hosts\n", o->out, o->out, hosts);
+  else if (!rc)
+    printf("wrote %s/platform.xml and %s/hostfile: %d hosts, %d router%s\n", o->out, o->out, hosts, g->n - hosts,
+           g->n - hosts == 1 ? "" : "s");
   tc_graph_destroy(built);
   if (!built) tc_schedule_doc_destroy(&doc);
   return rc ? tc_cli_fail("export", &err) : TC_EXIT_OK;

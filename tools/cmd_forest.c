@@ -40,6 +40,8 @@ void tc_cmd_forest_help(void) {
       "                  binary search, Algorithms 1 and 3 as printed); the same exact answer\n"
       "  --size M        also print the time of one collective of M bytes, e.g. 1GB\n"
       "  --link-bw B     the bandwidth of capacity 1 (default 1 GB/s: fabric capacities are GB/s)\n"
+      "  --lp            allreduce: also solve LP (6), the best allreduce of any shape, as an exact\n"
+      "                  certificate (small fabrics: refused beyond 40000 LP columns)\n"
       "  --out FILE      write the forest (every tree and route) as JSON (docs/formats.md)\n"
       "  --json          print that JSON document instead of the report\n"
       TC_CLI_MAX_MEMORY_HELP
@@ -52,7 +54,7 @@ typedef struct forest_options {
   const char *spec, *coll, *k_text, *k_scan, *search, *size_text, *bw_text, *out;
   int64_t k, size;
   double link_bw;
-  int json;
+  int json, lp;
 } forest_options;
 
 static const char *const coll_names[] = {"allgather", "reduce-scatter", "allreduce", NULL};
@@ -68,6 +70,7 @@ static const tc_cli_option forest_table[] = {
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
     {.name = "--out", .kind = TC_CLI_PATH, .text = AT(out)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
+    {.name = "--lp", .kind = TC_CLI_FLAG, .value = AT(lp)},
 };
 static const tc_cli_command forest_cli = {
     .name = "forest", .help = tc_cmd_forest_help, .options = forest_table, .noptions = TC_CLI_COUNT(forest_table),
@@ -163,6 +166,13 @@ static void print_part(const tc_forest_part *p, int32_t nc, double unit, const c
 
 static int report(const forest_options *o, const tc_graph *g, const tc_forest *f, double unit, const char *unit_name,
                   double secs, tc_error *err) {
+  /* everything that can fail first, so that a refusal prints no half report */
+  tc_rat ring, lp = {0, 1};
+  int64_t lambda = 0;
+  int lp_upper = 0, lp_lower = 0;
+  int rc = tc_forest_ring_bound(g, &ring, &lambda, err);
+  if (!rc && o->lp) rc = tc_forest_lp_allreduce(g, &lp, &lp_upper, &lp_lower, err);
+  if (rc) return rc;
   char a[64];
   printf("forest %s: %s on %d compute + %d switch nodes (ForestColl, paper 001)\n", o->spec,
          tc_collective_name(f->coll), f->ncompute, f->nswitch);
@@ -174,14 +184,20 @@ static int report(const forest_options *o, const tc_graph *g, const tc_forest *f
   tc_rat_format(f->algbw, a, sizeof a);
   if (f->nparts > 1)
     printf("  allreduce         algbw %.2f %s = %s (T = T_RS + T_AG)\n", tc_rat_to_double(f->algbw) * unit, unit_name, a);
-  tc_rat ring;
-  int64_t lambda = 0;
-  int rc = tc_forest_ring_bound(g, &ring, &lambda, err);
-  if (rc) return rc;
   double ring_bw = tc_rat_to_double(ring) * (f->coll == TC_COLL_ALLREDUCE ? 0.5 : 1.0);
   printf("  ring              at most %.2f %s (every ring sends N-1 shards across the min cut, %lld): forestcoll "
          "%.3fx that\n",
          ring_bw * unit, unit_name, (long long)lambda, tc_rat_to_double(f->algbw) / ring_bw);
+  if (o->lp) {
+    char b[64];
+    tc_rat_format(lp, b, sizeof b);
+    int cmp = tc_rat_cmp(lp, f->algbw);
+    printf("  LP (6)            algbw %.2f %s = %s (%s): %s\n", tc_rat_to_double(lp) * unit, unit_name, b,
+           lp_upper && lp_lower ? "certified exactly" : lp_upper ? "upper bound certified" : "not certified",
+           cmp == 0 ? "the trees are the best allreduce of any shape"
+                    : cmp > 0 ? "an allreduce with unequal shards does better than RS + AG here"
+                              : "below the trees: the LP's certificate is incomplete");
+  }
   if (o->size > 0) {
     char t[64], m[64];
     tc_units_format_size(o->size, m, sizeof m);
@@ -266,6 +282,8 @@ int tc_cmd_forest(int argc, char **argv) {
   if ((status = tc_cli_convert(&forest_cli, &o, "--coll", "--search", "--k", "--size", "--link-bw", NULL)))
     return status;
   if (o.k && o.k_scan) return tc_cli_usage_error("forest", "--k and --k-scan exclude each other");
+  if (o.lp && (!o.coll || strcmp(o.coll, "allreduce") || o.k_scan))
+    return tc_cli_usage_error("forest", "--lp certifies an allreduce: give --coll allreduce");
   long long ka = 0, kb = 0;
   if (o.k_scan && (status = parse_scan(o.k_scan, &ka, &kb))) return status;
   if (o.k_scan && (o.out || (o.coll && strcmp(o.coll, "allgather"))))

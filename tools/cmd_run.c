@@ -38,6 +38,7 @@
 #include "exec_client.h"
 #include "launch.h"
 #include "topocoll/program.h"
+#include "topocoll/rank_map.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/units.h"
 #include "topocoll/verify.h"
@@ -53,12 +54,15 @@ void tc_cmd_run_help(void) {
       "\n"
       "Runs the schedule in SCHEDULE.json (from 'topocoll sched --out' or 'topocoll plan') as an\n"
       "MPI collective on this machine: mpirun starts N copies of the executor topocoll-exec,\n"
-      "rank r plays node r, and every result is checked against the MPI library's own\n"
-      "collective on the same data. Prints, per size, the time and algorithmic bandwidth\n"
-      "(size / time) beside MPI's own. The schedule is verified before anything is launched.\n"
+      "rank r plays the r-th compute node (node r without switches; on a fabric the hops\n"
+      "through switches become direct sends), and every result is checked against the MPI\n"
+      "library's own collective on the same data. Prints, per size, the time and algorithmic\n"
+      "bandwidth (size / time) beside MPI's own. The schedule is verified before anything is\n"
+      "launched.\n"
       "Runs allgather, reduce-scatter and allreduce schedules.\n"
       "\n"
-      "  --np N          number of ranks; must equal the schedule's node count (the default)\n"
+      "  --np N          number of ranks; must equal the schedule's compute node count (the\n"
+      "                  default)\n"
       "  --sizes LIST    buffer sizes M of the whole collective, e.g. 4KB,1MB or 1KiB..256MiB\n"
       "                  (doubling range); default " DEFAULT_SIZES "; each is rounded down to\n"
       "                  whole elements on every rank, and the size reported is the one used\n"
@@ -156,10 +160,14 @@ static int check_schedule(run_options *o, tc_schedule_doc *doc) {
     tc_error_prefix(&err, "%s", o->file);
     return tc_cli_fail("run", &err);
   }
-  if (o->np && o->np != s->nodes)
+  int32_t ranks = tc_rank_count(doc->graph);
+  if (o->np && o->np != ranks && ranks == doc->graph->n)
     return tc_cli_usage_error("run", "--np %d does not match the schedule's %d nodes (rank r plays node r)", o->np,
-                              s->nodes);
-  o->np = s->nodes;
+                              ranks);
+  if (o->np && o->np != ranks)
+    return tc_cli_usage_error("run", "--np %d does not match the schedule's %d compute nodes (rank r plays the "
+                              "r-th compute node)", o->np, ranks);
+  o->np = ranks;
   return TC_EXIT_OK;
 }
 

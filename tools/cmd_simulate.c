@@ -42,6 +42,7 @@
 #include "topocoll/fit.h"
 #include "topocoll/program.h"
 #include "topocoll/program_io.h"
+#include "topocoll/rank_map.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/simgrid.h"
 #include "topocoll/units.h"
@@ -392,7 +393,7 @@ static void print_text(const sim_report *r) {
   printf("%s \"%s\"%s%s: %d ranks in SimGrid SMPI, pure alpha-beta network: alpha %s, link %.6g GB/s,\n"
          "B = %" PRId64 " links = %.6g GB/s; model %d steps, tau %.6g\n\n",
          tc_collective_name(s->coll), s->algorithm, r->doc->spec ? " on " : "", r->doc->spec ? r->doc->spec : "",
-         s->nodes, a, o->link_bw * 1e-9, r->cost->degree, (double)r->cost->degree * o->link_bw * 1e-9,
+         tc_rank_count(r->doc->graph), a, o->link_bw * 1e-9, r->cost->degree, (double)r->cost->degree * o->link_bw * 1e-9,
          r->cost->steps, tc_rat_to_double(r->cost->tau));
   printf("%10s  %12s  %11s  %12s  %7s  %12s  %-22s  %12s  %7s  %s\n", "size", "simulated", "algbw", "model",
          "error", "bound", "best SMPI", "SMPI time", "SMPI/sim", "checked");
@@ -525,9 +526,9 @@ static int check_schedule(const sim_options *o, tc_schedule_doc *doc, tc_cost *c
     tc_error_prefix(&err, "%s", o->file);
     return tc_cli_fail("simulate", &err);
   }
-  if (s->nodes < 2) /* docs/running.md: a 1-node collective moves nothing (time 0, no bandwidth) */
-    return tc_cli_usage_error("simulate", "%s: a schedule of 1 node moves nothing; there is nothing to simulate",
-                              o->file);
+  if (tc_rank_count(doc->graph) < 2) /* docs/running.md: a 1-rank collective moves nothing (time 0, no bandwidth) */
+    return tc_cli_usage_error("simulate", "%s: a schedule of 1 %snode moves nothing; there is nothing to simulate",
+                              o->file, tc_rank_count(doc->graph) < doc->graph->n ? "compute " : "");
   if (tc_schedule_cost(doc->graph, s, cost, &err)) return tc_cli_fail("simulate", &err);
   return TC_EXIT_OK;
 }
@@ -638,7 +639,8 @@ int tc_cmd_simulate(int argc, char **argv) {
     goto out;
   }
   if ((status = prepare(&doc, &o, dir))) goto out;
-  p.env = (tc_sim_env){smpirun, exec, prlimit[0] ? prlimit : NULL, dir, doc.sched.nodes, doc.sched.coll, o.timeout_s};
+  p.env = (tc_sim_env){smpirun, exec, prlimit[0] ? prlimit : NULL, dir, tc_rank_count(doc.graph), doc.sched.coll,
+                       o.timeout_s};
   if ((status = run_all(&p, &sched, algos, nalgos))) goto out;
   for (int i = 0; i < o.sizes.count; i++) checked[i] = o.sizes.bytes[i] <= o.check_max;
   sim_report r = {&o, &doc, &cost, &sched, checked, algos, nalgos, 0, {{0, 0}, 0, 0, 0, 0, 0}, ""};

@@ -157,6 +157,13 @@ TC_API int tc_forest_write_json(const tc_graph *g, const char *spec, const tc_fo
    if the schedule fails verification (our bug). On failure *out is empty. */
 TC_API int tc_forest_lower(const tc_graph *g, const tc_forest *f, int64_t P, tc_schedule *out, tc_error *err);
 
+/* LP (6) of paper 001 (App. E): the best allreduce of any shape — unequal shards, any split
+   of each link between reduce and broadcast — as an exact certificate for small fabrics
+   (docs/forestcoll.md). *value = Σ x_v, the allreduce algbw; *upper = 1 when no allreduce
+   can beat it (dual checked exactly), *lower = 1 when one reaches it (primal checked). Too
+   large an LP is TC_ERANGE with one line. */
+TC_API int tc_forest_lp_allreduce(const tc_graph *g, tc_rat *value, int *upper, int *lower, tc_error *err);
+
 /* The best algbw any ring allgather (any number of rings in parallel) can reach on g:
    N·λ/(N−1), λ the least capacity leaving a set that splits the compute nodes (*min_cut);
    see paper 001 §5.1. The comparison topocoll forest prints. */

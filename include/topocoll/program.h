@@ -7,6 +7,34 @@
 ** It is the form both lowerers consume: the MSCCL XML writer (msccl.h) and the MPI
 ** executor (run_mpi.h). Only allgather, reduce-scatter and allreduce are lowered.
 **
+** Ranks and switches. Rank r plays the r-th compute node of the graph (rank_map.h; on a
+** graph without switches, node r); a program's ranks are the graph's compute nodes and its
+** peers are ranks. A transfer between compute nodes is a message between their ranks. On a
+** fabric, where a transfer between GPUs goes GPU -> switch -> ... -> GPU one step per hop,
+** the switches are not ranks and hold nothing: every chunk interval that leaves a switch
+** for a compute node is traced back, step by step through any chain of switches, to the
+** compute node that sent it into the switches, and becomes one message from that node's
+** rank to the receiver's rank, at the step it leaves the last switch (its `arc` is that
+** last hop); transfers into a switch are no messages of their own. Within a step the
+** switch's sends see only what reached it in earlier steps. Switches only relay, so a
+** schedule is refused (TC_EINPUT, one line naming the switch, the shard, the units and the
+** step) when a switch
+**   - replicates: sends an interval on more often than it received it (copy phase: every
+**     copy it received, forwarded earliest first, serves one send; reduce phase: a received
+**     partial serves one send);
+**   - reduces: sends on, in the reduce phase, a partial made of two or more it received
+**     (the verifier's switch adds up what it receives, verify.h; the executors' cannot);
+** and, reduce phase only, when the compute node that sent a partial into the switches
+** receives into those units before the partial leaves them: the message, sent at the step
+** it leaves, would carry the changed partial (copy-phase data never changes). A reduce-
+** phase switch send of units it never received carries an empty partial: no message. Copy
+** and reduce phases are traced apart (an allreduce's switches start its allgather half
+** empty, as the verifier's do). An interval whose units entered the switches from several
+** compute nodes (or in several steps) becomes one message per origin (and entry step).
+** Since the verifier's switch keeps the sum of all it received, a reduce phase that relays
+** a shard's unit through one switch twice is a reduction there: each unit may cross each
+** switch once per reduce phase, and partials must meet at compute nodes.
+**
 ** Chunks. The collective's data is cut into nchunks = nshards * units chunks; chunk
 ** c = k * units + j is unit j of shard k (the schedule's integer units, so a transfer
 ** [lo, hi) of shard k is the chunk range [k*units + lo, k*units + hi)). How many elements
@@ -24,8 +52,9 @@
 **                   nchunks chunks mirroring the input layout (scratch chunk c accumulates
 **                   r's partial of chunk c, which the input — read-only — cannot hold). The
 **                   redundant area follows the mirror. scratch_chunks is the total.
-** Allgather and reduce-scatter need the paper's layout (nshards == nodes, shard k owned
-** by node k); anything else is TC_EINPUT.
+** Allgather and reduce-scatter need the paper's layout (one shard per rank, shard k owned
+** by rank k's node; without switches nshards == nodes, shard k owned by node k); anything
+** else is TC_EINPUT.
 **
 ** Semantics, step by step (the order of the ops in the array, and the order an executor
 ** that runs step-synchronously — the MPI executor — must respect): ops are sorted by step;
@@ -79,7 +108,8 @@
 ** (its reductions run after all the step's messages).
 **
 ** Cost: lowering rank r scans the schedule once (O(transfers); tc_program_lower_all
-** lowers every rank in one pass); dependencies add
+** lowers every rank in one pass; on a fabric collapsing the relays first costs
+** O(transfers log transfers + the segments they cover)); dependencies add
 ** O(sum of cnt) of chunk bookkeeping, refused with TC_ERANGE past 2^24 chunks per rank.
 */
 #ifndef TOPOCOLL_PROGRAM_H
@@ -91,6 +121,7 @@
 
 #include "topocoll/error.h"
 #include "topocoll/graph.h"
+#include "topocoll/rank_map.h"
 #include "topocoll/sched.h"
 
 typedef enum { TC_BUF_INPUT = 0, TC_BUF_OUTPUT = 1, TC_BUF_SCRATCH = 2 } tc_buffer;
@@ -119,12 +150,12 @@ typedef struct tc_op {
 typedef struct tc_program {
   tc_collective coll;
   int32_t rank;
-  int32_t ranks;           /* N */
+  int32_t ranks;           /* the graph's compute nodes (N without switches) */
   int32_t nshards;
   int64_t units;           /* chunks per shard */
   int32_t steps;
   int32_t rs_steps;        /* allreduce: last reduce-scatter step */
-  const int32_t *owner;    /* borrowed from the schedule: NULL = identity */
+  const int32_t *owner;    /* borrowed from the schedule (node ids, rank_map.h): NULL = identity */
   int64_t input_chunks;
   int64_t output_chunks;
   int64_t scratch_chunks;
@@ -139,18 +170,18 @@ enum { TC_LOWER_DEPS = 1 };
 
 /* Whether s on g can be lowered, i.e. run by the executors (MPI: `run`, the interposer,
    SMPI; MSCCL): an allgather, reduce-scatter or allreduce; allgather and reduce-scatter in
-   the paper's layout (above); nshards * units chunks representable (TC_ERANGE); and no
-   switch node, since rank r plays node r and every rank holds data. TC_EINPUT naming the
-   problem otherwise. The lowerers check it first; `run` calls it before launching mpirun,
-   so a schedule the executor would refuse never starts one. */
+   the paper's layout (above); nshards * units chunks representable (TC_ERANGE); on a
+   fabric, some compute node, every shard owned by one, and relays that collapse (above).
+   TC_EINPUT naming the problem otherwise. The lowerers check it first; `run` calls it
+   before launching mpirun, so a schedule the executor would refuse never starts one. */
 TC_API int tc_program_check(const tc_graph *g, const tc_schedule *s, tc_error *err);
 
-/* Lower schedule s (on g; s must have passed tc_schedule_verify) for `rank`. */
+/* Lower schedule s (on g; s must have passed tc_schedule_verify) for `rank`, 0..ranks-1. */
 TC_API int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t rank, unsigned flags, tc_program *out,
                             tc_error *err);
-/* All N ranks at once into out[0..N-1], in O(transfers log transfers) for the bookkeeping
-   (calling tc_program_lower N times scans the schedule N times). On failure nothing is
-   left to free. */
+/* All ranks at once into out[0..ranks-1] (ranks = tc_rank_count(g)), in O(transfers log
+   transfers) for the bookkeeping (calling tc_program_lower for every rank scans the
+   schedule once per rank). On failure nothing is left to free. */
 TC_API int tc_program_lower_all(const tc_graph *g, const tc_schedule *s, unsigned flags, tc_program *out,
                                 tc_error *err);
 TC_API void tc_program_destroy(tc_program *p);

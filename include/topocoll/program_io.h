@@ -12,7 +12,7 @@
 **   topocoll-programs 1
 **   collective <allgather|reduce-scatter|allreduce>
 **   algorithm <the schedule's algorithm name, the rest of the line>
-**   ranks <N>
+**   ranks <N: the graph's compute nodes, rank_map.h>
 **   digest <16 hex digits: FNV-1a 64 of every byte after the index>
 **   <N index lines: the byte offset of rank r's section, 20 digits, zero-padded>
 ** then per rank r = 0 .. N-1 its section:

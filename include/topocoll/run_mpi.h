@@ -2,7 +2,9 @@
 ** run_mpi.h — libtopocoll_mpi: run verified schedules as MPI collectives.
 **
 ** A plan is a schedule JSON file (sched_io.h) loaded collectively on a communicator whose
-** size equals the schedule's node count; rank r of the communicator plays node r. Every
+** size equals the schedule's compute node count; rank r of the communicator plays the r-th
+** compute node (rank_map.h: node r on a graph without switches; on a fabric the switch
+** hops are collapsed into messages between ranks, program.h). Every
 ** rank reads and checks the file itself (the schedule is verified with tc_schedule_verify
 ** unless TC_MPI_TRUSTED is given), lowers its own program (program.h), and then all ranks
 ** agree on the outcome with one MPI_Allreduce: if any rank failed, every rank returns the
@@ -74,7 +76,7 @@ enum { TC_MPI_TRUSTED = 1 /* skip tc_schedule_verify (the caller has verified th
 TC_API int tc_mpi_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, tc_error *err);
 TC_API void tc_mpi_plan_destroy(tc_mpi_plan *plan);
 
-/* What the plan does; its algorithm name ("bfb", "ring", ...) and its node count. */
+/* What the plan does; its algorithm name ("bfb", "ring", ...) and its rank count. */
 TC_API tc_collective tc_mpi_plan_collective(const tc_mpi_plan *plan);
 TC_API const char *tc_mpi_plan_algorithm(const tc_mpi_plan *plan);
 TC_API int tc_mpi_plan_ranks(const tc_mpi_plan *plan);

@@ -1,12 +1,17 @@
 /*
 ** forest_internal.h — what the files of src/forest share. Internal.
 **
-**   search.c   the optimality search (Algorithms 1 and 3) and its feasibility oracle
-**   split.c    switch removal by edge splitting (Algorithm 4) with the path pools of the
-**              map-back
-**   pack.c     tree packing (Algorithm 5, pack.h)
-**   forest.c   the pipeline: search, Prop. 3, removal, packing, map-back, verification
-**   verify.c   the independent tree verifier
+**   fabric.c        what ForestColl needs of a fabric (tc_forest_check_fabric)
+**   search.c        the optimality search (Algorithms 1 and 3, Prop. 3, the bottleneck cut)
+**   feasible.c      its feasibility oracle: N max-flows, the worst failing cut
+**   capgraph.c      the mutable capacitated digraph of the constructions
+**   split.c         switch removal by edge splitting (Algorithm 4) and the path pools
+**   pack.c          tree packing (Algorithm 5, pack.h)
+**   forest.c        the pipeline: search, Prop. 3, removal, packing, map-back, verification
+**   verify.c        the independent tree verifier
+**   forest_json.c   the forest document
+**   ring_bound.c    the best a ring can do (the comparison of §5.1)
+**   lp_allreduce.c  LP (6), the allreduce certificate, over lp_exact.c (GLPK + exact check)
 */
 #ifndef TC_FOREST_INTERNAL_H
 #define TC_FOREST_INTERNAL_H

@@ -13,7 +13,8 @@
 **   - for every arc e of D*, the multiplicities of the batches using e sum to <= c(e).
 ** μ for each growth step is formula (5) of Theorem 12: one max-flow on the auxiliary network
 ** D-bar (batches that already contain the new vertex y are omitted from both the network and
-** the sum, which changes nothing: each contributes exactly m(R_i) through x -> s_i -> y).
+** the sum, which changes nothing: each contributes exactly m(R_i) through x -> s_i -> y), or
+** an exact shortcut that gives the same value without it (pack.c; docs/forest_pack.md).
 */
 #ifndef TC_FOREST_PACK_H
 #define TC_FOREST_PACK_H
@@ -67,8 +68,9 @@ int tci_pack_trees_probed(const tci_capgraph *dstar, int64_t k, tci_pack_probe p
 /* The precondition itself: *ok = 1 iff min_v F(s, v; D*_k) >= n·k (n max-flows, each stopped
    at n·k). */
 int tci_pack_feasible(const tci_capgraph *dstar, int64_t k, int *ok, tc_error *err);
-/* The largest k >= 0 that tci_pack_feasible accepts (binary search; the condition is
-   monotone in k: c(S) >= |S|·k implies c(S) >= |S|·(k-1)). One node: 0 (any k packs). */
+/* The largest k >= 0 that tci_pack_feasible accepts (binary search below the smallest
+   in-capacity / (n-1); the condition is monotone in k: c(S) >= |S|·k implies
+   c(S) >= |S|·(k-1)). One node: TC_EINPUT (every k packs). */
 int tci_pack_max_k(const tci_capgraph *dstar, int64_t *k, tc_error *err);
 
 #endif

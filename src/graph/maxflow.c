@@ -184,3 +184,23 @@ int tci_maxflow_run_limit(tc_maxflow *f, int32_t s, int32_t t, int64_t limit, in
   *value = total;
   return TC_OK;
 }
+
+/* Backwards BFS from t: the residual arc into v that partners e (e leaves v) is e ^ 1, from
+   head[e]; it can carry flow towards v when its residual capacity is positive. */
+void tci_maxflow_sink_side(tc_maxflow *f, int32_t t, uint8_t *side) {
+  memset(side, 0, (size_t)f->n);
+  int32_t qh = 0, qt = 0;
+  side[t] = 1;
+  f->queue[qt++] = t;
+  while (qh < qt) {
+    int32_t v = f->queue[qh++];
+    for (int64_t i = f->adj_off[v]; i < f->adj_off[v + 1]; i++) {
+      int64_t e = f->adj[i];
+      int32_t u = f->head[e];
+      if (!side[u] && f->resid[e ^ 1] > 0) {
+        side[u] = 1;
+        f->queue[qt++] = u;
+      }
+    }
+  }
+}

@@ -11,7 +11,8 @@
 **   - tci_maxflow_flow(f, a) is the flow on arc a (0 <= flow <= cap), flows are conserved at
 **     every node but s and t, and their value is maximum;
 **   - tci_maxflow_source_side(f, v) is 1 exactly for the nodes reachable from s in the
-**     residual network: that set is the source side of a minimum cut (the smallest one).
+**     residual network: that set is the source side of a minimum cut (the smallest one);
+**     tci_maxflow_sink_side gives the nodes that reach t, the smallest sink side.
 ** The only arithmetic risk is the flow value itself; run() refuses with TC_ERANGE when the
 ** capacities leaving s could sum beyond int64. Arc flows never exceed their capacity.
 **
@@ -61,5 +62,9 @@ int tci_maxflow_run_limit(tc_maxflow *f, int32_t s, int32_t t, int64_t limit, in
 static inline int64_t tci_maxflow_flow(const tc_maxflow *f, int64_t arc) { return f->resid[2 * arc + 1]; }
 /* 1 if v is reachable from s in the residual network after the last run. */
 static inline int tci_maxflow_source_side(const tc_maxflow *f, int32_t v) { return f->level[v] >= 0; }
+/* After a run that was not stopped by its limit: side[v] = 1 exactly for the nodes that
+   reach t in the residual network — the sink side of the minimum cut nearest to t (the
+   smallest one). side has room for every node; uses the run's queue. */
+void tci_maxflow_sink_side(tc_maxflow *f, int32_t t, uint8_t *side);
 
 #endif

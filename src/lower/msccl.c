@@ -16,6 +16,8 @@
 
 #include "core/intmath.h"
 #include "lower/msccl_internal.h"
+#include "lower/relay.h"
+#include "topocoll/rank_map.h"
 #include "topocoll/verify.h"
 
 #define NAME_MAX_LEN 200
@@ -81,9 +83,9 @@ static int check_options(const tc_schedule *s, const tc_msccl_options *o, tc_err
   return TC_OK;
 }
 
-/* "<algorithm> <collective> n<N>", characters the name may not hold replaced by '_'. */
-static void default_name(const tc_schedule *s, char *buf, size_t size) {
-  snprintf(buf, size, "%s %s n%d", s->algorithm[0] ? s->algorithm : "schedule", tc_collective_name(s->coll), s->nodes);
+/* "<algorithm> <collective> n<N>" (N ranks), characters the name may not hold replaced by '_'. */
+static void default_name(const tc_schedule *s, int32_t ranks, char *buf, size_t size) {
+  snprintf(buf, size, "%s %s n%d", s->algorithm[0] ? s->algorithm : "schedule", tc_collective_name(s->coll), ranks);
   for (char *c = buf; *c; c++)
     if (!name_char_ok(*c)) *c = '_';
 }
@@ -104,23 +106,32 @@ static void free_gpus(exporter *E) {
   E->gpus = NULL;
 }
 
-/* Every transfer between two nodes is at least ceil(cnt / 71) steps at its sender and at
+/* Every message between two ranks is at least ceil(cnt / 71) steps at its sender and at
    its receiver: refuse at once (before lowering N programs) a schedule that cannot fit the
    parser's element limit on some GPU. */
 static int element_lower_bound(exporter *E, const tc_graph *g) {
+  tc_rank_map map;
+  tci_rank_xfers all;
+  if (tc_rank_map_init(&map, g, E->err)) return E->err->code;
+  int rc = tci_rank_xfers_init(&all, g, E->s, &map, E->err);
+  tc_rank_map_destroy(&map);
+  if (rc) return rc;
   int64_t *steps = calloc((size_t)E->n, sizeof *steps);
-  if (!steps) return tc_error_set(E->err, TC_ENOMEM, "out of memory counting steps");
-  for (int64_t i = 0; i < E->s->count; i++) {
-    const tc_transfer *x = &E->s->xfer[i];
-    int32_t u = g->src[x->arc], w = g->dst[x->arc];
-    int64_t len = x->hi - x->lo, pieces = len / TC_MX_MAX_COUNT + (len % TC_MX_MAX_COUNT != 0);
+  if (!steps) {
+    tci_rank_xfers_destroy(&all);
+    return tc_error_set(E->err, TC_ENOMEM, "out of memory counting steps");
+  }
+  for (int64_t i = 0; i < all.count; i++) {
+    tci_rank_xfer x = tci_rank_xfers_get(&all, i);
+    int32_t u = x.from, w = x.to;
+    int64_t len = x.hi - x.lo, pieces = len / TC_MX_MAX_COUNT + (len % TC_MX_MAX_COUNT != 0);
     if (u == w) continue;
     /* Chunk bounds reach 2^63-1: a sum that overflows stops at a bound it is above, which
        keeps "at least" true and 1 + n + steps representable. */
     if (tci_add64(steps[u], pieces, &steps[u]) || steps[u] > STEPS_CEILING) steps[u] = STEPS_CEILING;
     if (tci_add64(steps[w], pieces, &steps[w]) || steps[w] > STEPS_CEILING) steps[w] = STEPS_CEILING;
   }
-  int rc = TC_OK;
+  tci_rank_xfers_destroy(&all);
   for (int32_t r = 0; r < E->n && !rc; r++)
     if (1 + (int64_t)E->n + steps[r] > TC_MX_MAX_ELEMENTS)
       rc = tc_error_set(E->err, TC_ERANGE,
@@ -246,16 +257,17 @@ int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_opti
     return tc_error_set(err, TC_EINPUT, "MSCCL export covers allgather, reduce-scatter and allreduce, not %s",
                         tc_collective_name(s->coll));
   if (check_options(s, o, err)) return err->code;
-  if (s->nodes > TC_MX_MAX_GPUS)
+  int32_t ranks = tc_rank_count(g);
+  if (ranks > TC_MX_MAX_GPUS)
     return tc_error_set(err, TC_ERANGE, "MSCCL limit: %d ranks > %d (the runtime's parser holds %d gpu elements)",
-                        s->nodes, TC_MX_MAX_GPUS, TC_MX_MAX_GPUS);
+                        ranks, TC_MX_MAX_GPUS, TC_MX_MAX_GPUS);
   int rc = tc_schedule_verify(g, s, err);
   if (rc) {
     tc_error_prefix(err, "not exported: the schedule fails verification");
     return rc;
   }
   exporter E = {
-      .s = s, .n = s->nodes, .max_steps = o->max_steps ? o->max_steps : TC_MSCCL_DEFAULT_MAX_STEPS, .err = err};
+      .s = s, .n = ranks, .max_steps = o->max_steps ? o->max_steps : TC_MSCCL_DEFAULT_MAX_STEPS, .err = err};
   int32_t W = 0, L = 0;
   rc = element_lower_bound(&E, g);
   if (!rc) rc = lower_all(&E, g);
@@ -265,7 +277,7 @@ int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_opti
     if (o->name)
       snprintf(name, sizeof name, "%s", o->name);
     else
-      default_name(s, name, sizeof name);
+      default_name(s, ranks, name, sizeof name);
     tc_msccl_stats st;
     tc_mx_algo a = {.name = name,
                     .coll = coll,

@@ -17,6 +17,9 @@
 **   reduced  (reduce phase, TC_LOWER_DEPS) chunks a receive of the current step reduces
 **            into: a send of the step that reads one of them is staged (program.h).
 ** Dependencies, when asked for, are a second pass over the final op list.
+** The transfers come as messages between ranks (lower/relay.h): on a graph without
+** switches the schedule's own, on a fabric with the switch hops collapsed; rank r plays the
+** r-th compute node (rank_map.h).
 */
 #include "topocoll/program.h"
 
@@ -24,6 +27,8 @@
 #include <string.h>
 
 #include "lower/interval_set.h"
+#include "lower/relay.h"
+#include "topocoll/rank_map.h"
 
 /* Chunks past which dependency tracking (per-chunk bookkeeping) is refused. */
 #define TC_PROGRAM_DEPS_MAX_CHUNKS (INT64_C(1) << 24)
@@ -41,6 +46,7 @@ typedef struct location {
 typedef struct lowering {
   const tc_graph *g;
   const tc_schedule *s;
+  const tc_rank_map *map;
   tc_program *p;
   int32_t r;
   int64_t nchunks;
@@ -130,7 +136,7 @@ static location step_slot(lowering *L, int64_t cnt) {
    make that receive wait for this send (write after read); with rendezvous sends such
    waits can close a cycle across ranks. So the send reads a copy made before the step's
    messages instead, and no receive ever waits for a send of its own step. */
-static int reduce_send(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, int32_t peer) {
+static int reduce_send(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1, int32_t peer) {
   location src;
   if (tci_interval_set_covers(&L->touched, c0, c1)) src = acc_loc(L, c0);
   else if (!tci_interval_set_overlaps(&L->touched, c0, c1)) src = input_loc(L, c0);
@@ -148,7 +154,7 @@ static int reduce_send(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1
                                    .cnt = c1 - c0});
 }
 
-static int reduce_recv(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, int32_t peer) {
+static int reduce_recv(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1, int32_t peer) {
   location src, dst = acc_loc(L, c0);
   if (tci_interval_set_covers(&L->touched, c0, c1)) src = dst;
   else if (!tci_interval_set_overlaps(&L->touched, c0, c1)) {
@@ -164,7 +170,7 @@ static int reduce_recv(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1
 }
 
 /* Copy phase: the sender holds [c0, c1) (the verifier saw to that). */
-static int copy_send(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, int32_t peer) {
+static int copy_send(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1, int32_t peer) {
   int own = L->p->coll == TC_COLL_ALLGATHER && x->shard == L->r;
   location src = own ? input_loc(L, c0) : (location){TC_BUF_OUTPUT, c0};
   return push(L, &L->send, (tc_op){.kind = TC_OP_SEND, .step = x->step, .peer = peer, .arc = x->arc,
@@ -174,7 +180,7 @@ static int copy_send(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, 
 
 /* A receive of wholly new data lands in the output; anything else lands in the redundant
    area and only its new pieces are copied on. */
-static int copy_recv(lowering *L, const tc_transfer *x, int64_t c0, int64_t c1, int32_t peer) {
+static int copy_recv(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1, int32_t peer) {
   tc_op op = {.kind = TC_OP_RECV, .step = x->step, .peer = peer, .arc = x->arc, .src = TC_BUF_INPUT,
               .src_off = -1, .dst = TC_BUF_OUTPUT, .dst_off = c0, .cnt = c1 - c0};
   if (!tci_interval_set_overlaps(&L->held, c0, c1) && !tci_interval_set_overlaps(&L->incoming, c0, c1)) {
@@ -227,7 +233,7 @@ static int finish_untouched(lowering *L, op_list *list, int32_t step, int64_t c0
 static int start_allgather_half(lowering *L, int32_t step) {
   const tc_program *p = L->p;
   for (int32_t k = 0; k < p->nshards; k++) {
-    if (tc_schedule_owner(L->s, k) != L->r) continue;
+    if (L->map->rank[tc_schedule_owner(L->s, k)] != L->r) continue;
     int64_t c0 = (int64_t)k * p->units, c1 = c0 + p->units;
     if (finish_untouched(L, &L->pre, step, c0, c1)) return L->err->code;
     if (tci_interval_set_add(&L->held, c0, c1, L->err)) return L->err->code;
@@ -236,29 +242,30 @@ static int start_allgather_half(lowering *L, int32_t step) {
 }
 
 static int cmp_transfer(const void *a, const void *b) {
-  const tc_transfer *x = a, *y = b;
+  const tci_rank_xfer *x = a, *y = b;
   if (x->step != y->step) return x->step < y->step ? -1 : 1;
   if (x->arc != y->arc) return x->arc < y->arc ? -1 : 1;
   if (x->shard != y->shard) return x->shard < y->shard ? -1 : 1;
   if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
-  return (x->hi > y->hi) - (x->hi < y->hi);
+  if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
+  if (x->from != y->from) return x->from < y->from ? -1 : 1; /* relays into one arc from several origins */
+  return (x->to > y->to) - (x->to < y->to);
 }
 
-/* The rank's transfers, copied, in canonical order (the key is total on distinct
-   transfers, so the order does not depend on qsort). */
-static int rank_transfers(lowering *L, tc_transfer **out, int64_t *count) {
-  const tc_schedule *s = L->s;
+/* The rank's messages, copied, in canonical order (the key is total on distinct messages,
+   so the order does not depend on qsort). */
+static int rank_transfers(lowering *L, const tci_rank_xfers *all, tci_rank_xfer **out, int64_t *count) {
   int64_t n = 0;
-  for (int64_t i = 0; i < s->count; i++) {
-    int64_t a = s->xfer[i].arc;
-    if (L->g->src[a] == L->r || L->g->dst[a] == L->r) n++;
+  for (int64_t i = 0; i < all->count; i++) {
+    tci_rank_xfer x = tci_rank_xfers_get(all, i);
+    n += x.from == L->r || x.to == L->r;
   }
-  tc_transfer *mine = malloc(sizeof *mine * (size_t)(n ? n : 1));
+  tci_rank_xfer *mine = malloc(sizeof *mine * (size_t)(n ? n : 1));
   if (!mine) return tc_error_set(L->err, TC_ENOMEM, "out of memory lowering rank %d", L->r);
   n = 0;
-  for (int64_t i = 0; i < s->count; i++) {
-    int64_t a = s->xfer[i].arc;
-    if (L->g->src[a] == L->r || L->g->dst[a] == L->r) mine[n++] = s->xfer[i];
+  for (int64_t i = 0; i < all->count; i++) {
+    tci_rank_xfer x = tci_rank_xfers_get(all, i);
+    if (x.from == L->r || x.to == L->r) mine[n++] = x;
   }
   if (n > 1) qsort(mine, (size_t)n, sizeof *mine, cmp_transfer);
   *out = mine;
@@ -266,22 +273,31 @@ static int rank_transfers(lowering *L, tc_transfer **out, int64_t *count) {
   return TC_OK;
 }
 
-int tc_program_check(const tc_graph *g, const tc_schedule *s, tc_error *err) {
+/* Everything tc_program_check asks but the relays, which the lowering meets anyway. */
+static int check_layout(const tc_graph *g, const tc_schedule *s, const tc_rank_map *map, tc_error *err) {
   if (s->coll != TC_COLL_ALLGATHER && s->coll != TC_COLL_REDUCE_SCATTER && s->coll != TC_COLL_ALLREDUCE)
     return tc_error_set(err, TC_EINPUT, "a %s schedule; the executors run allgather, reduce-scatter and allreduce only",
                         tc_collective_name(s->coll));
   if (g->n != s->nodes)
     return tc_error_set(err, TC_EINPUT, "schedule has %d nodes but the graph has %d", s->nodes, g->n);
-  for (int32_t u = 0; u < g->n; u++) /* rank u plays node u, and every rank holds data */
-    if (g->kind[u] != TC_NODE_COMPUTE)
-      return tc_error_set(err, TC_EINPUT, "node %d is a switch: the executors run one rank per node, and every "
-                          "rank holds data (switches hold none)", u);
+  int fabric = map->ranks < g->n;
+  if (fabric && map->ranks == 0)
+    return tc_error_set(err, TC_EINPUT, "the graph has no compute node: there is no rank to run the schedule");
+  for (int32_t k = 0; k < s->nshards; k++) { /* ranks hold the data; switches hold none */
+    int32_t u = tc_schedule_owner(s, k);
+    if (u < 0 || u >= g->n) return tc_error_set(err, TC_EINPUT, "owner %d of shard %d is not a node", u, k);
+    if (map->rank[u] < 0)
+      return tc_error_set(err, TC_EINPUT, "shard %d is owned by node %d, a switch (switches hold no data)", k, u);
+  }
   if (s->coll != TC_COLL_ALLREDUCE) {
-    int identity = s->nshards == s->nodes;
-    for (int32_t k = 0; identity && k < s->nshards; k++) identity = tc_schedule_owner(s, k) == k;
-    if (!identity)
+    int identity = s->nshards == map->ranks;
+    for (int32_t k = 0; identity && k < s->nshards; k++) identity = tc_schedule_owner(s, k) == map->node[k];
+    if (!identity && !fabric)
       return tc_error_set(err, TC_EINPUT, "%s schedule must have one shard per node, shard k owned by node k",
                           tc_collective_name(s->coll));
+    if (!identity)
+      return tc_error_set(err, TC_EINPUT, "%s schedule must have one shard per compute node, shard k owned by the "
+                          "node of rank k (the k-th compute node)", tc_collective_name(s->coll));
   }
   int64_t nchunks;
   if (s->units < 1 || __builtin_mul_overflow((int64_t)s->nshards, s->units, &nchunks))
@@ -290,10 +306,16 @@ int tc_program_check(const tc_graph *g, const tc_schedule *s, tc_error *err) {
   return TC_OK;
 }
 
-static int check_schedule(const tc_graph *g, const tc_schedule *s, int32_t rank, tc_error *err) {
-  int rc = tc_program_check(g, s, err);
-  if (!rc && (rank < 0 || rank >= s->nodes))
-    rc = tc_error_set(err, TC_EINPUT, "rank %d outside 0..%d", rank, s->nodes - 1);
+int tc_program_check(const tc_graph *g, const tc_schedule *s, tc_error *err) {
+  tc_rank_map map;
+  tci_rank_xfers all;
+  int rc = tc_rank_map_init(&map, g, err);
+  if (!rc) rc = check_layout(g, s, &map, err);
+  if (!rc && map.ranks < g->n) { /* a fabric: the relays must collapse */
+    rc = tci_rank_xfers_init(&all, g, s, &map, err);
+    if (!rc) tci_rank_xfers_destroy(&all);
+  }
+  tc_rank_map_destroy(&map);
   return rc;
 }
 
@@ -429,7 +451,7 @@ static void set_layout(tc_program *p, int64_t nchunks) {
   }
 }
 
-static int lower_steps(lowering *L, const tc_transfer *mine, int64_t count) {
+static int lower_steps(lowering *L, const tci_rank_xfer *mine, int64_t count) {
   tc_program *p = L->p;
   const tc_schedule *s = L->s;
   int32_t r = L->r;
@@ -449,8 +471,8 @@ static int lower_steps(lowering *L, const tc_transfer *mine, int64_t count) {
        the state at the start of the step. Pass 2: the receives. */
     for (int pass = reduce && L->stage ? 0 : 1; pass <= 2; pass++)
       for (int64_t i = at; i < end; i++) {
-        const tc_transfer *x = &mine[i];
-        int32_t u = L->g->src[x->arc], w = L->g->dst[x->arc];
+        const tci_rank_xfer *x = &mine[i];
+        int32_t u = x->from, w = x->to;
         int64_t c0 = (int64_t)x->shard * p->units + x->lo, c1 = (int64_t)x->shard * p->units + x->hi;
         if (!reduce && u == w) continue; /* a copy to oneself carries nothing */
         if (pass == 0 && w == r && tci_interval_set_add(&L->reduced, c0, c1, L->err)) return L->err->code;
@@ -477,14 +499,14 @@ static int lower_steps(lowering *L, const tc_transfer *mine, int64_t count) {
   return TC_OK;
 }
 
-/* Lower rank's program from its transfers `mine` (in canonical order). */
-static int lower_from(const tc_graph *g, const tc_schedule *s, int32_t rank, unsigned flags, const tc_transfer *mine,
-                      int64_t count, tc_program *out, tc_error *err) {
+/* Lower rank's program from its messages `mine` (in canonical order). */
+static int lower_from(const tc_graph *g, const tc_schedule *s, const tc_rank_map *map, int32_t rank, unsigned flags,
+                      const tci_rank_xfer *mine, int64_t count, tc_program *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   tc_program *p = out;
   p->coll = s->coll;
   p->rank = rank;
-  p->ranks = s->nodes;
+  p->ranks = map->ranks;
   p->nshards = s->nshards;
   p->units = s->units;
   p->steps = s->steps;
@@ -493,8 +515,8 @@ static int lower_from(const tc_graph *g, const tc_schedule *s, int32_t rank, uns
   int64_t nchunks = (int64_t)s->nshards * s->units;
   set_layout(p, nchunks);
 
-  lowering L = {.g = g, .s = s, .p = p, .r = rank, .nchunks = nchunks, .stage = (flags & TC_LOWER_DEPS) != 0,
-               .err = err};
+  lowering L = {.g = g, .s = s, .map = map, .p = p, .r = rank, .nchunks = nchunks,
+                .stage = (flags & TC_LOWER_DEPS) != 0, .err = err};
   tci_interval_set_init(&L.touched);
   tci_interval_set_init(&L.held);
   tci_interval_set_init(&L.incoming);
@@ -519,45 +541,60 @@ static int lower_from(const tc_graph *g, const tc_schedule *s, int32_t rank, uns
 int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t rank, unsigned flags, tc_program *out,
                      tc_error *err) {
   memset(out, 0, sizeof *out);
-  if (check_schedule(g, s, rank, err)) return err->code;
-  lowering L = {.g = g, .s = s, .r = rank, .err = err};
-  tc_transfer *mine = NULL;
+  tc_rank_map map;
+  tci_rank_xfers all = {0};
+  tci_rank_xfer *mine = NULL;
   int64_t count = 0;
-  int rc = rank_transfers(&L, &mine, &count);
-  if (!rc) rc = lower_from(g, s, rank, flags, mine, count, out, err);
+  int rc = tc_rank_map_init(&map, g, err);
+  if (!rc) rc = check_layout(g, s, &map, err);
+  if (!rc && (rank < 0 || rank >= map.ranks))
+    rc = tc_error_set(err, TC_EINPUT, "rank %d outside 0..%d", rank, map.ranks - 1);
+  if (!rc) rc = tci_rank_xfers_init(&all, g, s, &map, err);
+  lowering L = {.g = g, .s = s, .r = rank, .err = err};
+  if (!rc) rc = rank_transfers(&L, &all, &mine, &count);
+  if (!rc) rc = lower_from(g, s, &map, rank, flags, mine, count, out, err);
   free(mine);
+  tci_rank_xfers_destroy(&all);
+  tc_rank_map_destroy(&map);
   return rc;
 }
 
 int tc_program_lower_all(const tc_graph *g, const tc_schedule *s, unsigned flags, tc_program *out, tc_error *err) {
-  int32_t n = s->nodes;
+  int32_t n = tc_rank_count(g);
   if (n > 0) memset(out, 0, sizeof *out * (size_t)n);
-  if (check_schedule(g, s, 0, err)) return err->code;
-  /* Bucket the transfers by the ranks they touch (a self-loop once), then sort each. */
-  int64_t *start = calloc((size_t)n + 1, sizeof *start);
-  tc_transfer *bucket = malloc(sizeof *bucket * (size_t)(2 * s->count + 1));
-  int64_t *fill = malloc(sizeof *fill * (size_t)n);
-  int rc = TC_OK;
+  tc_rank_map map;
+  tci_rank_xfers all = {0};
+  int64_t *start = NULL, *fill = NULL;
+  tci_rank_xfer *bucket = NULL;
+  int rc = tc_rank_map_init(&map, g, err);
+  if (!rc) rc = check_layout(g, s, &map, err);
+  if (!rc && n < 1) rc = tc_error_set(err, TC_EINPUT, "rank 0 outside 0..%d", n - 1);
+  if (!rc) rc = tci_rank_xfers_init(&all, g, s, &map, err);
+  if (rc) goto done;
+  /* Bucket the messages by the ranks they touch (one to oneself once), then sort each. */
+  start = calloc((size_t)n + 1, sizeof *start);
+  bucket = malloc(sizeof *bucket * (size_t)(2 * all.count + 1));
+  fill = malloc(sizeof *fill * (size_t)(n ? n : 1));
   if (!start || !bucket || !fill) {
     rc = tc_error_set(err, TC_ENOMEM, "out of memory lowering %d ranks", n);
     goto done;
   }
-  for (int64_t i = 0; i < s->count; i++) {
-    int32_t u = g->src[s->xfer[i].arc], w = g->dst[s->xfer[i].arc];
-    start[u + 1]++;
-    if (w != u) start[w + 1]++;
+  for (int64_t i = 0; i < all.count; i++) {
+    tci_rank_xfer x = tci_rank_xfers_get(&all, i);
+    start[x.from + 1]++;
+    if (x.to != x.from) start[x.to + 1]++;
   }
   for (int32_t r = 0; r < n; r++) start[r + 1] += start[r];
   memcpy(fill, start, sizeof *fill * (size_t)n);
-  for (int64_t i = 0; i < s->count; i++) {
-    int32_t u = g->src[s->xfer[i].arc], w = g->dst[s->xfer[i].arc];
-    bucket[fill[u]++] = s->xfer[i];
-    if (w != u) bucket[fill[w]++] = s->xfer[i];
+  for (int64_t i = 0; i < all.count; i++) {
+    tci_rank_xfer x = tci_rank_xfers_get(&all, i);
+    bucket[fill[x.from]++] = x;
+    if (x.to != x.from) bucket[fill[x.to]++] = x;
   }
   for (int32_t r = 0; r < n && !rc; r++) {
     int64_t count = start[r + 1] - start[r];
     if (count > 1) qsort(bucket + start[r], (size_t)count, sizeof *bucket, cmp_transfer);
-    rc = lower_from(g, s, r, flags, bucket + start[r], count, &out[r], err);
+    rc = lower_from(g, s, &map, r, flags, bucket + start[r], count, &out[r], err);
   }
   if (rc)
     for (int32_t r = 0; r < n; r++) tc_program_destroy(&out[r]);
@@ -565,6 +602,8 @@ done:
   free(start);
   free(bucket);
   free(fill);
+  tci_rank_xfers_destroy(&all);
+  tc_rank_map_destroy(&map);
   return rc;
 }
 

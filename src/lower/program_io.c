@@ -64,7 +64,7 @@ static void write_section(hashing_writer *w, const tc_program *p) {
 int tc_program_file_write(const tc_graph *g, const tc_schedule *s, const char *path, tc_error *err) {
   if (strchr(s->algorithm, '\n') || strchr(s->algorithm, '\r'))
     return tc_error_set(err, TC_EINPUT, "%s: the algorithm name holds a line break", path);
-  int32_t n = s->nodes;
+  int32_t n = tc_rank_count(g);
   tc_program *progs = calloc((size_t)(n > 0 ? n : 1), sizeof *progs);
   if (!progs) return tc_error_set(err, TC_ENOMEM, "out of memory lowering %d ranks", n);
   int rc = tc_program_lower_all(g, s, 0, progs, err);

@@ -7,6 +7,8 @@
 ** between neighbours, and the only one-link path between neighbours is their own link, so
 ** they use exactly it; the routes that SimGrid computes serve SMPI's built-in algorithms.
 ** The earlier writer declared all N(N-1) routes (routing="Full"): 3.3 GB for kautz(4,5).
+** On a fabric the switches are routers: the same one-link routes join hosts and routers,
+** and SimGrid routes a message between two hosts along its own shortest path through them.
 */
 #include "topocoll/simgrid.h"
 
@@ -19,6 +21,7 @@
 
 #include "core/io_atomic.h"
 #include "topocoll/output.h"
+#include "topocoll/rank_map.h"
 
 /* mkdir -p: create `dir` and any missing parents. */
 static int make_dirs(const char *dir, tc_error *err) {
@@ -104,30 +107,40 @@ static void write_links(FILE *fp, const tc_graph *g, double link_bw, double alph
   }
 }
 
-static int write_platform(const tc_graph *g, double link_bw, double alpha_s, const char *path, tc_error *err) {
+static int write_platform(const tc_graph *g, const tc_rank_map *map, double link_bw, double alpha_s,
+                          const char *path, tc_error *err) {
   tc_atomic_file af;
   int rc = tci_atomic_open(&af, path, err);
   if (rc) return rc;
   FILE *fp = af.fp;
+  int fabric = map->ranks < g->n;
   fputs("<?xml version='1.0'?>\n"
-        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-        "<!-- written by topocoll: one host per node, one link per ordered pair of neighbours, -->\n"
-        "<!-- one route per link; SimGrid finds the shortest paths between the others -->\n"
-        "<platform version=\"4.1\">\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n",
+        fp);
+  fputs(fabric ? "<!-- written by topocoll: one host per compute node, one router per switch node, one link -->\n"
+                 "<!-- per ordered pair of neighbours, one route per link; SimGrid finds the shortest paths between "
+                 "the others -->\n"
+               : "<!-- written by topocoll: one host per node, one link per ordered pair of neighbours, -->\n"
+                 "<!-- one route per link; SimGrid finds the shortest paths between the others -->\n",
+        fp);
+  fputs("<platform version=\"4.1\">\n"
         "  <zone id=\"topocoll\" routing=\"DijkstraCache\">\n",
         fp);
-  for (int32_t u = 0; u < g->n; u++) fprintf(fp, "    <host id=\"n%d\" speed=\"1Gf\"/>\n", u);
+  for (int32_t r = 0; r < map->ranks; r++) fprintf(fp, "    <host id=\"n%d\" speed=\"1Gf\"/>\n", map->node[r]);
+  for (int32_t u = 0; u < g->n; u++)
+    if (map->rank[u] < 0) fprintf(fp, "    <router id=\"n%d\"/>\n", u);
   write_links(fp, g, link_bw, alpha_s, 0);
   write_links(fp, g, link_bw, alpha_s, 1);
   fputs("  </zone>\n</platform>\n", fp);
   return tci_atomic_commit(&af, err);
 }
 
-static int write_hostfile(const tc_graph *g, const char *path, tc_error *err) {
+/* Rank r runs on the host of the node it plays (rank_map.h). */
+static int write_hostfile(const tc_rank_map *map, const char *path, tc_error *err) {
   tc_atomic_file af;
   int rc = tci_atomic_open(&af, path, err);
   if (rc) return rc;
-  for (int32_t u = 0; u < g->n; u++) fprintf(af.fp, "n%d\n", u);
+  for (int32_t r = 0; r < map->ranks; r++) fprintf(af.fp, "n%d\n", map->node[r]);
   return tci_atomic_commit(&af, err);
 }
 
@@ -142,9 +155,16 @@ int tc_simgrid_write_platform(const tc_graph *g, double link_bw, double alpha_s,
   if (tc_output_is_stdout(dir))
     return tc_error_set(err, TC_EINPUT, "a SimGrid platform is a directory (platform.xml and hostfile); '-' "
                                         "(standard output) cannot receive it");
-  int rc = check_links(g, link_bw, err);
+  tc_rank_map map;
+  int rc = tc_rank_map_init(&map, g, err);
+  if (!rc && map.ranks == 0)
+    rc = tc_error_set(err, TC_EINPUT, "the graph has no compute node: a platform needs at least one host");
+  if (!rc) rc = check_links(g, link_bw, err);
   if (!rc) rc = make_dirs(dir, err);
-  if (rc) return rc;
+  if (rc) {
+    tc_rank_map_destroy(&map);
+    return rc;
+  }
   char *platform = join_path(dir, "platform.xml", err), *hostfile = platform ? join_path(dir, "hostfile", err) : NULL;
   if (!hostfile) rc = TC_ENOMEM;
   /* Both files or neither (output.h): both targets checked first, then one batch. */
@@ -152,12 +172,13 @@ int tc_simgrid_write_platform(const tc_graph *g, double link_bw, double alpha_s,
   if (!rc) rc = tc_output_check(hostfile, err);
   if (!rc) {
     tc_output_begin();
-    rc = write_platform(g, link_bw, alpha_s, platform, err);
-    if (!rc) rc = write_hostfile(g, hostfile, err);
+    rc = write_platform(g, &map, link_bw, alpha_s, platform, err);
+    if (!rc) rc = write_hostfile(&map, hostfile, err);
     if (rc) tc_output_abort();
     else rc = tc_output_commit(err);
   }
   free(platform);
   free(hostfile);
+  tc_rank_map_destroy(&map);
   return rc;
 }

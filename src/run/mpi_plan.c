@@ -4,14 +4,15 @@
 **
 ** tc_mpi_plan_load: duplicate the communicator (the plan's messages never meet the
 ** caller's), then, on every rank independently: read the file, verify it (unless
-** TC_MPI_TRUSTED), check its node count against the communicator, lower this rank's
-** program (program.h) and annotate it (run_internal.h): global chunk ids for every op,
-** the chunks of redundant receives read off the COPYs that follow them, step boundaries,
-** and a check that the executor's way of running a step — leading COPYs, then every
-** receive and send posted at once, one MPI_Waitall, then the rest in program order — means
-** what the program means: no receive may land on chunks that a send of the same step reads,
-** that another receive lands on, or that an earlier non-leading op of the step touches
-** (in-place aliases counted, so the check holds in place and out of place). A failure
+** TC_MPI_TRUSTED), check its rank count (its compute nodes, rank_map.h) against the
+** communicator, lower this rank's program (program.h) and annotate it (run_internal.h):
+** global chunk ids for every op, the chunks of redundant receives read off the COPYs that
+** follow them, step boundaries, and a check that the executor's way of running a step —
+** leading COPYs, then every receive and send posted at once, one MPI_Waitall, then the
+** rest in program order — means what the program means: no receive may land on chunks that
+** a send of the same step reads, that another receive lands on, or that an earlier
+** non-leading op of the step touches (in-place aliases counted, so the check holds in
+** place and out of place). A failure
 ** there is a lowering bug, reported as TC_EFAIL. Then one tci_run_agree, and, when all
 ** succeeded, a broadcast of rank 0's digest of the schedule and graph and a second
 ** agreement: a rank that read a different file (a stale copy on one node) is an error on
@@ -30,6 +31,7 @@
 
 #include "run/run_internal.h"
 #include "topocoll/program_io.h"
+#include "topocoll/rank_map.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/verify.h"
 
@@ -361,10 +363,11 @@ static int load_local(tc_mpi_plan *plan, const char *path, unsigned flags, int *
   if (tc_program_check(doc.graph, s, err)) { /* what `run` checks before launching mpirun */
     tc_error_prefix(err, "%s", path);
     rc = err->code;
-  } else if (s->nodes != plan->ranks) {
+  } else if (tc_rank_count(doc.graph) != plan->ranks) { /* rank r plays the r-th compute node */
     *wrong_size = 1;
-    rc = tc_error_set(err, TC_EINPUT, "%s: the schedule is for %d nodes but the communicator has %d ranks", path,
-                      s->nodes, plan->ranks);
+    int fabric = tc_rank_count(doc.graph) < doc.graph->n;
+    rc = tc_error_set(err, TC_EINPUT, "%s: the schedule is for %d %snodes but the communicator has %d ranks", path,
+                      tc_rank_count(doc.graph), fabric ? "compute " : "", plan->ranks);
   } else if (!(flags & TC_MPI_TRUSTED) && tc_schedule_verify(doc.graph, s, err)) {
     tc_error_prefix(err, "%s: invalid schedule", path);
     rc = TC_EINPUT;

@@ -1,0 +1,35 @@
+/*
+** rank_map.h — which node of the graph each rank of an executor plays.
+**
+** Ranks are the compute nodes: rank r plays the r-th compute node in id order, and a switch
+** node has no rank (switches only relay what compute nodes send, program.h). On a graph
+** without switches rank r is node r. Every lowerer and executor takes the mapping from
+** here: the per-rank programs and the programs file (program.h, program_io.h), the MSCCL
+** XML (one GPU per rank, msccl.h), the MPI executor and the PMPI interposer (one MPI rank
+** per rank, run_mpi.h) and the SimGrid hostfile (rank r on the host of its node,
+** simgrid.h).
+*/
+#ifndef TOPOCOLL_RANK_MAP_H
+#define TOPOCOLL_RANK_MAP_H
+
+#include "topocoll/export.h"
+
+#include <stdint.h>
+
+#include "topocoll/error.h"
+#include "topocoll/graph.h"
+
+typedef struct tc_rank_map {
+  int32_t ranks; /* the compute nodes of the graph */
+  int32_t nodes; /* all nodes of the graph */
+  int32_t *node; /* ranks entries: the node rank r plays, ascending */
+  int32_t *rank; /* nodes entries: the rank node u plays, -1 for a switch */
+} tc_rank_map;
+
+/* How many ranks a schedule on g runs on: its compute nodes. O(n). */
+TC_API int32_t tc_rank_count(const tc_graph *g);
+/* The map of g (TC_ENOMEM on failure; the map is then empty). */
+TC_API int tc_rank_map_init(tc_rank_map *m, const tc_graph *g, tc_error *err);
+TC_API void tc_rank_map_destroy(tc_rank_map *m);
+
+#endif
