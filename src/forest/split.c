@@ -46,8 +46,8 @@ static int new_path(tci_pools *p, const int64_t *a, int64_t na, const int64_t *b
   if (p->npaths == 0) p->path_off[0] = 0;
   /* a or b may point into p->hop, which did not move above unless grown — copy via memmove
      from the (possibly reallocated) arena is handled by the caller passing offsets. */
-  memmove(p->hop + p->nhops, a, (size_t)na * sizeof *a);
-  memmove(p->hop + p->nhops + na, b, (size_t)nb * sizeof *b);
+  if (na) memmove(p->hop + p->nhops, a, (size_t)na * sizeof *a); /* an empty part may be NULL */
+  if (nb) memmove(p->hop + p->nhops + na, b, (size_t)nb * sizeof *b);
   p->nhops += na + nb;
   *id = p->npaths++;
   p->path_off[p->npaths] = p->nhops;
