@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # mpi_forest.sh — ForestColl's trees pipelined into step schedules (`sched --algo
-# forestcoll`, forest.h's tc_forest_lower) run under MPI on graphs without switches (fabric
-# schedules in the runtimes: program.h), against the MPI library's own collective:
+# forestcoll`, forest.h's tc_forest_lower) run under MPI, against the MPI library's own
+# collective:
 #   - `topocoll run` on the schedule files of allgather, reduce-scatter and allreduce on
 #     hypercube(3) (8 ranks, P = 2; the allreduce also in place with int64 max) and the
 #     allreduce on genkautz(2,10) (10 ranks, P = 3): every size verified, the report naming
-#     the collective and forestcoll;
+#     the collective and forestcoll; and the allgather on the fabric fig2toy() (8 ranks:
+#     the switch hops collapse into direct sends, program.h);
 #   - mpi_collectives on the same files: every count class, datatype, op, in place and out
 #     of place equal to MPI's, bit for bit (tests/mpi_collectives.c).
 # $1 = build directory, $2 = mpirun.
@@ -22,6 +23,7 @@ plan hc3-ag 'hypercube(3)' allgather forestcoll --chunks 2
 plan hc3-rs 'hypercube(3)' reduce-scatter forestcoll --chunks 2
 plan hc3-ar 'hypercube(3)' allreduce forestcoll --chunks 2
 plan gk10-ar 'genkautz(2,10)' allreduce forestcoll --chunks 3
+plan toy-ag 'fig2toy()' allgather forestcoll --chunks 2
 
 # run_ok FILE NP COLL DTYPE OP [RUN OPTIONS...]: `topocoll run` verifies every size
 run_ok() {
@@ -45,9 +47,10 @@ run_ok hc3-rs 8 reduce-scatter double sum
 run_ok hc3-ar 8 allreduce int32 sum
 run_ok hc3-ar 8 allreduce int64 max --inplace
 run_ok gk10-ar 10 allreduce float sum
+run_ok toy-ag 8 allgather int32 sum
 
 t=$tmp
-run 8 $t/hc3-ag.json $t/hc3-rs.json $t/hc3-ar.json
+run 8 $t/hc3-ag.json $t/hc3-rs.json $t/hc3-ar.json $t/toy-ag.json
 run 10 $t/gk10-ar.json
 
 finish mpi_forest
