@@ -219,16 +219,19 @@ python3 -c "import json; j=json.load(open('$tmp/toy-ar.json'))['schedule']; asse
   fail "forestcoll allreduce file: rs_steps"
 expect 0 "$bin" sched 'genkautz(4,64)' --coll allreduce --algo forestcoll --json
 check_json nodes=64 shards=64 verified=True
-# without --chunks but with the alpha-beta model: the fastest P of 1, 2, 4, ..., 64, each
-# P's time being that schedule's own (the same command with --chunks P)
-expect 0 "$bin" sched 'hypercube(4)' --coll allreduce --algo forestcoll --alpha 5us --link-bw 25GBps --size 4MB --json
-cp "$tmp/out" "$tmp/chosen.json"
-grep -q '"chunks_chosen"' "$tmp/chosen.json" || fail "no chunks_chosen: $(cat "$tmp/chosen.json")"
-for P in 1 2 4 8 16 32 64; do
-  "$bin" sched 'hypercube(4)' --coll allreduce --algo forestcoll --alpha 5us --link-bw 25GBps --size 4MB --chunks $P \
-    --json >"$tmp/p$P.json" || fail "forestcoll --chunks $P"
-done
-python3 - "$tmp" <<'PY' || fail "chunks_chosen is not the fastest P: $(cat "$tmp/chosen.json")"
+# without --chunks but with the alpha-beta model, a pipelined algorithm (forestcoll, dbt)
+# takes the fastest P of 1, 2, 4, ..., 64, each P's time being that schedule's own (the
+# same command with --chunks P)
+# check_fastest SPEC COLL ALGO
+check_fastest() {
+  local P model="--alpha 5us --link-bw 25GBps --size 4MB"
+  # shellcheck disable=SC2086 # $model is a list of options
+  "$bin" sched "$1" --coll "$2" --algo "$3" $model --json >"$tmp/chosen.json" || fail "$3 on $1 without --chunks"
+  for P in 1 2 4 8 16 32 64; do
+    # shellcheck disable=SC2086
+    "$bin" sched "$1" --coll "$2" --algo "$3" $model --chunks $P --json >"$tmp/p$P.json" || fail "$3 --chunks $P"
+  done
+  python3 - "$tmp" <<'PY' || fail "$3 on $1: chunks_chosen is not the fastest P: $(cat "$tmp/chosen.json")"
 import json, sys
 d = sys.argv[1]
 chosen = json.load(open(d + "/chosen.json"))
@@ -236,7 +239,11 @@ times = {P: json.load(open("%s/p%d.json" % (d, P)))["time_s"] for P in (1, 2, 4,
 best = min(times, key=lambda P: (times[P], P))
 assert chosen["chunks_chosen"] == best and chosen["chunks_tried_max"] == 64, (chosen["chunks_chosen"], times)
 assert chosen["time_s"] == times[best] and "chunks_chosen" not in json.load(open(d + "/p1.json"))
+assert len(set(times.values())) > 1, times  # P matters here
 PY
+}
+check_fastest 'hypercube(4)' allreduce forestcoll
+check_fastest 'complete(8)' allreduce dbt
 expect 0 "$bin" sched 'hypercube(4)' --coll allreduce --algo forestcoll --alpha 5us --link-bw 25GBps --size 4MB
 grep -q '^pipelining  *P = [0-9]*: the fastest of P = 1, 2, 4, ..., 64 at this size$' "$tmp/out" ||
   fail "forestcoll: the chosen P is not reported: $(cat "$tmp/out")"
