@@ -20,7 +20,8 @@
 **     pipeline fills, N − 1 at most, so Σ_t max load = (N−1)(P+1) chunks when P >= 2N−3
 **     and 2N − 2 when P = 1: tau = (N−1)/N · (P+1)/P in both cases;
 **   - refusals with their exact lines: P < 1, an unverified forest, a forest of another
-**     graph, steps beyond 2^31-1, the memory limit; forestcoll refuses broadcast.
+**     graph (or one whose root or arcs are not this graph's), steps beyond 2^31-1, the
+**     memory limit; forestcoll refuses broadcast and a graph ForestColl cannot handle.
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -328,6 +329,18 @@ static void refusals(void **state) {
   assert_string_equal(err.msg, "forestcoll: the forest spans 8 compute nodes, the graph has 16");
   assert_int_equal(tc_forest_lower(NULL, &f, 1, &s, &err), TC_EINPUT);
   assert_string_equal(err.msg, "forestcoll: no graph to lower");
+  /* a forest that claims to be verified but is not this graph's: refused, never followed */
+  int32_t root = f.part[0].batch[0].root;
+  f.part[0].batch[0].root = 8; /* a switch */
+  assert_int_equal(tc_forest_lower(g, &f, 1, &s, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "forestcoll: batch 0 is not a spanning tree of this graph's 8 compute nodes");
+  f.part[0].batch[0].root = root;
+  int64_t arc = f.part[0].batch[0].hop_arc[0];
+  f.part[0].batch[0].hop_arc[0] = g->m;
+  assert_int_equal(tc_forest_lower(g, &f, 1, &s, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "forestcoll: batch 0 routes over arc 32, which this graph does not have");
+  f.part[0].batch[0].hop_arc[0] = arc;
+  assert_null(s.xfer);
   /* on uniring(1,3) the only trees are the chains of two arcs: 2 hops deep, 6 hops in all */
   tc_graph *ring = tc_test_spec("uniring(1,3)");
   tc_forest chains;

@@ -91,7 +91,7 @@ static int scratch_init(tree_scratch *t, int32_t n, int32_t edges, tc_error *err
 static int tree_levels(const tc_graph *g, const tc_forest_part *p, int64_t bi, int32_t ncompute, tree_scratch *t,
                        int64_t *depth, tc_error *err) {
   const tc_forest_batch *b = &p->batch[bi];
-  if (b->root < 0 || b->root >= g->n || b->nedges != ncompute - 1)
+  if (b->root < 0 || b->root >= g->n || g->kind[b->root] != TC_NODE_COMPUTE || b->nedges != ncompute - 1)
     return tc_error_set(err, TC_EINPUT, "forestcoll: batch %" PRId64 " is not a spanning tree of this graph's %d "
                         "compute nodes", bi, ncompute);
   for (int32_t v = 0; v < g->n; v++) t->up[v] = t->first[v] = -1, t->level[v] = 0;
