@@ -172,7 +172,7 @@ expect_err 2 "unknown option '--frob'" "$bin" verify "$tmp/t.json" --frob
 
 # ---- sched --list: the registry, one algorithm a line (name, collectives, topology, summary) ----
 "$bin" sched --list >"$tmp/list" || fail "sched --list failed"
-[ "$(cut -f1 "$tmp/list" | tr '\n' ' ')" = "bfb expand ring biring bfbring shiftedring shiftedbfbring dbt rhd torus-dor " ] ||
+[ "$(cut -f1 "$tmp/list" | tr '\n' ' ')" = "bfb expand forestcoll ring biring bfbring shiftedring shiftedbfbring dbt rhd torus-dor " ] ||
   fail "sched --list names: $(cut -f1 "$tmp/list" | tr '\n' ' ')"
 grep -q $'^dbt\tallreduce,broadcast,reduce\t' "$tmp/list" || fail "sched --list: dbt's collectives: $(grep ^dbt "$tmp/list")"
 [ "$(awk -F'\t' 'NF != 4' "$tmp/list" | wc -l)" = 0 ] || fail "sched --list: a line without 4 fields"
@@ -182,6 +182,77 @@ grep -q $'^dbt\tallreduce,broadcast,reduce\t' "$tmp/list" || fail "sched --list:
 grep -q '^T_B factor  *7/8 = 0.875000 M/B; optimum 7/8: BW-optimal$' "$tmp/out" || fail "expand diamond: $(cat "$tmp/out")"
 "$bin" sched 'line(complete(3))' --coll allgather --algo expand >"$tmp/out" || fail "expand on line(complete(3))"
 grep -q '^steps  *2 ' "$tmp/out" && grep -q '^T_B factor  *1/1 ' "$tmp/out" || fail "expand L(K3): $(cat "$tmp/out")"
+
+# ---- forestcoll: ForestColl's trees pipelined in P chunks per tree (paper 001) ----
+# The same deterministic forest as `topocoll forest --out`: D = its deepest tree in hops
+# (d(v) = d(parent) + the edge's longest route), D + P - 1 steps, one transfer per route hop
+# and chunk, k*P units per shard (k = 13 on A100 2x8); the file verifies again.
+"$bin" forest 'dgx_a100(2)' --out "$tmp/dgx-forest.json" >/dev/null || fail "forest dgx_a100(2) --out"
+expect 0 "$bin" sched 'dgx_a100(2)' --coll allgather --algo forestcoll --chunks 4 --json --out "$tmp/dgx-ag.json"
+check_json 'algorithm="forestcoll"' nodes=36 shards=16 chunks_per_shard=52 verified=True
+python3 - "$tmp/dgx-forest.json" "$tmp/out" <<'PY' || fail "forestcoll steps/transfers against the forest: $(cat "$tmp/out")"
+import json, sys
+forest, rep = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+P, deepest, hops = 4, 0, 0
+for b in forest["batches"]:
+    depth = {b["root"]: 0}
+    edges = list(b["edges"])
+    while edges:  # parents first, whatever the listing order
+        e = next(e for e in edges if e["from"] in depth)
+        edges.remove(e)
+        depth[e["to"]] = depth[e["from"]] + max(len(r["arcs"]) for r in e["routes"])
+        hops += sum(len(r["arcs"]) for r in e["routes"])
+    deepest = max(deepest, max(depth.values()))
+assert rep["steps"] == deepest + P - 1, (rep["steps"], deepest)
+assert rep["transfers"] == hops * P, (rep["transfers"], hops)
+PY
+expect 0 "$bin" verify "$tmp/dgx-ag.json" --json
+check_json 'algorithm="forestcoll"' verified=True chunks_per_shard=52
+# a fabric's allreduce (the reduce-scatter half relays partials through the switches) and
+# the text report
+expect 0 "$bin" sched 'fig2toy()' --coll allreduce --algo forestcoll --chunks 2 --out "$tmp/toy-ar.json"
+grep -q '^algorithm  *forestcoll$' "$tmp/out" && grep -q '^chunks per shard  *2 (8 shards)$' "$tmp/out" ||
+  fail "forestcoll text report: $(cat "$tmp/out")"
+expect 0 "$bin" verify "$tmp/toy-ar.json" --json
+check_json 'collective="allreduce"' verified=True
+python3 -c "import json; j=json.load(open('$tmp/toy-ar.json'))['schedule']; assert 0 < j['rs_steps'] < j['steps']" ||
+  fail "forestcoll allreduce file: rs_steps"
+expect 0 "$bin" sched 'genkautz(4,64)' --coll allreduce --algo forestcoll --json
+check_json nodes=64 shards=64 verified=True
+# without --chunks but with the alpha-beta model, a pipelined algorithm (forestcoll, dbt)
+# takes the fastest P of 1, 2, 4, ..., 64, each P's time being that schedule's own (the
+# same command with --chunks P)
+# check_fastest SPEC COLL ALGO
+check_fastest() {
+  local P model="--alpha 5us --link-bw 25GBps --size 4MB"
+  # shellcheck disable=SC2086 # $model is a list of options
+  "$bin" sched "$1" --coll "$2" --algo "$3" $model --json >"$tmp/chosen.json" || fail "$3 on $1 without --chunks"
+  for P in 1 2 4 8 16 32 64; do
+    # shellcheck disable=SC2086
+    "$bin" sched "$1" --coll "$2" --algo "$3" $model --chunks $P --json >"$tmp/p$P.json" || fail "$3 --chunks $P"
+  done
+  python3 - "$tmp" <<'PY' || fail "$3 on $1: chunks_chosen is not the fastest P: $(cat "$tmp/chosen.json")"
+import json, sys
+d = sys.argv[1]
+chosen = json.load(open(d + "/chosen.json"))
+times = {P: json.load(open("%s/p%d.json" % (d, P)))["time_s"] for P in (1, 2, 4, 8, 16, 32, 64)}
+best = min(times, key=lambda P: (times[P], P))
+assert chosen["chunks_chosen"] == best and chosen["chunks_tried_max"] == 64, (chosen["chunks_chosen"], times)
+assert chosen["time_s"] == times[best] and "chunks_chosen" not in json.load(open(d + "/p1.json"))
+assert len(set(times.values())) > 1, times  # P matters here
+PY
+}
+check_fastest 'hypercube(4)' allreduce forestcoll
+check_fastest 'complete(8)' allreduce dbt
+expect 0 "$bin" sched 'hypercube(4)' --coll allreduce --algo forestcoll --alpha 5us --link-bw 25GBps --size 4MB
+grep -q '^pipelining  *P = [0-9]*: the fastest of P = 1, 2, 4, ..., 64 at this size$' "$tmp/out" ||
+  fail "forestcoll: the chosen P is not reported: $(cat "$tmp/out")"
+# refusals: a collective it does not build, a fabric ForestColl cannot handle
+expect_err 2 'forestcoll builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)' \
+  "$bin" sched 'fig2toy()' --coll broadcast --algo forestcoll
+printf '0 1\n1 2\n' >"$tmp/path.edges"
+expect_err 2 'topocoll sched: forestcoll: compute node 1 cannot reach compute node 0' \
+  "$bin" sched "file($tmp/path.edges)" --coll allgather --algo forestcoll
 
 # ---- sched: bad usage and input exit 2 with one line ----
 expect_err 2 'unknown unit "xs"' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --alpha 10xs
@@ -204,7 +275,7 @@ expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --
 expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 99999999999999999999
 expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 4x
 expect_err 2 'bfb builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)' "$bin" sched 'bipartite(2)' --coll broadcast --algo bfb
-expect_err 2 "unknown algorithm 'bfs' (bfb, expand, ring, biring, bfbring, shiftedring, shiftedbfbring, dbt, rhd, torus-dor)" "$bin" sched 'bipartite(2)' --coll allgather --algo bfs
+expect_err 2 "unknown algorithm 'bfs' (bfb, expand, forestcoll, ring, biring, bfbring, shiftedring, shiftedbfbring, dbt, rhd, torus-dor)" "$bin" sched 'bipartite(2)' --coll allgather --algo bfs
 expect_err 2 'ring: needs a unidirectional ring' "$bin" sched 'kautz(2,2)' --coll allgather --algo ring
 expect_err 2 'torus-dor needs SPEC written as torus(' "$bin" sched 'hypercube(3)' --coll allgather --algo torus-dor
 expect_err 2 'P must be a multiple of 2' "$bin" sched 'biring(2,8)' --coll allgather --algo biring --chunks 3

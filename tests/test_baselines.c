@@ -449,8 +449,8 @@ static void wrong_topologies(void **state) {
   expect_einput(tc_baseline_dbt(g, TC_COLL_ALLREDUCE, 2, 1, &s, &err), &err, "dbt:");
   expect_einput(tc_baseline_dbt(g, TC_COLL_ALLREDUCE, -1, 0, &s, &err), &err, "dbt:");
   expect_einput(tc_test_generate("bogus", NULL, g, TC_COLL_ALLGATHER, -1, 0, &s, &err), &err,
-                "unknown algorithm 'bogus' (bfb, expand, ring, biring, bfbring, shiftedring, shiftedbfbring, dbt, "
-                "rhd, torus-dor)");
+                "unknown algorithm 'bogus' (bfb, expand, forestcoll, ring, biring, bfbring, shiftedring, "
+                "shiftedbfbring, dbt, rhd, torus-dor)");
   expect_einput(tc_test_generate("ring", NULL, g, TC_COLL_BROADCAST, 0, 0, &s, &err), &err,
                 "ring builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)");
   tc_graph_destroy(g);
@@ -513,10 +513,10 @@ static void size_limits(void **state) {
    generator builds (every one exercised above or in test_collective.c). */
 static void names(void **state) {
   (void)state;
-  static const char *const want[] = {"bfb", "expand", "ring", "biring", "bfbring", "shiftedring",
+  static const char *const want[] = {"bfb", "expand", "forestcoll", "ring", "biring", "bfbring", "shiftedring",
                                      "shiftedbfbring", "dbt", "rhd", "torus-dor"};
-  assert_int_equal(tc_algorithm_count(), 10);
-  for (int i = 0; i < 10; i++) {
+  assert_int_equal(tc_algorithm_count(), 11);
+  for (int i = 0; i < 11; i++) {
     assert_string_equal(tc_algorithm_at(i)->name, want[i]);
     assert_ptr_equal(tc_algorithm_find(want[i]), tc_algorithm_at(i));
     uint32_t rs_ag_ar = TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) |
@@ -524,7 +524,7 @@ static void names(void **state) {
     uint32_t dbt = TC_COLL_BIT(TC_COLL_ALLREDUCE) | TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE);
     assert_int_equal(tc_algorithm_at(i)->collectives, strcmp(want[i], "dbt") ? rs_ag_ar : dbt);
   }
-  assert_null(tc_algorithm_at(10));
+  assert_null(tc_algorithm_at(11));
   assert_null(tc_algorithm_find("bogus"));
 }
 

@@ -115,8 +115,8 @@ static void sets(void **state) {
   /* dbt builds no allgather, so it has no set */
   assert_int_equal(tc_collective_build_set(g, "dbt", NULL, &set, &err), TC_EINPUT);
   assert_string_equal(err.msg, "dbt builds allreduce, broadcast and reduce, not allgather (use --algo bfb or "
-                               "expand or ring or biring or bfbring or shiftedring or shiftedbfbring or rhd or "
-                               "torus-dor)");
+                               "expand or forestcoll or ring or biring or bfbring or shiftedring or "
+                               "shiftedbfbring or rhd or torus-dor)");
   tc_graph_destroy(g);
 }
 
@@ -174,7 +174,7 @@ static void refusals(void **state) {
   tc_schedule s;
   tc_error err;
   assert_int_equal(tc_collective_build(g, "nope", TC_COLL_ALLGATHER, NULL, &s, NULL, &err), TC_EINPUT);
-  assert_string_equal(err.msg, "unknown algorithm 'nope' (bfb, expand, ring, biring, bfbring, shiftedring, "
+  assert_string_equal(err.msg, "unknown algorithm 'nope' (bfb, expand, forestcoll, ring, biring, bfbring, shiftedring, "
                                "shiftedbfbring, dbt, rhd, torus-dor)");
   assert_int_equal(tc_collective_build(g, "bfb", TC_COLL_BROADCAST, NULL, &s, NULL, &err), TC_EINPUT);
   assert_string_equal(err.msg, "bfb builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)");
@@ -204,10 +204,11 @@ static void registry_and_homes(void **state) {
   tc_algorithm_collectives_text(TC_COLL_BIT(TC_COLL_ALLREDUCE) | TC_COLL_BIT(TC_COLL_REDUCE), buf, sizeof buf);
   assert_string_equal(buf, "allreduce and reduce");
   tc_algorithm_names(buf, 16); /* truncated, still terminated */
-  assert_string_equal(buf, "bfb, expand, ri");
+  assert_string_equal(buf, "bfb, expand, fo");
   assert_string_equal(tc_algorithm_find("dbt")->title, "double binary tree");
   assert_true(tc_algorithm_pipelined(tc_algorithm_find("dbt")));
   assert_false(tc_algorithm_pipelined(tc_algorithm_find("ring")));
+  assert_true(tc_algorithm_pipelined(tc_algorithm_find("forestcoll")));
 
   tc_graph *g = NULL;
   char desc[64];

@@ -9,7 +9,8 @@
 **     on torus(3,3), circulant(8,{1,2}), kautz(2,2), genkautz(2,10), genkautz(3,12) and the
 **     line digraphs L(K_{2,2}), L(Q_3); reduce-scatters by Theorem 2 / Corollary 1.1 and
 **     allreduces by composition on the same graphs; the ring, bidirectional ring, BFB
-**     ring, recursive halving/doubling and two-shard double binary tree baselines;
+**     ring, recursive halving/doubling and two-shard double binary tree baselines; ForestColl's
+**     pipelined trees (forestcoll) on hypercube(3) and genkautz(3,12);
 **   - the file's shape: exactly the required attribute set on every element, in order
 **     (libxml2), the algo attributes' values, steps numbered in order, hasdep on exactly
 **     the steps waited for, nops with a dependency and cnt 0, cnt 1..71 otherwise, what the
@@ -176,6 +177,30 @@ static void dbt_allreduce(void **state) {
       tc_schedule_destroy(&s);
       tc_graph_destroy(g);
     }
+}
+
+/* ForestColl's trees pipelined into steps (forest.h, tc_forest_lower) on graphs without
+   switches: every collective on hypercube(3), the allreduce on genkautz(3,12), P = 1 and 3. */
+static void forestcoll_collectives(void **state) {
+  static const struct {
+    const char *spec;
+    tc_collective coll;
+  } cases[] = {{"hypercube(3)", TC_COLL_ALLGATHER},
+               {"hypercube(3)", TC_COLL_REDUCE_SCATTER},
+               {"hypercube(3)", TC_COLL_ALLREDUCE},
+               {"genkautz(3,12)", TC_COLL_ALLREDUCE}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tc_graph *g = tc_test_spec(cases[i].spec);
+    for (int32_t P = 1; P <= 3; P += 2) {
+      tc_schedule s;
+      char what[128];
+      baseline("forestcoll", g, cases[i].coll, P, &s);
+      snprintf(what, sizeof what, "forestcoll %s on %s P=%d", tc_collective_name(cases[i].coll), cases[i].spec, P);
+      export_and_check(*state, g, &s, what);
+      tc_schedule_destroy(&s);
+    }
+    tc_graph_destroy(g);
+  }
 }
 
 /* ---- the file's shape ------------------------------------------------------------------- */
@@ -986,6 +1011,7 @@ int main(void) {
       T(bfb_line_graphs),
       T(baselines_all),
       T(dbt_allreduce),
+      T(forestcoll_collectives),
       T(file_shape_and_options),
       T(checker_hand_written),
       T(mutation_dropped_dependencies),

@@ -8,7 +8,11 @@
 ** on thousands of random schedules, valid and invalid, as generated and in canonical
 ** order (which verify and cost read in place), with the same costs in both orders;
 ** (3) mutations that each break one clause of Def. 4 (drop a transfer, shrink a chunk, move to a non-arc, to
-** an earlier step, duplicate a contribution) must each be rejected.
+** an earlier step, duplicate a contribution) must each be rejected; (4) switches in the reduce
+** phase: hand-written relays (the same units through one switch twice, two partials into one
+** send, parallel relays in one step, a send of nothing) with exact verdicts, and an explicit
+** relay simulator (a queue of received partials per switch and unit) that must agree with
+** the verifier on random reduce-scatters over a small fabric, as generated and sorted.
 */
 #include <math.h>
 #include <omp.h>
@@ -431,6 +435,247 @@ static void broadcast_and_reduce(void **state) {
   tc_graph_destroy(g);
 }
 
+/* ---- switches relay in the reduce phase ---- */
+
+/* Compute nodes 0, 1, 2 around switch 3 (capacity 1 each way). */
+static tc_graph *star3(void) {
+  static const int arcs[][3] = {{0, 3, 1}, {1, 3, 1}, {2, 3, 1}, {3, 0, 1}, {3, 1, 1}, {3, 2, 1}};
+  static const int hub[] = {3};
+  return tc_test_graph(4, arcs, 6, hub, 1);
+}
+
+/* A reduce-scatter of star3 from (shard, from, to, step) rows, one unit each. */
+static void star_rs(const tc_graph *g, const int (*rows)[4], int count, tc_schedule *s) {
+  tc_error err;
+  assert_int_equal(tc_schedule_init_owned(s, TC_COLL_REDUCE_SCATTER, 4, 3, (int32_t[]){0, 1, 2}, 1, "relay", &err),
+                   TC_OK);
+  for (int i = 0; i < count; i++)
+    assert_int_equal(tc_schedule_add(s, rows[i][0], tc_test_arc_id(g, rows[i][1], rows[i][2]), rows[i][3], 0, 1, &err),
+                     TC_OK);
+}
+
+static void switch_relays(void **state) {
+  (void)state;
+  tc_graph *g = star3();
+  tc_schedule s;
+  tc_error err;
+  /* Chains a -> b -> owner, both hops through the switch: it relays each shard's unit twice,
+     first a's partial, then b's (which holds a's): each counts once. */
+  static const int chains[][4] = {{0, 1, 3, 1}, {0, 3, 2, 2}, {0, 2, 3, 3}, {0, 3, 0, 4},
+                                  {1, 2, 3, 1}, {1, 3, 0, 2}, {1, 0, 3, 3}, {1, 3, 1, 4},
+                                  {2, 0, 3, 1}, {2, 3, 1, 2}, {2, 1, 3, 3}, {2, 3, 2, 4}};
+  star_rs(g, chains, 12, &s);
+  assert_int_equal(tc_schedule_verify(g, &s, &err), TC_OK);
+  tc_schedule_destroy(&s);
+  /* Without the relay to 2 in step 2, the switch's step-4 send forwards 1's partial, the
+     earliest it holds, and 2's partial of step 3 stays in the switch. */
+  static const int dropped[][4] = {{0, 1, 3, 1}, {0, 2, 3, 3}, {0, 3, 0, 4}};
+  star_rs(g, dropped, 3, &s);
+  s.nshards = 1; /* shard 0 alone */
+  assert_int_equal(tc_schedule_verify(g, &s, &err), TC_EFAIL);
+  assert_string_equal(err.msg, "the contribution of node 2 to units [0,1) of shard 0 reaches its owner 0 never");
+  tc_schedule_destroy(&s);
+  /* Two partials in, one send out: a switch does not add up; the send forwards the first
+     receipt in canonical order (arc 1 -> 3 before 2 -> 3) and 2's is lost. */
+  static const int merged[][4] = {{0, 1, 3, 1}, {0, 2, 3, 1}, {0, 3, 0, 2}};
+  star_rs(g, merged, 3, &s);
+  s.nshards = 1;
+  assert_int_equal(tc_schedule_verify(g, &s, &err), TC_EFAIL);
+  assert_string_equal(err.msg, "the contribution of node 2 to units [0,1) of shard 0 reaches its owner 0 never");
+  tc_schedule_destroy(&s);
+  /* Two in and two out in the same steps (two transfers on the arc 3 -> 0): each partial
+     relayed once; the same with the rows listed the other way round. An early send of
+     nothing changes nothing. */
+  static const int parallel[][4] = {{0, 1, 3, 1}, {0, 2, 3, 1}, {0, 3, 0, 2}, {0, 3, 0, 2}};
+  static const int reversed[][4] = {{0, 3, 0, 2}, {0, 3, 0, 2}, {0, 2, 3, 1}, {0, 1, 3, 1}, {0, 3, 0, 1}};
+  for (int v = 0; v < 2; v++) {
+    star_rs(g, v ? reversed : parallel, v ? 5 : 4, &s);
+    s.nshards = 1;
+    assert_int_equal(tc_schedule_verify(g, &s, &err), TC_OK);
+    tc_schedule_destroy(&s);
+  }
+  /* One partial in, two out: the second send carries nothing, so 1's partial counts once,
+     and 2's, relayed later, once too (a switch that kept what it sent would count 1 thrice). */
+  static const int twice[][4] = {{0, 1, 3, 1}, {0, 3, 0, 2}, {0, 3, 0, 2}, {0, 2, 3, 3}, {0, 3, 0, 4}};
+  star_rs(g, twice, 5, &s);
+  s.nshards = 1;
+  assert_int_equal(tc_schedule_verify(g, &s, &err), TC_OK);
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
+/* The explicit relay simulator for the reduce-scatter of a graph with switches: compute
+   nodes hold contribution vectors; a switch holds, per (shard, unit), a queue of the
+   vectors it received, and each of its sends takes the earliest one received in an
+   earlier step (same step: by arc, lo, hi), or sends nothing. Transfers run in canonical
+   order within a step; compute senders send their vector as of the step's start. */
+static int relay_oracle(const tc_graph *g, const tc_schedule *s) {
+  int n = g->n, k = s->nshards, u = (int)s->units;
+  tc_schedule c;
+  tc_error err;
+  assert_int_equal(tc_schedule_copy(s, &c, &err), TC_OK);
+  tc_schedule_sort(&c);
+  size_t cells = (size_t)n * k * u;
+  int *part = calloc(cells * n, sizeof *part), *snap = malloc(cells * n * sizeof *snap);
+  /* queues: per cell, up to c.count packets of n counts, with their arrival step */
+  size_t qcap = (size_t)c.count + 1;
+  int *packet = calloc(cells * qcap * n, sizeof *packet), *arrived = calloc(cells * qcap, sizeof *arrived);
+  int *head = calloc(cells, sizeof *head), *tail = calloc(cells, sizeof *tail);
+  assert_true(part && snap && packet && arrived && head && tail);
+  for (int x = 0; x < n; x++)
+    for (int sh = 0; sh < k; sh++)
+      for (int j = 0; j < u && g->kind[x] == TC_NODE_COMPUTE; j++) part[(((size_t)x * k + sh) * u + j) * n + x] = 1;
+  int *carry = malloc((size_t)n * sizeof *carry);
+  for (int t = 1; t <= c.steps; t++) {
+    memcpy(snap, part, cells * n * sizeof *snap);
+    int64_t first = 0;
+    while (first < c.count && c.xfer[first].step < t) first++;
+    int64_t end = first;
+    while (end < c.count && c.xfer[end].step == t) end++;
+    /* sends first (a switch forwards what arrived before t), receipts after */
+    int *got = calloc((size_t)(end - first) * u * n, sizeof *got);
+    for (int64_t i = first; i < end; i++) {
+      const tc_transfer *x = &c.xfer[i];
+      int from = g->src[x->arc];
+      for (int64_t j = x->lo; j < x->hi; j++) {
+        size_t cf = ((size_t)from * k + x->shard) * u + j;
+        int *out = got + ((size_t)(i - first) * u + j) * n;
+        if (g->kind[from] == TC_NODE_COMPUTE) {
+          memcpy(out, snap + cf * n, (size_t)n * sizeof *out);
+        } else if (head[cf] < tail[cf] && arrived[cf * qcap + head[cf]] < t) {
+          memcpy(out, packet + (cf * qcap + head[cf]) * n, (size_t)n * sizeof *out);
+          head[cf]++;
+        }
+      }
+    }
+    for (int64_t i = first; i < end; i++) {
+      const tc_transfer *x = &c.xfer[i];
+      int to = g->dst[x->arc];
+      for (int64_t j = x->lo; j < x->hi; j++) {
+        size_t ct = ((size_t)to * k + x->shard) * u + j;
+        const int *in = got + ((size_t)(i - first) * u + j) * n;
+        if (g->kind[to] == TC_NODE_COMPUTE) {
+          for (int a = 0; a < n; a++) part[ct * n + a] += in[a];
+        } else {
+          memcpy(packet + (ct * qcap + tail[ct]) * n, in, (size_t)n * sizeof *in);
+          arrived[ct * qcap + tail[ct]++] = t;
+        }
+      }
+    }
+    free(got);
+  }
+  int ok = 1;
+  for (int sh = 0; sh < k && ok; sh++) {
+    int o = tc_schedule_owner(s, sh);
+    for (int j = 0; j < u; j++)
+      for (int a = 0; a < n; a++)
+        if (g->kind[a] == TC_NODE_COMPUTE && part[(((size_t)o * k + sh) * u + j) * n + a] != 1) ok = 0;
+  }
+  free(part); free(snap); free(packet); free(arrived); free(head); free(tail); free(carry);
+  tc_schedule_destroy(&c);
+  return ok;
+}
+
+/* The fabric of the random test: compute 0, 1, 2, switches 3 and 4; every compute node on
+   switch 3, nodes 0 and 1 also on switch 4, the switches joined, and a direct link 0 - 1. */
+static tc_graph *fabric5(void) {
+  static const int arcs[][3] = {{0, 3, 1}, {3, 0, 1}, {1, 3, 1}, {3, 1, 1}, {2, 3, 1}, {3, 2, 1}, {0, 4, 1},
+                                {4, 0, 1}, {1, 4, 1}, {4, 1, 1}, {3, 4, 1}, {4, 3, 1}, {0, 1, 1}, {1, 0, 1}};
+  static const int sw[] = {3, 4};
+  return tc_test_graph(5, arcs, 14, sw, 2);
+}
+
+/* A random path c -> ... -> p of fabric5 with switches only inside, as its nodes. */
+static int random_route(tc_rng *r, const tc_graph *g, int c, int p, int *path) {
+  int len;
+  for (;;) {
+    path[0] = c;
+    len = 1;
+    switch (tci_rng_below(r, 4)) {
+      case 0: break;
+      case 1: path[len++] = 3; break;
+      case 2: path[len++] = 4; break;
+      default:
+        path[len++] = tci_rng_below(r, 2) ? 3 : 4;
+        path[len] = path[len - 1] == 3 ? 4 : 3;
+        len++;
+    }
+    path[len++] = p;
+    int ok = 1;
+    for (int i = 0; i + 1 < len && ok; i++) {
+      ok = 0;
+      for (int64_t a = g->out_off[path[i]]; a < g->out_off[path[i] + 1]; a++) ok |= g->dst[a] == path[i + 1];
+    }
+    if (ok) return len;
+  }
+}
+
+/* A random reduce-scatter on fabric5: per shard, a random in-tree of the compute nodes
+   towards the owner, every edge's units split over random routes through the switches, a
+   child sending after its last arrival, the hops of a route in consecutive or gapped
+   steps; then with probability 1/2 one corruption (a transfer dropped, duplicated, moved
+   to a random step or sent over another arc). */
+static void random_relay_schedule(tc_rng *r, const tc_graph *g, tc_schedule *s) {
+  tc_error err;
+  int units = 1 + (int)tci_rng_below(r, 3);
+  assert_int_equal(tc_schedule_init_owned(s, TC_COLL_REDUCE_SCATTER, 5, 3, (int32_t[]){0, 1, 2}, units, "relay", &err),
+                   TC_OK);
+  for (int sh = 0; sh < 3; sh++) {
+    int order[3] = {sh, (sh + 1) % 3, (sh + 2) % 3}, parent[3], ready[3] = {0, 0, 0};
+    if (tci_rng_below(r, 2)) order[1] = (sh + 2) % 3, order[2] = (sh + 1) % 3;
+    for (int i = 1; i < 3; i++) parent[order[i]] = order[tci_rng_below(r, (uint64_t)i)];
+    for (int i = 2; i >= 1; i--) { /* children before parents */
+      int c = order[i], p = parent[c];
+      for (int lo = 0; lo < units;) {
+        int hi = lo + 1 + (int)tci_rng_below(r, (uint64_t)(units - lo)), path[4];
+        int len = random_route(r, g, c, p, path), t = ready[c] + 1 + (int)tci_rng_below(r, 2);
+        for (int h = 0; h + 1 < len; h++, t += 1 + (int)tci_rng_below(r, 2))
+          assert_int_equal(tc_schedule_add(s, sh, tc_test_arc_id(g, path[h], path[h + 1]), t, lo, hi, &err), TC_OK);
+        if (t - 1 > ready[p]) ready[p] = t - 1;
+        lo = hi;
+      }
+    }
+  }
+  if (tci_rng_below(r, 2)) {
+    tc_transfer *x = &s->xfer[tci_rng_below(r, (uint64_t)s->count)];
+    switch (tci_rng_below(r, 4)) {
+      case 0: *x = s->xfer[--s->count]; break;
+      case 1: assert_int_equal(tc_schedule_add(s, x->shard, x->arc, x->step, x->lo, x->hi, &err), TC_OK); break;
+      case 2: x->step = 1 + (int)tci_rng_below(r, (uint64_t)s->steps); break;
+      default: x->arc = (int64_t)tci_rng_below(r, (uint64_t)g->m); break;
+    }
+  }
+}
+
+static void switch_relays_agree_with_simulation(void **state) {
+  (void)state;
+  tc_rng r;
+  tci_rng_seed(&r, 5);
+  tc_graph *g = fabric5();
+  tc_error err;
+  int valid = 0, total = 1500;
+  for (int rep = 0; rep < total; rep++) {
+    tc_schedule s, sorted;
+    random_relay_schedule(&r, g, &s);
+    int want = relay_oracle(g, &s);
+    assert_int_equal(tc_schedule_copy(&s, &sorted, &err), TC_OK);
+    tc_schedule_sort(&sorted);
+    for (int v = 0; v < 2; v++) { /* as generated (the general path) and in canonical order */
+      int rc = tc_schedule_verify(g, v ? &sorted : &s, &err);
+      if ((rc == TC_OK) != want)
+        fail_msg("rep %d%s: verifier says %s, relay simulation says %s (%s)", rep, v ? " sorted" : "",
+                 rc ? "invalid" : "valid", want ? "valid" : "invalid", rc ? err.msg : "");
+    }
+    valid += want;
+    tc_schedule_destroy(&sorted);
+    tc_schedule_destroy(&s);
+  }
+  tc_graph_destroy(g);
+  print_message("random relay schedules: %d valid of %d\n", valid, total);
+  assert_true(valid > total / 5);
+  assert_true(valid < total - total / 5);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(figure1_valid_and_costed),
@@ -439,6 +684,8 @@ int main(void) {
       cmocka_unit_test(large_schedule_in_every_order),
       cmocka_unit_test(structural_errors),
       cmocka_unit_test(broadcast_and_reduce),
+      cmocka_unit_test(switch_relays),
+      cmocka_unit_test(switch_relays_agree_with_simulation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

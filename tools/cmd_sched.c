@@ -50,8 +50,10 @@ void tc_cmd_sched_help(void) {
   printf(
       "  --root R        root of broadcast / reduce (default 0)\n"
       "  --chunks P      P chunks per shard: bfb and expand round their allgather to P chunks\n"
-      "                  (App. E.2), dbt pipelines P chunks, other baselines are refined to P\n"
-      "                  equal chunks\n"
+      "                  (App. E.2), dbt pipelines P chunks, forestcoll P chunks per tree, other\n"
+      "                  baselines are refined to P equal chunks. Without it, dbt and forestcoll\n"
+      "                  given --alpha, --link-bw and --size take the P of 1, 2, 4, ..., 64\n"
+      "                  whose schedule is predicted fastest, and say so\n"
       "  --alpha TIME    per-step latency, e.g. 10us, 1.5ms, 0s\n"
       "  --link-bw BW    bandwidth of one unit-capacity link, e.g. 25Gbps, 100GBps, 800Mbps\n"
       "  --size SIZE     buffer size M, e.g. 1MB, 4MiB, 1048576 (bytes)\n"
@@ -141,14 +143,52 @@ static int parse_options(int argc, char **argv, sched_options *o) {
 
 /* ---- the command ---- */
 
+/* The whole alpha-beta model is given (a predicted time can be reported). */
+static int model_given(const sched_options *o) { return o->alpha_s >= 0 && o->link_bw > 0 && o->size_bytes >= 0; }
+
+/* A pipelined algorithm without --chunks under the whole model: the P of 1, 2, 4, ...,
+   TC_PIPELINE_MAX whose schedule is predicted fastest at --size — every candidate built,
+   verified and costed (the times are the schedules' own, never a formula; ties keep the
+   smaller P). Fills s and c with the winner and *chosen with its P. */
+static int build_fastest(const tc_graph *g, tc_collective_opts *opts, const sched_options *o, tc_schedule *s,
+                         tc_cost *c, int64_t *chosen, tc_error *err) {
+  double best = 0;
+  for (int64_t P = 1; P <= TC_PIPELINE_MAX; P *= 2) {
+    tc_schedule cand;
+    tc_cost cost;
+    opts->chunks = P;
+    int rc = tc_collective_build(g, o->algo, o->coll, opts, &cand, &cost, err);
+    if (rc) return rc;
+    double t = tc_cost_time(&cost, o->alpha_s, o->link_bw, (double)o->size_bytes);
+    if (P == 1 || t < best) {
+      tc_schedule_destroy(s);
+      tc_cost_destroy(c);
+      *s = cand;
+      *c = cost;
+      best = t;
+      *chosen = P;
+    } else {
+      tc_schedule_destroy(&cand);
+      tc_cost_destroy(&cost);
+    }
+  }
+  return TC_OK;
+}
+
 /* Build, verify, cost (tc_collective_build: a verification failure is TC_EFAIL, exit 1,
-   our failure, not the user's), write; fills s and c (the caller destroys them). */
+   our failure, not the user's), write; fills s and c (the caller destroys them) and
+   *chosen with the P build_fastest picked (0: none was picked). */
 static int produce(const tc_graph *g, const tc_spec *spec, const sched_options *o, tc_schedule *s, tc_cost *c,
-                   tc_error *err) {
+                   int64_t *chosen, tc_error *err) {
   if (o->root >= g->n)
     return tc_error_set(err, TC_EINPUT, "--root %d is not a node of %s (0..%d)", o->root, o->spec, g->n - 1);
   tc_collective_opts opts = {o->root, o->chunks, spec};
-  int rc = tc_collective_build(g, o->algo, o->coll, &opts, s, c, err);
+  int rc;
+  *chosen = 0;
+  if (!o->chunks_text && model_given(o) && tc_algorithm_pipelined(tc_algorithm_find(o->algo)))
+    rc = build_fastest(g, &opts, o, s, c, chosen, err);
+  else
+    rc = tc_collective_build(g, o->algo, o->coll, &opts, s, c, err);
   if (!rc && o->out) rc = tc_schedule_write_json(g, o->spec, s, o->out, err);
   return rc;
 }
@@ -171,13 +211,13 @@ int tc_cmd_sched(int argc, char **argv) {
   tc_cost c;
   memset(&s, 0, sizeof s);
   memset(&c, 0, sizeof c);
-  int rc = produce(g, spec, &o, &s, &c, &err);
+  int64_t chosen = 0;
+  int rc = produce(g, spec, &o, &s, &c, &chosen, &err);
   if (rc) status = tc_cli_fail("sched", &err);
   else {
-    int all = o.alpha_s >= 0 && o.link_bw > 0 && o.size_bytes >= 0;
     tc_cli_sched_report r = {o.spec, g, &s, &c, o.root, o.alpha_s, o.link_bw,
-                             all ? tc_cost_time(&c, o.alpha_s, o.link_bw, (double)o.size_bytes) : -1,
-                             o.size_bytes, o.out, NULL};
+                             model_given(&o) ? tc_cost_time(&c, o.alpha_s, o.link_bw, (double)o.size_bytes) : -1,
+                             o.size_bytes, o.out, NULL, chosen, TC_PIPELINE_MAX};
     tc_cli_print_sched_report(&r, o.json);
   }
   tc_cost_destroy(&c);

@@ -42,6 +42,10 @@ static json_t *report_json(const tc_cli_sched_report *r) {
   if (r->link_bw >= 0) json_object_set_new(o, "link_bw_Bps", json_real(r->link_bw));
   if (r->size_bytes >= 0) json_object_set_new(o, "size_bytes", json_integer(r->size_bytes));
   if (r->time_s >= 0) json_object_set_new(o, "time_s", json_real(r->time_s));
+  if (r->chunks_chosen > 0) {
+    json_object_set_new(o, "chunks_chosen", json_integer(r->chunks_chosen));
+    json_object_set_new(o, "chunks_tried_max", json_integer(r->chunks_tried));
+  }
   if (r->written) json_object_set_new(o, "out", json_string(r->written));
   return o;
 }
@@ -69,6 +73,9 @@ static void report_text(const tc_cli_sched_report *r) {
   if (r->time_s >= 0)
     printf("time              %.9g s (alpha %.9g s, link %.9g B/s, M %" PRId64 " B)\n", r->time_s, r->alpha_s,
            r->link_bw, r->size_bytes);
+  if (r->chunks_chosen > 0)
+    printf("pipelining        P = %" PRId64 ": the fastest of P = 1, 2, 4, ..., %" PRId64 " at this size\n",
+           r->chunks_chosen, r->chunks_tried);
   if (r->written) printf("written           %s\n", r->written);
 }
 

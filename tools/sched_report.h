@@ -25,6 +25,8 @@ typedef struct tc_cli_sched_report {
   int64_t size_bytes;  /* < 0 when not given */
   const char *written; /* the file written, or NULL */
   const char *file;    /* the schedule file read (verify), or NULL */
+  int64_t chunks_chosen; /* > 0: P picked by the predicted time among 1, 2, 4, ..., chunks_tried */
+  int64_t chunks_tried;
 } tc_cli_sched_report;
 
 /* Print r on stdout as text, or as one JSON object when json. */

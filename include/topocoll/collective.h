@@ -11,8 +11,9 @@
 **     on the same allgather when G ≅ G^T, else Corollary 1.1: the reverse of the
 **     algorithm's allgather on G^T) and allreduce; --chunks P rounds the allgather to P
 **     chunks per shard before any transform, so all three come from one rounded allgather;
-**   - a direct builder (the baselines of baselines.h), which builds each collective its own
-**     way; --chunks P is its pipelining depth where it has one (dbt), else its schedule is
+**   - a direct builder (the baselines of baselines.h, ForestColl's pipelined trees of
+**     forest.h), which builds each collective its own way; --chunks P is its pipelining
+**     depth where it has one (dbt, forestcoll), else its schedule is
 **     re-expressed in exactly P equal chunks, which is exact only when P is a multiple of
 **     the least number of chunks it needs (TC_EINPUT otherwise).
 **
@@ -103,7 +104,10 @@ TC_API void tc_collective_set_destroy(tc_collective_set *s);
 #define TC_ALGO_NO_HOME (-1)
 TC_API int tc_algorithm_home(const tc_algorithm_info *a, int32_t n, int32_t d, int bidirectional, tc_graph **g,
                              char *desc, size_t desc_size, tc_error *err);
-/* 1 if the plan should try pipelining depths P = 1, 2, 4, ... for this algorithm. */
+/* 1 if the algorithm has a pipelining depth (--chunks P: its own chunks, TC_CHUNKS_OWN) worth
+   choosing by the alpha-beta model: the plan tries P = 1, 2, 4, ..., TC_PIPELINE_MAX, and so
+   does `topocoll sched` when the model is given without --chunks. */
+#define TC_PIPELINE_MAX 64
 TC_API int tc_algorithm_pipelined(const tc_algorithm_info *a);
 
 #endif

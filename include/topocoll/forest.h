@@ -139,6 +139,24 @@ TC_API int tc_forest_verify(const tc_graph *g, tc_forest *f, tc_error *err);
 TC_API int tc_forest_write_json(const tc_graph *g, const char *spec, const tc_forest *f, int with_trees,
                                 const char *path, tc_error *err);
 
+/* The forest as a step schedule (sched.h) with P >= 1 pipeline chunks per tree, verified
+   (tc_schedule_verify) and in canonical order; docs/forestcoll.md, "Step schedules".
+   Shards are g's compute nodes in id order (owner NULL without switches), each cut into K·P
+   units, K = k (allreduce: the lcm of both parts' k). Batch (r, m) owns the next m/k of r's
+   shard, in P chunks of K/k·m units; each route of an edge carries its route units' share
+   of every chunk, one transfer per hop (switch hops are steps: the IR's switches store and
+   forward). With L(e) an edge's longest route in hops, out-trees put chunk j (1..P) on hop i
+   of a route of u -> v at step d(u) + j + i, d(root) = 0, d(v) = d(u) + L(u -> v); in-trees
+   by height, h(leaf) = 0, h(v) = max over children c of h(c) + L(c -> v), hop i of c -> v
+   at step h(c) + j + i. A part takes D + P − 1 steps (D: its deepest tree, d or h of the
+   root in hops); allreduce runs the reduce-scatter part in steps 1..rs_steps, then the
+   allgather part. Each step's per-link load is at most the fluid forest's over k·P, so
+   T_B(P) <= (D + P − 1)/P · T_opt (per part), tending to the forest's optimum as P grows.
+   TC_EINPUT for P < 1, an unverified forest or one that does not fit g; TC_ERANGE when
+   units, steps or transfers would overflow or exceed the memory limit (budget.h); TC_EFAIL
+   if the schedule fails verification (our bug). On failure *out is empty. */
+TC_API int tc_forest_lower(const tc_graph *g, const tc_forest *f, int64_t P, tc_schedule *out, tc_error *err);
+
 /* LP (6) of paper 001 (App. E): the best allreduce of any shape — unequal shards, any split
    of each link between reduce and broadcast — as an exact certificate for small fabrics
    (docs/forestcoll.md). *value = Σ x_v, the allreduce algbw; *upper = 1 when no allreduce

@@ -30,9 +30,10 @@
 ** collective, and tc_schedule_cost (cost.h) measures it. Generators (src/synth) must pass
 ** every schedule through the verifier before anyone prints or writes it.
 **
-** Future kinds (ForestColl tree packings, all-to-all flows) get their own IR types beside
-** this one with their own verifier entry points; tree schedules also lower to step
-** schedules, so every lowerer consumes this type.
+** Other kinds get their own IR types beside this one with their own verifier entry points
+** and lower to step schedules, so every lowerer consumes this type: ForestColl's tree
+** packings (forest.h, tc_forest_verify) lower by pipelining (tc_forest_lower); all-to-all
+** flows are future work.
 */
 #ifndef TOPOCOLL_SCHED_H
 #define TOPOCOLL_SCHED_H

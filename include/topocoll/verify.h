@@ -16,7 +16,13 @@
 **   - reduce semantics (reduce-scatter, reduce, allreduce's first half): a transfer carries
 **     the sender's partial reduction as of the start of the step; each shard's owner must end
 **     with every node's contribution to every byte exactly once (counted along all
-**     time-respecting paths, so a duplicated or missing contribution is caught).
+**     time-respecting paths, so a duplicated or missing contribution is caught);
+**   - switches: they hold no data of their own. In the copy phase a switch forwards what it
+**     has received. In the reduce phase it relays: each send out of a switch carries the
+**     earliest partial it received (in an earlier step; same step: by arc, lo, hi) and has
+**     not forwarded yet, or nothing — a switch never adds partials up and keeps nothing it
+**     sent, so several relays of the same units through one switch count once each (a
+**     schedule that needs a switch to reduce loses a contribution and fails).
 ** On failure it returns TC_EFAIL and err->msg names the first violated transfer (lowest
 ** step, then index) and why, or the byte range and node whose contribution is wrong.
 */

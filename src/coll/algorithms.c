@@ -14,6 +14,7 @@
 #include "topocoll/baselines.h"
 #include "topocoll/bfb.h"
 #include "topocoll/construct.h"
+#include "topocoll/forest.h"
 #include "topocoll/spec.h"
 
 #define AG_RS_AR (TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) | TC_COLL_BIT(TC_COLL_ALLREDUCE))
@@ -40,7 +41,20 @@ static int ag_expand(const tc_graph *g, const tc_collective_opts *o, tc_schedule
   return rc;
 }
 
-/* ---- direct builders (baselines.h) ---- */
+/* ---- direct builders ---- */
+
+/* ForestColl's optimal forest for `coll` (paper 001 §4), pipelined in P chunks per tree. */
+static int d_forestcoll(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                        tc_error *err) {
+  tc_forest_options fo = {.coll = coll};
+  tc_forest f;
+  int rc = tc_forest_build(g, &fo, &f, err);
+  if (!rc) rc = tc_forest_lower(g, &f, o->chunks ? o->chunks : 1, out, err);
+  tc_forest_destroy(&f);
+  return rc;
+}
+
+/* ---- the baselines (baselines.h) ---- */
 
 #define DIRECT(fn, call) \
   static int fn(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out, tc_error *err) { \
@@ -121,6 +135,10 @@ static const tc_algorithm algorithms[] = {
       "rounds the allgather to P chunks (App. E.2)",
       "the spec's construction (paper 000 §5): line graph, degree, power, A.6 over stored or BFB bases"},
      ag_expand, ag_bfb, NULL, TC_CHUNKS_REFINE, NULL, 0},
+    {{"forestcoll", "ForestColl", AG_RS_AR, "any fabric (switches, unequal links) or strongly connected graph",
+      "pipeline chunks per tree: P (depth + P - 1 steps)",
+      "ForestColl's optimal spanning trees (paper 001 §4), pipelined in P chunks per tree"},
+     NULL, NULL, d_forestcoll, TC_CHUNKS_OWN, NULL, 1},
     {{"ring", "ring", AG_RS_AR, "uniring(d,m)", "refines to P equal chunks",
       "unidirectional ring (paper 000 Table 9, App. C.2)"},
      NULL, NULL, d_ring, TC_CHUNKS_REFINE, h_ring, 0},

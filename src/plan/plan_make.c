@@ -30,7 +30,6 @@
 #include "topocoll/spec.h"
 
 #define MAX_SIZES ((int)(sizeof(((tc_workload *)0)->bytes) / sizeof(double)))
-#define MAX_PIPELINE 64 /* pipelining depths tried: 1, 2, 4, ..., 64 */
 
 void tci_plan_progress_line(tc_plan_progress progress, void *ctx, const char *fmt, ...) {
   if (!progress) return;
@@ -150,7 +149,7 @@ static int build_baselines(tc_plan *p, tc_plan_progress progress, void *ctx, tc_
     tc_error_clear(&why);
     int built = tc_algorithm_home(a, p->find.nodes, p->find.degree, p->find.bidirectional, &g, desc, sizeof desc, &why);
     if (built == TC_ALGO_NO_HOME) continue;
-    int32_t top = tc_algorithm_pipelined(a) ? MAX_PIPELINE : 1;
+    int32_t top = tc_algorithm_pipelined(a) ? TC_PIPELINE_MAX : 1;
     for (int32_t P = 1; !rc && P <= top && p->nbaselines < TC_PLAN_MAX_BASELINES; P *= 2) {
       rc = measure_baseline(p, a, g, desc, P, built, &why, err);
       if (!p->baseline[p->nbaselines - 1].available) break;

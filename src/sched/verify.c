@@ -11,7 +11,12 @@
 **                     backwards over steps, saturating at 2 (all counts are >= 0, so
 **                     "== 1" is decided exactly). Every node's contribution must count once.
 ** Only compute nodes contribute data and must end with the result; switch nodes may
-** forward (store-and-forward at step granularity) but hold no data of their own.
+** forward (store-and-forward at step granularity) but hold no data of their own. In the
+** reduce phase a switch relays: each of its sends carries one partial it received, the
+** earliest not yet forwarded (received in an earlier step; ties in canonical order: arc,
+** lo, hi), or nothing — it never adds two up and never keeps what it sent. So a switch may
+** relay the same units many times (the trees of paper 001 cross one switch on several
+** edges), and the replay values a receipt by the send it is matched to, not by the switch.
 ** Before any replay, a count: every compute node other than a shard's owner must receive
 ** the shard (copy) or send its contribution (reduce) at least once, so a schedule with fewer
 ** transfers than that fails at once, in O(N + nshards). Without it a file of a few hundred
@@ -278,6 +283,16 @@ typedef struct scratch {
   int32_t *pos;             /* units + 1: segment index of a cut position, -1 if none */
   size_t hop_room, cuts_room, lo_room, hi_room, earliest_room, paths_room, vals_room, pos_room;
   int32_t ncompute;         /* compute nodes of the graph, -1 until counted */
+  /* reduce-phase relays (graphs with switches only): per transfer of the shard touching a
+     switch, its first (transfer, segment) slot of the block, else -1; per slot, as a
+     receipt into a switch the slot of the send it is forwarded by (-1: none), as a send
+     out of a switch the value it carries; the matching's events */
+  int switches;             /* the graph has switch nodes */
+  int64_t *slot;
+  int64_t *relay;
+  uint8_t *carried;
+  struct relay_event *events;
+  size_t slot_room, relay_room, carried_room, events_room;
 } scratch;
 
 static int grow(void **p, size_t *room, size_t want, size_t elem) {
@@ -362,10 +377,90 @@ static void replay_copy(const tc_graph *g, const tc_schedule *s, int32_t k, cons
       }
 }
 
+/* One end of a reduce-phase transfer at a switch, for one segment. */
+typedef struct relay_event {
+  int32_t node, seg, step, receipt; /* receipt: 0 a send out of the switch, 1 a receipt */
+  int64_t arc, lo, hi, slot;
+} relay_event;
+
+/* Sends before receipts of the same step (a send carries what arrived in earlier steps),
+   then canonical order (arc, lo, hi), so the matching does not depend on the order the
+   schedule lists its transfers in (equal keys are equal transfers: interchangeable). */
+static int cmp_event(const void *a, const void *b) {
+  const relay_event *x = a, *y = b;
+  if (x->node != y->node) return x->node < y->node ? -1 : 1;
+  if (x->seg != y->seg) return x->seg < y->seg ? -1 : 1;
+  if (x->step != y->step) return x->step < y->step ? -1 : 1;
+  if (x->receipt != y->receipt) return x->receipt - y->receipt;
+  if (x->arc != y->arc) return x->arc < y->arc ? -1 : 1;
+  if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+  return (x->hi > y->hi) - (x->hi < y->hi);
+}
+
+/* The slot of transfer q's segment j in the block starting at segment b0. */
+static inline int64_t relay_slot(const scratch *w, int64_t q, int32_t j, int32_t b0) {
+  return w->slot[q] + j - (w->seg_lo[q] > b0 ? w->seg_lo[q] : b0);
+}
+
+/* Match every reduce-phase send out of a switch over segments [b0, b1) to the earliest
+   receipt of the same switch and segment not yet forwarded (w->relay), numbering the
+   (transfer, segment) slots of the transfers that touch a switch (w->slot). idx: the
+   shard's transfers in step order (w->hop[q] is s->xfer[idx[q]]). */
+static int match_relays(const tc_graph *g, const tc_schedule *s, const int64_t *idx, int64_t cnt, scratch *w,
+                        int32_t b0, int32_t b1) {
+  if (grow((void **)&w->slot, &w->slot_room, (size_t)cnt + 1, sizeof *w->slot)) return -1;
+  int64_t slots = 0, events = 0;
+  for (int64_t q = 0; q < cnt; q++) {
+    const hop *h = &w->hop[q];
+    int32_t lo = w->seg_lo[q] > b0 ? w->seg_lo[q] : b0, hi = w->seg_hi[q] < b1 ? w->seg_hi[q] : b1;
+    int ends = (g->kind[h->from] == TC_NODE_SWITCH) + (g->kind[h->to] == TC_NODE_SWITCH);
+    w->slot[q] = -1;
+    if (!ends || lo >= hi || !reduces(s, h->step)) continue;
+    w->slot[q] = slots;
+    slots += hi - lo;
+    events += (int64_t)ends * (hi - lo);
+  }
+  if (grow((void **)&w->relay, &w->relay_room, (size_t)slots + 1, sizeof *w->relay) ||
+      grow((void **)&w->carried, &w->carried_room, (size_t)slots + 1, 1) ||
+      grow((void **)&w->events, &w->events_room, (size_t)events + 1, sizeof *w->events))
+    return -1;
+  int64_t e = 0;
+  for (int64_t q = 0; q < cnt; q++) {
+    if (w->slot[q] < 0) continue;
+    const hop *h = &w->hop[q];
+    int32_t lo = w->seg_lo[q] > b0 ? w->seg_lo[q] : b0, hi = w->seg_hi[q] < b1 ? w->seg_hi[q] : b1;
+    for (int32_t j = lo; j < hi; j++) {
+      int64_t slot = relay_slot(w, q, j, b0);
+      w->relay[slot] = -1;
+      w->carried[slot] = 0;
+      int64_t arc = s->xfer[idx[q]].arc;
+      if (g->kind[h->from] == TC_NODE_SWITCH)
+        w->events[e++] = (relay_event){h->from, j, h->step, 0, arc, h->lo, h->hi, slot};
+      if (g->kind[h->to] == TC_NODE_SWITCH) w->events[e++] = (relay_event){h->to, j, h->step, 1, arc, h->lo, h->hi, slot};
+    }
+  }
+  qsort(w->events, (size_t)e, sizeof *w->events, cmp_event);
+  /* per (switch, segment): receipts are forwarded in the order they arrived */
+  for (int64_t first = 0, next = 0; first < e; first = next) {
+    next = first;
+    while (next < e && w->events[next].node == w->events[first].node && w->events[next].seg == w->events[first].seg)
+      next++;
+    int64_t waiting = first; /* the earliest receipt not yet forwarded is at or after this */
+    for (int64_t i = first; i < next; i++) {
+      if (w->events[i].receipt) continue;
+      while (waiting < i && !w->events[waiting].receipt) waiting++;
+      if (waiting < i) w->relay[w->events[waiting++].slot] = w->events[i].slot;
+    }
+  }
+  return 0;
+}
+
 /* Reduce phase of one shard over segments [b0, b1): every contribution reaches the owner once. */
-static int replay_reduce(const tc_graph *g, const tc_schedule *s, int32_t k, int64_t cnt, scratch *w, int32_t b0, int32_t b1, violation *v) {
+static int replay_reduce(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx, int64_t cnt, scratch *w,
+                         int32_t b0, int32_t b1, violation *v) {
   int32_t n = g->n, owner = tc_schedule_owner(s, k);
   memset(w->paths, 0, (size_t)(b1 - b0) * (size_t)n);
+  if (w->switches && match_relays(g, s, idx, cnt, w, b0, b1)) return -1;
   int64_t end = cnt; /* idx is sorted by step ascending; walk step groups backwards */
   while (end > 0) {
     int32_t step = w->hop[end - 1].step;
@@ -378,17 +473,29 @@ static int replay_reduce(const tc_graph *g, const tc_schedule *s, int32_t k, int
       size_t p = 0;
       for (int64_t q = begin; q < end; q++) { /* read everything first: same-step sends see later steps only */
         int32_t to = w->hop[q].to;
+        int relayed = w->switches && g->kind[to] == TC_NODE_SWITCH;
         for (int32_t j = w->seg_lo[q]; j < w->seg_hi[q]; j++, p++) {
           if (j < b0 || j >= b1) continue;
-          int val = (to == owner) + w->paths[(size_t)(j - b0) * n + to];
+          int val;
+          if (relayed) { /* what the switch's matching send carries on, or nothing */
+            int64_t by = w->relay[relay_slot(w, q, j, b0)];
+            val = by < 0 ? 0 : w->carried[by];
+          } else {
+            val = (to == owner) + w->paths[(size_t)(j - b0) * n + to];
+          }
           w->vals[p] = (uint8_t)(val > 2 ? 2 : val);
         }
       }
       p = 0;
       for (int64_t q = begin; q < end; q++) {
         int32_t from = w->hop[q].from;
+        int relays = w->switches && g->kind[from] == TC_NODE_SWITCH;
         for (int32_t j = w->seg_lo[q]; j < w->seg_hi[q]; j++, p++) {
           if (j < b0 || j >= b1) continue;
+          if (relays) { /* valued once, for the receipt it forwards */
+            w->carried[relay_slot(w, q, j, b0)] = w->vals[p];
+            continue;
+          }
           uint8_t *cell = &w->paths[(size_t)(j - b0) * n + from];
           int sum = *cell + w->vals[p];
           *cell = (uint8_t)(sum > 2 ? 2 : sum);
@@ -469,7 +576,7 @@ static int verify_shard(const tc_graph *g, const tc_schedule *s, int32_t k, cons
     return -1;
   for (int32_t b0 = 0; b0 < segs; b0 += block) { /* every block: a later one may hold an earlier step */
     int32_t b1 = b0 + block < segs ? b0 + block : segs;
-    if (has_reduce_phase(s) && replay_reduce(g, s, k, cnt, w, b0, b1, v)) return -1;
+    if (has_reduce_phase(s) && replay_reduce(g, s, k, idx, cnt, w, b0, b1, v)) return -1;
     if (has_copy_phase(s)) replay_copy(g, s, k, idx, cnt, w, b0, b1, v);
   }
   return 0;
@@ -491,11 +598,12 @@ int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err) {
     return tc_error_set(err, TC_ENOMEM, "out of memory");
   }
   violation worst = {0};
-  int oom = 0;
+  int oom = 0, switches = tc_graph_count_kind(g, TC_NODE_SWITCH) > 0;
 #pragma omp parallel if (s->nshards > 1 && s->count > 4096)
   {
     scratch w = {0};
     w.ncompute = -1;
+    w.switches = switches;
     int64_t *idx = NULL;
     size_t idx_room = 0;
     violation mine = {0};
@@ -524,6 +632,7 @@ int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err) {
 #pragma omp critical
     if (mine.found) note(&worst, mine.step, mine.index, mine.msg);
     free(w.hop); free(w.cuts); free(w.seg_lo); free(w.seg_hi); free(w.earliest); free(w.paths); free(w.vals); free(w.pos);
+    free(w.slot); free(w.relay); free(w.carried); free(w.events);
     free(idx);
   }
   free(order);

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# mpi_forest.sh — ForestColl's trees pipelined into step schedules (`sched --algo
+# forestcoll`, forest.h's tc_forest_lower) run under MPI, against the MPI library's own
+# collective:
+#   - `topocoll run` on the schedule files of allgather, reduce-scatter and allreduce on
+#     hypercube(3) (8 ranks, P = 2; the allreduce also in place with int64 max) and the
+#     allreduce on genkautz(2,10) (10 ranks, P = 3): every size verified, the report naming
+#     the collective and forestcoll; and the allgather on the fabric fig2toy() (8 ranks:
+#     the switch hops collapse into direct sends, program.h);
+#   - mpi_collectives on the same files: every count class, datatype, op, in place and out
+#     of place equal to MPI's, bit for bit (tests/mpi_collectives.c).
+# $1 = build directory, $2 = mpirun.
+set -u
+build=$1
+mpirun=$2
+bin=$build/topocoll
+. "$(dirname "$0")/lib_cli.sh"
+. "$(dirname "$0")/lib_mpi.sh"
+transport=""
+mpiargs="-x ASAN_OPTIONS=detect_leaks=0"
+
+plan hc3-ag 'hypercube(3)' allgather forestcoll --chunks 2
+plan hc3-rs 'hypercube(3)' reduce-scatter forestcoll --chunks 2
+plan hc3-ar 'hypercube(3)' allreduce forestcoll --chunks 2
+plan gk10-ar 'genkautz(2,10)' allreduce forestcoll --chunks 3
+plan toy-ag 'fig2toy()' allgather forestcoll --chunks 2
+
+# run_ok FILE NP COLL DTYPE OP [RUN OPTIONS...]: `topocoll run` verifies every size
+run_ok() {
+  local file=$1 np=$2 coll=$3 dtype=$4 op=$5
+  shift 5
+  timeout 120 "$bin" run "$tmp/$file.json" --sizes 1KB..16KB --dtype "$dtype" --op "$op" --iters 2 --warmup 0 \
+    --timeout 100s --json --mpirun-args "$mpiargs" "$@" >"$tmp/out" 2>"$tmp/err" ||
+    { fail "topocoll run $file $*: $(cat "$tmp/err")"; return; }
+  python3 - "$tmp/out" "$np" "$coll" "$dtype" "$op" <<'PY' || fail "topocoll run $file $*: $(cat "$tmp/out")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+np, coll, dtype, op = int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+assert j["verified"] is True and j["np"] == np, (j["verified"], j["np"])
+assert (j["collective"], j["algorithm"], j["dtype"], j["op"]) == (coll, "forestcoll", dtype, op), j
+assert len(j["results"]) == 5 and all(r["verified"] is True for r in j["results"]), j["results"]
+PY
+}
+
+run_ok hc3-ag 8 allgather int32 sum
+run_ok hc3-rs 8 reduce-scatter double sum
+run_ok hc3-ar 8 allreduce int32 sum
+run_ok hc3-ar 8 allreduce int64 max --inplace
+run_ok gk10-ar 10 allreduce float sum
+run_ok toy-ag 8 allgather int32 sum
+
+t=$tmp
+run 8 $t/hc3-ag.json $t/hc3-rs.json $t/hc3-ar.json $t/toy-ag.json
+run 10 $t/gk10-ar.json
+
+finish mpi_forest
