@@ -62,7 +62,9 @@ def work(report):
 
 
 def algbw(report):
-    m = re.search(r"(?:optimum|fixed k)\s+algbw ([\d.]+)", report)
+    """The collective's algbw: the allreduce line when there is one, else the only part's."""
+    m = re.search(r"^  allreduce\s+algbw ([\d.]+)", report, re.M) or \
+        re.search(r"(?:optimum|fixed k)\s+algbw ([\d.]+)", report)
     return m.group(1) if m else "-"
 
 
