@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/io_atomic.h"
+#include "plan/plan_internal.h"
 #include "topocoll/collective.h"
 #include "topocoll/plan.h"
 #include "topocoll/units.h"
@@ -266,6 +267,10 @@ static void write_files(FILE *f) {
 }
 
 static int summary_stream(const tc_plan *p, FILE *f) {
+  if (p->fabric) {
+    tci_plan_fabric_summary(p, f);
+    return TC_OK;
+  }
   write_cluster(f, p);
   write_choice(f, p);
   write_frontier(f, p);
