@@ -156,6 +156,17 @@ grep -q '^- bidirectional ring on biring(4,16): T_L = 30α, T_B = 15/8 M/B' "$tm
 
 expect 0 "$bin" plan --nodes 32 --degree 4 --alpha 10us --link-bw 25Gbps --size 1MB,4MB --out "$tmp/p32"
 grep -q '1 MB (1), 4 MB (1)' "$tmp/p32/summary.md" || fail "a missing weight is not 1"
+# ForestColl beside the chosen member (N <= 32): per size the faster one runs; on this
+# bandwidth-optimal member the member's own allreduce wins, so no allreduce-forestcoll.json
+grep -qx "ForestColl's allreduce: not tried on 64 nodes (the plan tries it up to 32)." "$sum" ||
+  fail "the N = 64 plan does not say ForestColl was not tried"
+p32spec=$(grep -o '^\*\*`[^`]*`' "$tmp/p32/summary.md" | tr -d '*`')
+grep -qxF "| size | \`$p32spec\` | ForestColl | runs |" "$tmp/p32/summary.md" || fail "the N = 32 plan lacks the ForestColl table"
+grep -qxF "| 4 MB | $(grep '^| 4 MB |' "$tmp/p32/summary.md" | tail -1 | cut -d'|' -f3 | sed 's/^ //; s/ $//') | $(grep '^| 4 MB |' "$tmp/p32/summary.md" | sed -n 1p | cut -d'|' -f4- | sed 's/^ //')" "$tmp/p32/summary.md" ||
+  fail "the N = 32 ForestColl table's member column is not the baseline table's"
+grep -qx "The chosen topology's allreduce is faster at the largest size: \`allreduce.json\` is the one to run." "$tmp/p32/summary.md" ||
+  fail "the N = 32 plan does not say which allreduce runs at the largest size"
+[ ! -e "$tmp/p32/allreduce-forestcoll.json" ] || fail "allreduce-forestcoll.json written although ForestColl loses"
 
 # ---- the directory: refused when occupied; --force replaces only a plan directory ----
 mkdir "$tmp/busy" && echo keep >"$tmp/busy/mine.txt"

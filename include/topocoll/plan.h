@@ -17,6 +17,10 @@
 **   summary.md           the frontier table, the choice and why (time per size of every
 **                        member), and the predicted allreduce time per size of the chosen
 **                        schedule against the ring and the double binary tree on the same N, d
+**   allreduce-forestcoll.json  only when ForestColl's allreduce on the chosen topology
+**                        (tried for N <= TC_PLAN_FOREST_MAX_NODES, pipelined at P = 1, 2, ...,
+**                        64) is faster than allreduce.json at the workload's largest size;
+**                        summary.md says per size which of the two runs (tc_plan_allreduce_at)
 **   .topocoll-plan       the marker (TC_PLAN_MARKER): this directory is a plan, which
 **                        `force` may replace
 **
@@ -92,8 +96,9 @@ typedef struct tc_plan_forestcoll {
 } tc_plan_forestcoll;
 
 /* Plans of more nodes than this do not try ForestColl (its search and packing take seconds
-   per hundred nodes: 14 s at N = 256, d = 4; docs/forestcoll.md, "Planning a fabric"). */
-#define TC_PLAN_FOREST_MAX_NODES 128
+   at N = 64 and 14 s at N = 256 on the chosen members of d = 4, against under one second for
+   the rest of those plans; docs/forestcoll.md, "Planning a fabric"). */
+#define TC_PLAN_FOREST_MAX_NODES 32
 
 typedef struct tc_plan {
   char spec[256];           /* the graph's spec: the chosen member's, or the fabric's */

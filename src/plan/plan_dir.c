@@ -108,6 +108,7 @@ static int plan_files(const tc_plan *p, plan_file *files) {
     files[n++] = (plan_file){"allgather.json", F_SCHEDULE, &p->allgather};
     files[n++] = (plan_file){"reduce-scatter.json", F_SCHEDULE, &p->reduce_scatter};
     files[n++] = (plan_file){"allreduce.json", F_SCHEDULE, &p->allreduce};
+    if (tci_plan_forestcoll_wins(p)) files[n++] = (plan_file){"allreduce-forestcoll.json", F_SCHEDULE, &p->forestcoll.sched[0]};
   }
   files[n++] = (plan_file){"summary.md", F_SUMMARY, NULL};
   files[n++] = (plan_file){TC_PLAN_MARKER, F_MARKER, NULL};

@@ -15,6 +15,9 @@
 **      same way; one that cannot exist here (odd d for a bidirectional ring, too few ports
 **      for the double binary tree, too many transfers) is listed with the reason instead.
 **      Pipelined algorithms are measured at P = 1, 2, 4, ..., 64.
+**   4. ForestColl's allreduce on the chosen member at the same depths (plan_forest.c),
+**      between 2 and 3, for members of at most TC_PLAN_FOREST_MAX_NODES nodes: per size the
+**      plan runs whichever of it and the member's allreduce is faster (tc_plan_allreduce_at).
 */
 #include <inttypes.h>
 #include <math.h>
@@ -74,6 +77,30 @@ static int build_chosen(tc_plan *p, tc_plan_progress progress, void *ctx, tc_err
   p->has_member = 1;
   tci_plan_progress_line(progress, ctx, "holding the allgather to the prediction");
   return tc_candidate_measure(c, p->graph, &p->allgather, err);
+}
+
+/* ---- ForestColl on the chosen member ---- */
+
+/* Its allreduce at every depth beside the member's (plan.h); a member ForestColl cannot take
+   is noted, not fatal; past TC_PLAN_FOREST_MAX_NODES it is not tried (seconds per hundred
+   nodes, where the rest of the plan takes one). */
+static int build_forestcoll(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
+  tc_plan_forestcoll *fc = &p->forestcoll;
+  if (p->graph->n > TC_PLAN_FOREST_MAX_NODES) {
+    snprintf(fc->note, sizeof fc->note, "not tried on %d nodes (the plan tries it up to %d)", p->graph->n,
+             TC_PLAN_FOREST_MAX_NODES);
+    return TC_OK;
+  }
+  tci_plan_progress_line(progress, ctx, "building and pipelining ForestColl's allreduce trees on %s", p->spec);
+  tc_error why;
+  tc_error_clear(&why);
+  int rc = tci_plan_forestcoll(p, 0, &why);
+  if (rc == TC_EINPUT || rc == TC_ERANGE) {
+    snprintf(fc->note, sizeof fc->note, "%s", why.msg);
+    return TC_OK;
+  }
+  if (rc) *err = why;
+  return rc;
 }
 
 /* ---- baselines ---- */
@@ -197,6 +224,7 @@ int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_prog
     snprintf(out->spec, sizeof out->spec, "%s", out->frontier.member[out->chosen].spec);
     rc = build_chosen(out, progress, ctx, err);
   }
+  if (!rc) rc = build_forestcoll(out, progress, ctx, err);
   if (!rc) rc = build_baselines(out, progress, ctx, err);
   if (rc) tc_plan_destroy(out);
   return rc;

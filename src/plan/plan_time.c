@@ -3,6 +3,8 @@
 ** steps, tau and d measured by tc_schedule_cost on verified schedules, and, per size, which
 ** of the plan's allreduces is the fastest. The one home of the model's formula in src/plan.
 */
+#include <string.h>
+
 #include "plan/plan_internal.h"
 
 static double time_of(int32_t steps, tc_rat tau, int64_t degree, const tc_workload *w, double bytes) {
@@ -47,4 +49,14 @@ double tc_plan_allreduce_at(const tc_plan *p, double bytes, const char **name, i
   if (name) *name = n;
   if (chunks) *chunks = P;
   return best;
+}
+
+int tci_plan_forestcoll_wins(const tc_plan *p) {
+  const tc_workload *w = &p->workload;
+  double big = 0;
+  for (int32_t i = 0; i < w->count; i++)
+    if (w->bytes[i] > big) big = w->bytes[i];
+  const char *name = NULL;
+  tc_plan_allreduce_at(p, big, &name, NULL);
+  return !p->fabric && name && !strcmp(name, "forestcoll");
 }
