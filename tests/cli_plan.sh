@@ -156,6 +156,17 @@ grep -q '^- bidirectional ring on biring(4,16): T_L = 30α, T_B = 15/8 M/B' "$tm
 
 expect 0 "$bin" plan --nodes 32 --degree 4 --alpha 10us --link-bw 25Gbps --size 1MB,4MB --out "$tmp/p32"
 grep -q '1 MB (1), 4 MB (1)' "$tmp/p32/summary.md" || fail "a missing weight is not 1"
+# ForestColl beside the chosen member (N <= 32): per size the faster one runs; on this
+# bandwidth-optimal member the member's own allreduce wins, so no allreduce-forestcoll.json
+grep -qx "ForestColl's allreduce: not tried on 64 nodes (the plan tries it up to 32)." "$sum" ||
+  fail "the N = 64 plan does not say ForestColl was not tried"
+p32spec=$(grep -o '^\*\*`[^`]*`' "$tmp/p32/summary.md" | tr -d '*`')
+grep -qxF "| size | \`$p32spec\` | ForestColl | runs |" "$tmp/p32/summary.md" || fail "the N = 32 plan lacks the ForestColl table"
+grep -qxF "| 4 MB | $(grep '^| 4 MB |' "$tmp/p32/summary.md" | tail -1 | cut -d'|' -f3 | sed 's/^ //; s/ $//') | $(grep '^| 4 MB |' "$tmp/p32/summary.md" | sed -n 1p | cut -d'|' -f4- | sed 's/^ //')" "$tmp/p32/summary.md" ||
+  fail "the N = 32 ForestColl table's member column is not the baseline table's"
+grep -qx "The chosen topology's allreduce is faster at the largest size: \`allreduce.json\` is the one to run." "$tmp/p32/summary.md" ||
+  fail "the N = 32 plan does not say which allreduce runs at the largest size"
+[ ! -e "$tmp/p32/allreduce-forestcoll.json" ] || fail "allreduce-forestcoll.json written although ForestColl loses"
 
 # ---- the directory: refused when occupied; --force replaces only a plan directory ----
 mkdir "$tmp/busy" && echo keep >"$tmp/busy/mine.txt"
@@ -219,5 +230,87 @@ expect_err 2 "--link-bw" "$bin" plan --nodes 64 --degree 4 --alpha 10us --link-b
 expect_err 2 "needs --alpha, --link-bw and --size" "$bin" plan --nodes 64 --degree 4 --out "$tmp/bad"
 expect_err 2 "unknown option" "$bin" plan "${CLUSTER[@]}" --size 1MB --outdir "$tmp/bad"
 [ ! -e "$tmp/bad" ] || fail "a refused plan created its directory"
+
+# ---- --fabric: a cluster the user already has; no search ----
+# dgx_a100(2) (paper 001 §5.3): the bottleneck cut is one GPU's ingress, 300 NVSwitch + 25 IB
+# = 325 GB/s for the 15 other GPUs' shards: 1/x* = 15/325 = 3/65, k = 13, algbw 16·325/15 =
+# 346.667 GB/s per half, 173.333 for the allreduce; any ring crosses the 8·25 = 200 GB/s
+# cluster cut with N-1 shards: 16·200/15 = 213.333 GB/s, ForestColl 1.625x that.
+FAB=(--alpha 10us --link-bw 1GBps)
+fab=$tmp/fab
+expect 0 "$bin" plan --fabric 'dgx_a100(2)' "${FAB[@]}" --size 1MB,1GiB --out "$fab"
+[ ! -s "$tmp/err" ] || fail "plan --fabric printed on stderr: $(cat "$tmp/err")"
+grep -qx 'fabric       dgx_a100(2) (16 compute + 20 switch nodes)' "$tmp/out" || fail "plan --fabric report: $(cat "$tmp/out")"
+grep -qx 'optimum      allreduce algbw 173.333 GB/s (ForestColl; bottleneck cuts in summary.md)' "$tmp/out" ||
+  fail "plan --fabric optimum: $(cat "$tmp/out")"
+want="allgather-forestcoll.json allreduce-forestcoll.json forest.json reduce-scatter-forestcoll.json summary.md topology.dot topology.json wiring.csv"
+[ "$(ls "$fab" | tr '\n' ' ')" = "$want " ] || fail "plan --fabric wrote: $(ls "$fab" | tr '\n' ' ')"
+[ -f "$fab/.topocoll-plan" ] || fail "plan --fabric did not write the marker"
+for c in allgather reduce-scatter allreduce; do
+  expect 0 "$bin" verify "$fab/$c-forestcoll.json" 'dgx_a100(2)' --json
+  python3 -c "import json; j=json.load(open('$tmp/out')); assert j['verified'] and j['collective']=='$c', j" ||
+    fail "verify $c-forestcoll.json: $(head -c 400 "$tmp/out")"
+done
+python3 - "$fab/forest.json" <<'PY' || fail "forest.json is not the verified allreduce forest"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["collective"] == "allreduce", j["collective"]
+assert len(j["parts"]) == 2 and all(p["trees"] for p in j["parts"]), j.keys()
+PY
+fsum=$fab/summary.md
+for line in \
+  '# topocoll plan: fabric `dgx_a100(2)`' \
+  '| switch nodes | 20 |' \
+  '- BFB: not applicable (BFB needs a graph without switches; this fabric has 20)' \
+  '- allgather (out-trees, k = 13 per node): algbw 346.667 GB/s; bottleneck cut of 15 compute nodes with 325 capacity leaving, 1/x* = 3/65; S* = {1-35}' \
+  '- reduce-scatter (in-trees on the transpose, k = 13 per node): algbw 346.667 GB/s; bottleneck cut of 15 compute nodes with 325 capacity leaving, 1/x* = 3/65; S* = {1-35}' \
+  'Every ring allgather sends N−1 shards across the least cut that splits the compute nodes (capacity 200), so no ring, nor several in parallel, beats 213.333 GB/s; ForestColl'"'"'s allgather reaches 346.667 GB/s, 1.625× that.' \
+  '| 1 MB | n/a | 689.6 µs (P = 2) | 5.8 µs | ForestColl, P = 2 |' \
+  '| 1 GiB | n/a | 9.373 ms (P = 64) | 6.195 ms | ForestColl, P = 64 |'; do
+  grep -qxF -- "$line" "$fsum" || fail "fabric summary.md lacks: $line"
+done
+# the schedules' costs as the summary states them are `topocoll sched`'s at the same P
+expect 0 "$bin" sched 'dgx_a100(2)' --coll allreduce --algo forestcoll --chunks 64 --json
+python3 - "$tmp/out" "$fsum" <<'PY' || fail "the allreduce's cost in summary.md is not sched's at P = 64"
+import json, sys
+j = json.load(open(sys.argv[1]))
+n, d = j["tb_factor"].split("/")
+want = f"ForestColl allreduce, pipelined at P = 64 (the fastest of P = 1, 2, 4, ..., 64 at the largest size): T_L = {j['steps']}α, T_B = {n}/{d} M/B"
+assert want in open(sys.argv[2]).read(), want
+PY
+
+# a switch-free graph: BFB beside ForestColl, and the per-size choice
+# hypercube(3): BFB is bandwidth-optimal (allreduce 6α, 7/4 M/B); the cut is one node's 3
+# in-links for 7 shards, 1/x* = 7/3, algbw 24/7 = 3.42857 GB/s per half.
+hyp=$tmp/fabh
+expect 0 "$bin" plan --fabric 'hypercube(3)' "${FAB[@]}" --size 1KB,1GB --out "$hyp"
+for f in allgather-bfb.json reduce-scatter-bfb.json allreduce-bfb.json; do
+  expect 0 "$bin" verify "$hyp/$f" 'hypercube(3)'
+done
+for line in \
+  '- BFB allreduce: T_L = 6α, T_B = 7/4 M/B (B = 3·b)' \
+  '- allgather (out-trees, k = 3 per node): algbw 3.42857 GB/s; bottleneck cut of 7 compute nodes with 3 capacity leaving, 1/x* = 7/3; S* = {1-7}' \
+  '| 1 KB | 60.6 µs | 101.3 µs (P = 1) | 0.6 µs | BFB |' \
+  '| 1 GB | 583.393 ms | 598.365 ms (P = 64) | 583.333 ms | BFB |'; do
+  grep -qxF -- "$line" "$hyp/summary.md" || fail "hypercube(3) fabric summary.md lacks: $line"
+done
+
+# --fabric refusals: one line, exit 2, nothing written
+expect_err 2 "--fabric takes the cluster from the fabric; --nodes does not apply to it" \
+  "$bin" plan --fabric 'dgx_a100(2)' --nodes 16 "${FAB[@]}" --size 1MB --out "$tmp/badf"
+expect_err 2 "--fabric takes the cluster from the fabric; --degree does not apply to it" \
+  "$bin" plan --fabric 'dgx_a100(2)' --degree 4 "${FAB[@]}" --size 1MB --out "$tmp/badf"
+expect_err 2 "--fabric takes the cluster from the fabric; --bidirectional does not apply to it" \
+  "$bin" plan --fabric 'dgx_a100(2)' --bidirectional "${FAB[@]}" --size 1MB --out "$tmp/badf"
+expect_err 2 "this command needs --alpha, --link-bw and --size together" "$bin" plan --fabric 'dgx_a100(2)' --out "$tmp/badf"
+expect_err 2 "--fabric needs a fabric spec" "$bin" plan --fabric '' "${FAB[@]}" --size 1MB --out "$tmp/badf"
+expect_err 2 "fabric nosuch(2): bad spec \"nosuch(2)\": column 1: unknown topology 'nosuch'" \
+  "$bin" plan --fabric 'nosuch(2)' "${FAB[@]}" --size 1MB --out "$tmp/badf"
+printf '{"format": "topocoll-graph", "version": 1, "nodes": 3, "kinds": ["compute", "compute", "switch"], "arcs": [[0, 2, 2], [2, 0, 1], [1, 2, 1], [2, 1, 1]]}' >"$tmp/uneven.json"
+expect_err 2 "topocoll plan: fabric file($tmp/uneven.json): forestcoll: node 0 has ingress 1 but egress 2: removing switches needs them equal at every node" \
+  "$bin" plan --fabric "file($tmp/uneven.json)" "${FAB[@]}" --size 1MB --out "$tmp/badf"
+[ ! -e "$tmp/badf" ] || fail "a refused plan --fabric created its directory"
+(cd "$tmp" && "$bin" plan --fabric 'hypercube(2)' "${FAB[@]}" --size 1MB >/dev/null 2>&1) || fail "plan --fabric with the default DIR"
+[ -s "$tmp/plan-fabric/allreduce-forestcoll.json" ] || fail "plan --fabric's default DIR is not plan-fabric"
 
 finish cli_plan

@@ -10,7 +10,10 @@ int tc_cli_cluster_finish(const tc_cli_command *cmd, void *opts, tc_cli_cluster 
   if (need_nodes && !c->nodes_text) return tc_cli_usage_error(cmd->name, "missing --nodes");
   if (!c->degree_text) return tc_cli_usage_error(cmd->name, "missing --degree");
   int status = tc_cli_convert(cmd, opts, "--nodes", "--degree", NULL);
-  if (status) return status;
+  return status ? status : tc_cli_cluster_finish_workload(cmd, opts, c, need_workload);
+}
+
+int tc_cli_cluster_finish_workload(const tc_cli_command *cmd, void *opts, tc_cli_cluster *c, int need_workload) {
   int given = !!c->alpha_text + !!c->bw_text + !!c->size_text;
   if (given == 0 && !need_workload) return TC_EXIT_OK;
   if (given < 3)

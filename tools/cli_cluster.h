@@ -48,4 +48,8 @@ typedef struct tc_cli_cluster {
 int tc_cli_cluster_finish(const tc_cli_command *cmd, void *opts, tc_cli_cluster *c, int need_nodes,
                           int need_workload);
 
+/* The workload part of tc_cli_cluster_finish alone (for a command whose cluster comes from
+   elsewhere, `plan --fabric`): the three options together or not at all, then their values. */
+int tc_cli_cluster_finish_workload(const tc_cli_command *cmd, void *opts, tc_cli_cluster *c, int need_workload);
+
 #endif

@@ -3,7 +3,9 @@
 ** bandwidth) and its allreduce sizes, the best topology from the finder's frontier, its
 ** graph, drawing, wiring plan and verified allgather / reduce-scatter / allreduce
 ** schedules, and summary.md (the frontier, the choice and why, the comparison with the
-** ring and the double binary tree), all in one directory (plan.h does the work).
+** ring and the double binary tree), all in one directory (plan.h does the work). With
+** --fabric SPEC the cluster is one the user already has: no search, ForestColl's (and, on a
+** switch-free graph, BFB's) verified schedules for it (tc_plan_fabric_make).
 **
 ** Order of work, and why: the options and the output directory are checked before any
 ** work, so a typo or an occupied directory costs nothing; the plan is then computed and
@@ -25,6 +27,7 @@ void tc_cmd_plan_help(void) {
   printf(
       "usage: topocoll plan --nodes N --degree D --alpha TIME --link-bw BW --size SIZES\n"
       "                     [--bidirectional] [--out DIR] [--force]\n"
+      "       topocoll plan --fabric SPEC --alpha TIME --link-bw BW --size SIZES [--out DIR] [--force]\n"
       "\n"
       "The main job. Finds the Pareto frontier of topologies for N nodes with D ports each\n"
       "(see 'topocoll help find'), picks the member with the least expected allreduce time\n"
@@ -37,6 +40,19 @@ void tc_cmd_plan_help(void) {
       "                 and the predicted allreduce time per size against the ring and the\n"
       "                 double binary tree on the same N and D (from their verified schedules)\n"
       "\n"
+      "With --fabric SPEC (a cluster you already have: 'dgx_a100(4)', 'mi250(2)',\n"
+      "'file(cluster.json)' or any topology) there is no search: the plan builds ForestColl's\n"
+      "allgather, reduce-scatter and allreduce (pipelined at the P of 1, 2, 4, ..., 64 fastest\n"
+      "at the largest size) and, when the graph has no switch, BFB's, verifies them and writes\n"
+      "  topology.json  topology.dot  wiring.csv  forest.json (the allreduce forest)\n"
+      "  allgather-forestcoll.json  reduce-scatter-forestcoll.json  allreduce-forestcoll.json\n"
+      "  allgather-bfb.json  reduce-scatter-bfb.json  allreduce-bfb.json   (switch-free only)\n"
+      "  summary.md     what was built, the optimum and its bottleneck cut, the allreduce time\n"
+      "                 per size of each candidate and the one chosen, the ring comparison\n"
+      "\n"
+      "  --fabric SPEC     plan this fabric (not with --nodes, --degree, --bidirectional);\n"
+      "                    --link-bw is then the bandwidth of a capacity-1 arc (the fabric\n"
+      "                    families count GB/s: --link-bw 1GBps); default DIR plan-fabric\n"
       "  --nodes N         number of nodes (>= 2)\n"
       "  --degree D        ports per node (>= 1)\n"
       "  --alpha TIME      per-step latency, e.g. 10us\n"
@@ -55,6 +71,7 @@ void tc_cmd_plan_help(void) {
 
 typedef struct plan_options {
   tc_cli_cluster cluster;
+  const char *fabric;
   const char *out;
   char default_out[64];
   int force;
@@ -62,6 +79,7 @@ typedef struct plan_options {
 
 static const tc_cli_option plan_table[] = {
     TC_CLI_CLUSTER_OPTIONS(plan_options, cluster),
+    {.name = "--fabric", .kind = TC_CLI_STRING, .text = offsetof(plan_options, fabric), .needs = "a fabric spec"},
     {.name = "--out", .kind = TC_CLI_PATH, .text = offsetof(plan_options, out), .needs = "a directory"},
     {.name = "--force", .kind = TC_CLI_FLAG, .value = offsetof(plan_options, force)},
 };
@@ -69,12 +87,24 @@ static const tc_cli_command plan_cli = {
     .name = "plan", .help = tc_cmd_plan_help, .options = plan_table, .noptions = TC_CLI_COUNT(plan_table),
     .extra_argument = "unexpected argument '%s'"};
 
+/* --fabric names the cluster: the options that describe one are refused beside it. */
+static int finish_fabric(plan_options *o) {
+  const tc_cli_cluster *c = &o->cluster;
+  const char *clash = c->nodes_text ? "--nodes" : c->degree_text ? "--degree" : c->bidirectional ? "--bidirectional" : NULL;
+  if (clash)
+    return tc_cli_usage_error("plan", "--fabric takes the cluster from the fabric; %s does not apply to it", clash);
+  if (!*o->fabric) return tc_cli_usage_error("plan", "--fabric needs a fabric spec");
+  return tc_cli_cluster_finish_workload(&plan_cli, o, &o->cluster, 1);
+}
+
 static int parse_options(int argc, char **argv, plan_options *o) {
   memset(o, 0, sizeof *o);
   int status = tc_cli_parse(&plan_cli, argc, argv, o);
-  if (!status) status = tc_cli_cluster_finish(&plan_cli, o, &o->cluster, 1, 1);
+  if (!status) status = o->fabric ? finish_fabric(o) : tc_cli_cluster_finish(&plan_cli, o, &o->cluster, 1, 1);
   if (status) return status;
-  if (!o->out) {
+  if (!o->out && o->fabric) {
+    o->out = "plan-fabric";
+  } else if (!o->out) {
     snprintf(o->default_out, sizeof o->default_out, "plan-%d-%d", o->cluster.nodes, o->cluster.degree);
     o->out = o->default_out;
   }
@@ -86,6 +116,25 @@ static int parse_options(int argc, char **argv, plan_options *o) {
 static void show_progress(void *ctx, const char *phase) {
   (void)ctx;
   tc_cli_error("plan", "%s", phase);
+}
+
+static void print_fabric_result(const tc_plan *p, const char *dir) {
+  const tc_workload *w = &p->workload;
+  const tc_forest *f = &p->forestcoll.forest;
+  double ours = 0, wsum = 0;
+  for (int32_t i = 0; i < w->count; i++) {
+    ours += w->weight[i] * tc_plan_allreduce_at(p, w->bytes[i], NULL, NULL);
+    wsum += w->weight[i];
+  }
+  char t[64];
+  tc_units_format_time(ours / wsum, 0, t, sizeof t);
+  printf("fabric       %s (%d compute + %d switch nodes)\n", p->spec, f->ncompute, f->nswitch);
+  printf("optimum      allreduce algbw %.6g GB/s (ForestColl; bottleneck cuts in summary.md)\n",
+         tc_rat_to_double(f->algbw) * w->link_bw * 1e-9);
+  printf("allreduce    expected time %s (verified schedules; the choice per size in summary.md)\n", t);
+  printf("written      %s: topology.json topology.dot wiring.csv forest.json allgather-forestcoll.json "
+         "reduce-scatter-forestcoll.json allreduce-forestcoll.json%s summary.md\n", dir,
+         p->has_member ? " allgather-bfb.json reduce-scatter-bfb.json allreduce-bfb.json" : "");
 }
 
 static void print_result(const tc_plan *p, const char *dir) {
@@ -116,8 +165,11 @@ int tc_cmd_plan(int argc, char **argv) {
   tc_find_options fo = {o.cluster.nodes, o.cluster.degree, o.cluster.bidirectional, 0};
   tc_plan_progress progress = isatty(STDERR_FILENO) ? show_progress : NULL;
   tc_plan p;
-  if (tc_plan_make(&fo, &o.cluster.workload, progress, NULL, &p, &err)) return tc_cli_fail("plan", &err);
+  int rc = o.fabric ? tc_plan_fabric_make(o.fabric, &o.cluster.workload, progress, NULL, &p, &err)
+                    : tc_plan_make(&fo, &o.cluster.workload, progress, NULL, &p, &err);
+  if (rc) return tc_cli_fail("plan", &err);
   if (tc_plan_write(&p, o.out, o.force, progress, NULL, &err)) status = tc_cli_fail("plan", &err);
+  else if (p.fabric) print_fabric_result(&p, o.out);
   else print_result(&p, o.out);
   tc_plan_destroy(&p);
   return status;

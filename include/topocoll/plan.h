@@ -17,8 +17,19 @@
 **   summary.md           the frontier table, the choice and why (time per size of every
 **                        member), and the predicted allreduce time per size of the chosen
 **                        schedule against the ring and the double binary tree on the same N, d
+**   allreduce-forestcoll.json  only when ForestColl's allreduce on the chosen topology
+**                        (tried for N <= TC_PLAN_FOREST_MAX_NODES, pipelined at P = 1, 2, ...,
+**                        64) is faster than allreduce.json at the workload's largest size;
+**                        summary.md says per size which of the two runs (tc_plan_allreduce_at)
 **   .topocoll-plan       the marker (TC_PLAN_MARKER): this directory is a plan, which
 **                        `force` may replace
+**
+** A fabric plan (tc_plan_fabric_make: a cluster the user already has, no search) writes
+** topology.json, topology.dot, wiring.csv, forest.json (the verified allreduce forest,
+** tc_forest_write_json with its trees), allgather-forestcoll.json,
+** reduce-scatter-forestcoll.json, allreduce-forestcoll.json (ForestColl pipelined at the P
+** fastest at the largest size), allgather-bfb.json, reduce-scatter-bfb.json,
+** allreduce-bfb.json (switch-free graphs only), summary.md and the marker.
 **
 ** Guarantees:
 **   - nothing unverified is written: every schedule passes tc_schedule_verify first (the
@@ -46,6 +57,7 @@
 
 #include "topocoll/cost.h"
 #include "topocoll/find.h"
+#include "topocoll/forest.h"
 #include "topocoll/graph.h"
 #include "topocoll/sched.h"
 
@@ -63,7 +75,38 @@ typedef struct tc_plan_baseline {
   int64_t degree;       /* node bandwidth the schedule uses, in links (B = degree * link_bw) */
 } tc_plan_baseline;
 
+/* ForestColl on the plan's graph (forest.h): the optimal forest of each collective built,
+   lowered to step schedules (tc_forest_lower) at P = 1, 2, 4, ..., TC_PIPELINE_MAX, each
+   verified and costed. depth[i][j] is collective coll[i] at P = 2^j (name "forestcoll");
+   sched[i] is the one fastest at the workload's largest size (ties: the smaller P). */
+#define TC_PLAN_DEPTHS 7
+typedef struct tc_plan_forestcoll {
+  int built;                 /* 0: not built, `note` says why (refused fabric, too large) */
+  char note[TC_ERRMSG_MAX];
+  tc_forest forest;          /* the allreduce forest, verified: its parts' optima and bottleneck
+                                cuts are the certificate */
+  int ncoll;                 /* 3 (allgather, reduce-scatter, allreduce) or 1 (allreduce) */
+  tc_collective coll[3];
+  tc_plan_baseline depth[3][TC_PLAN_DEPTHS];
+  tc_schedule sched[3];      /* verified */
+  tc_cost cost[3];
+  int64_t chunks[3];         /* P of sched[i] */
+  tc_rat ring_algbw;         /* tc_forest_ring_bound: the best any ring allgather reaches */
+  int64_t ring_min_cut;
+} tc_plan_forestcoll;
+
+/* Plans of more nodes than this do not try ForestColl (its search and packing take seconds
+   at N = 64 and 14 s at N = 256 on the chosen members of d = 4, against under one second for
+   the rest of those plans; docs/forestcoll.md, "Planning a fabric"). */
+#define TC_PLAN_FOREST_MAX_NODES 32
+
 typedef struct tc_plan {
+  char spec[256];           /* the graph's spec: the chosen member's, or the fabric's */
+  int fabric;               /* 1: tc_plan_fabric_make: no frontier (count 0, chosen -1), no
+                               baselines; allgather, reduce_scatter, allreduce are BFB's when
+                               has_member, forestcoll holds the ForestColl schedules */
+  int has_member;           /* 1: allgather, reduce_scatter, allreduce and their costs are set */
+  char member_note[TC_ERRMSG_MAX]; /* why not, when not */
   tc_find_options find;     /* what was asked (build is ignored: only the choice is built) */
   tc_workload workload;
   tc_frontier frontier;     /* the finder's Pareto frontier (predicted costs); the chosen
@@ -76,6 +119,7 @@ typedef struct tc_plan {
   int reverse_symmetric;    /* 1: reduce-scatter by Theorem 2, 0: by Corollary 1.1 */
   int32_t nbaselines;
   tc_plan_baseline baseline[TC_PLAN_MAX_BASELINES];
+  tc_plan_forestcoll forestcoll;
 } tc_plan;
 
 /* Progress: one call per phase with a short line ("building genkautz(4,64)"). */
@@ -87,6 +131,21 @@ typedef void (*tc_plan_progress)(void *ctx, const char *phase);
 TC_API int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_progress progress, void *ctx,
                         tc_plan *out, tc_error *err);
 TC_API void tc_plan_destroy(tc_plan *p);
+
+/* A plan for a fabric the user already has (a spec: 'dgx_a100(4)', 'mi250(2)',
+   'file(x.json)', or any topology): no topology search. ForestColl's allgather,
+   reduce-scatter and allreduce (tc_plan_forestcoll), and BFB's three when g has no switch
+   (else has_member = 0 with the reason), all verified and costed; the ring bound. A fabric
+   ForestColl refuses (tc_forest_check_fabric) is TC_EINPUT naming the problem. Costs use
+   w->link_bw as the bandwidth of a capacity-1 arc. On failure *out is left empty. */
+TC_API int tc_plan_fabric_make(const char *spec, const tc_workload *w, tc_plan_progress progress, void *ctx,
+                               tc_plan *out, tc_error *err);
+
+/* What the plan runs for an allreduce of `bytes`: the fastest of the member's allreduce
+   (has_member) and forestcoll at each P; *name is "forestcoll" or the member's algorithm
+   ("expand", "bfb"), *chunks its P (1 for the member). Returns the predicted time (s), or
+   -1 when the plan has no allreduce at all. */
+TC_API double tc_plan_allreduce_at(const tc_plan *p, double bytes, const char **name, int64_t *chunks);
 
 /* The marker file of a plan directory (plan.h: `force` replaces only a directory holding it). */
 #define TC_PLAN_MARKER ".topocoll-plan"
@@ -105,7 +164,7 @@ TC_API int tc_plan_write_summary(const tc_plan *p, const char *path, tc_error *e
 
 /* Predicted allreduce time (s) at one size M (bytes): steps*α + tau*M/(degree*link_bw)
    with steps, tau and degree measured (tc_schedule_cost) on the chosen member's verified
-   allreduce schedule, or on a baseline's. */
+   allreduce schedule (a fabric plan without a member: -1), or on a baseline's. */
 TC_API double tc_plan_time(const tc_plan *p, double bytes);
 TC_API double tc_plan_baseline_time(const tc_plan *p, const tc_plan_baseline *b, double bytes);
 

@@ -22,6 +22,7 @@
 #include "core/inflight.h"
 #include "core/io_atomic.h"
 #include "plan/plan_internal.h"
+#include "topocoll/forest.h"
 #include "topocoll/graph_io.h"
 #include "topocoll/output.h"
 #include "topocoll/plan.h"
@@ -77,22 +78,58 @@ static int write_marker(const char *path, tc_error *err) {
   return tci_atomic_commit(&af, err);
 }
 
-static int write_one(const tc_plan *p, const char *dir, const char *name, tc_error *err) {
-  const char *spec = p->frontier.member[p->chosen].spec;
-  size_t size = strlen(dir) + strlen(name) + 2;
+/* One file of a plan directory and what goes into it. */
+typedef enum { F_GRAPH_JSON, F_DOT, F_WIRING, F_SCHEDULE, F_FOREST, F_SUMMARY, F_MARKER } file_kind;
+typedef struct plan_file {
+  const char *name;
+  file_kind kind;
+  const tc_schedule *s; /* F_SCHEDULE */
+} plan_file;
+
+#define MAX_FILES 16
+
+/* The plan's files, in writing order (summary and marker last); returns how many. */
+static int plan_files(const tc_plan *p, plan_file *files) {
+  int n = 0;
+  files[n++] = (plan_file){"topology.json", F_GRAPH_JSON, NULL};
+  files[n++] = (plan_file){"topology.dot", F_DOT, NULL};
+  files[n++] = (plan_file){"wiring.csv", F_WIRING, NULL};
+  if (p->fabric) {
+    static const char *const fc_names[3] = {"allgather-forestcoll.json", "reduce-scatter-forestcoll.json",
+                                            "allreduce-forestcoll.json"};
+    files[n++] = (plan_file){"forest.json", F_FOREST, NULL};
+    for (int i = 0; i < p->forestcoll.ncoll; i++) files[n++] = (plan_file){fc_names[i], F_SCHEDULE, &p->forestcoll.sched[i]};
+    if (p->has_member) {
+      files[n++] = (plan_file){"allgather-bfb.json", F_SCHEDULE, &p->allgather};
+      files[n++] = (plan_file){"reduce-scatter-bfb.json", F_SCHEDULE, &p->reduce_scatter};
+      files[n++] = (plan_file){"allreduce-bfb.json", F_SCHEDULE, &p->allreduce};
+    }
+  } else {
+    files[n++] = (plan_file){"allgather.json", F_SCHEDULE, &p->allgather};
+    files[n++] = (plan_file){"reduce-scatter.json", F_SCHEDULE, &p->reduce_scatter};
+    files[n++] = (plan_file){"allreduce.json", F_SCHEDULE, &p->allreduce};
+    if (tci_plan_forestcoll_wins(p)) files[n++] = (plan_file){"allreduce-forestcoll.json", F_SCHEDULE, &p->forestcoll.sched[0]};
+  }
+  files[n++] = (plan_file){"summary.md", F_SUMMARY, NULL};
+  files[n++] = (plan_file){TC_PLAN_MARKER, F_MARKER, NULL};
+  return n;
+}
+
+static int write_one(const tc_plan *p, const char *dir, const plan_file *file, tc_error *err) {
+  size_t size = strlen(dir) + strlen(file->name) + 2;
   char *path = malloc(size);
   if (!path) return tc_error_set(err, TC_ENOMEM, "out of memory");
-  snprintf(path, size, "%s/%s", dir, name);
-  int rc;
-  if (!strcmp(name, "topology.json")) rc = tc_graph_write_json(p->graph, spec, path, err);
-  else if (!strcmp(name, "topology.dot")) rc = tc_graph_write_dot(p->graph, spec, path, err);
-  else if (!strcmp(name, "wiring.csv")) rc = tc_graph_write_wiring(p->graph, path, err);
-  else if (!strcmp(name, "allgather.json")) rc = tc_schedule_write_json(p->graph, spec, &p->allgather, path, err);
-  else if (!strcmp(name, "reduce-scatter.json"))
-    rc = tc_schedule_write_json(p->graph, spec, &p->reduce_scatter, path, err);
-  else if (!strcmp(name, "allreduce.json")) rc = tc_schedule_write_json(p->graph, spec, &p->allreduce, path, err);
-  else if (!strcmp(name, TC_PLAN_MARKER)) rc = write_marker(path, err);
-  else rc = tc_plan_write_summary(p, path, err);
+  snprintf(path, size, "%s/%s", dir, file->name);
+  int rc = TC_OK;
+  switch (file->kind) {
+  case F_GRAPH_JSON: rc = tc_graph_write_json(p->graph, p->spec, path, err); break;
+  case F_DOT: rc = tc_graph_write_dot(p->graph, p->spec, path, err); break;
+  case F_WIRING: rc = tc_graph_write_wiring(p->graph, path, err); break;
+  case F_SCHEDULE: rc = tc_schedule_write_json(p->graph, p->spec, file->s, path, err); break;
+  case F_FOREST: rc = tc_forest_write_json(p->graph, p->spec, &p->forestcoll.forest, 1, path, err); break;
+  case F_SUMMARY: rc = tc_plan_write_summary(p, path, err); break;
+  case F_MARKER: rc = write_marker(path, err); break;
+  }
   free(path);
   return rc;
 }
@@ -157,8 +194,8 @@ static char *target_dir(const char *dir) {
 
 int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
                   tc_error *err) {
-  static const char *const files[] = {"topology.json", "topology.dot", "wiring.csv", "allgather.json",
-                                      "reduce-scatter.json", "allreduce.json", "summary.md", TC_PLAN_MARKER};
+  plan_file files[MAX_FILES];
+  int nfiles = plan_files(p, files);
   int rc = tc_plan_check_dir(dir, force, err);
   if (rc) return rc;
   char *target = target_dir(dir), *tmp = NULL;
@@ -166,7 +203,7 @@ int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress
   tci_plan_progress_line(progress, ctx, "writing %s", target);
   int tmp_slot = -1;
   rc = make_recorded_sibling(target, "tmp", &tmp, &tmp_slot, err);
-  for (size_t i = 0; !rc && i < sizeof files / sizeof files[0]; i++) rc = write_one(p, tmp, files[i], err);
+  for (int i = 0; !rc && i < nfiles; i++) rc = write_one(p, tmp, &files[i], err);
   if (!rc) rc = move_into_place(tmp, &tmp_slot, target, force, err);
   if (rc && tmp) tci_fs_remove_tree(tmp);
   tci_inflight_drop(tmp_slot);

@@ -4,6 +4,8 @@
 #ifndef TC_PLAN_INTERNAL_H
 #define TC_PLAN_INTERNAL_H
 
+#include <stdio.h>
+
 #include "topocoll/plan.h"
 
 /* One progress line through the caller's callback (nothing when progress is NULL). */
@@ -12,5 +14,22 @@ void tci_plan_progress_line(tc_plan_progress progress, void *ctx, const char *fm
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* The workload's checks (plan.h: count 1..64, alpha >= 0, link_bw > 0, sizes and weights > 0). */
+int tci_plan_check_workload(const tc_workload *w, tc_error *err);
+
+/* ForestColl on p->graph into p->forestcoll (plan_forest.c): allgather, reduce-scatter and
+   allreduce when all_three, else allreduce only. On failure p->forestcoll is left empty
+   (its note kept) and the forest's error returned. */
+int tci_plan_forestcoll(tc_plan *p, int all_three, tc_error *err);
+/* Row of collective coll in p->forestcoll, or -1 when it was not built. */
+int tci_plan_forestcoll_index(const tc_plan *p, tc_collective coll);
+void tci_plan_forestcoll_destroy(tc_plan_forestcoll *fc);
+/* 1 when a (non-fabric) plan's fastest allreduce at the workload's largest size is
+   forestcoll: the plan then writes allreduce-forestcoll.json (plan_time.c). */
+int tci_plan_forestcoll_wins(const tc_plan *p);
+
+/* summary.md of a fabric plan (plan_fabric_summary.c). */
+void tci_plan_fabric_summary(const tc_plan *p, FILE *f);
 
 #endif

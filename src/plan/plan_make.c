@@ -15,6 +15,9 @@
 **      same way; one that cannot exist here (odd d for a bidirectional ring, too few ports
 **      for the double binary tree, too many transfers) is listed with the reason instead.
 **      Pipelined algorithms are measured at P = 1, 2, 4, ..., 64.
+**   4. ForestColl's allreduce on the chosen member at the same depths (plan_forest.c),
+**      between 2 and 3, for members of at most TC_PLAN_FOREST_MAX_NODES nodes: per size the
+**      plan runs whichever of it and the member's allreduce is faster (tc_plan_allreduce_at).
 */
 #include <inttypes.h>
 #include <math.h>
@@ -39,19 +42,6 @@ void tci_plan_progress_line(tc_plan_progress progress, void *ctx, const char *fm
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
   progress(ctx, line);
-}
-
-static double time_of(int32_t steps, tc_rat tau, int64_t degree, const tc_workload *w, double bytes) {
-  return steps * w->alpha_s + tc_rat_to_double(tau) * bytes / ((double)degree * w->link_bw);
-}
-
-double tc_plan_time(const tc_plan *p, double bytes) {
-  const tc_cost *c = &p->allreduce_cost;
-  return time_of(c->steps, c->tau, c->degree, &p->workload, bytes);
-}
-
-double tc_plan_baseline_time(const tc_plan *p, const tc_plan_baseline *b, double bytes) {
-  return time_of(b->steps, b->tau, b->degree, &p->workload, bytes);
 }
 
 /* ---- the chosen member ---- */
@@ -84,8 +74,33 @@ static int build_chosen(tc_plan *p, tc_plan_progress progress, void *ctx, tc_err
     return rc;
   }
   take_set(p, &set);
+  p->has_member = 1;
   tci_plan_progress_line(progress, ctx, "holding the allgather to the prediction");
   return tc_candidate_measure(c, p->graph, &p->allgather, err);
+}
+
+/* ---- ForestColl on the chosen member ---- */
+
+/* Its allreduce at every depth beside the member's (plan.h); a member ForestColl cannot take
+   is noted, not fatal; past TC_PLAN_FOREST_MAX_NODES it is not tried (seconds per hundred
+   nodes, where the rest of the plan takes one). */
+static int build_forestcoll(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
+  tc_plan_forestcoll *fc = &p->forestcoll;
+  if (p->graph->n > TC_PLAN_FOREST_MAX_NODES) {
+    snprintf(fc->note, sizeof fc->note, "not tried on %d nodes (the plan tries it up to %d)", p->graph->n,
+             TC_PLAN_FOREST_MAX_NODES);
+    return TC_OK;
+  }
+  tci_plan_progress_line(progress, ctx, "building and pipelining ForestColl's allreduce trees on %s", p->spec);
+  tc_error why;
+  tc_error_clear(&why);
+  int rc = tci_plan_forestcoll(p, 0, &why);
+  if (rc == TC_EINPUT || rc == TC_ERANGE) {
+    snprintf(fc->note, sizeof fc->note, "%s", why.msg);
+    return TC_OK;
+  }
+  if (rc) *err = why;
+  return rc;
 }
 
 /* ---- baselines ---- */
@@ -177,7 +192,7 @@ static int check_memory(int32_t nodes, tc_error *err) {
   return tci_budget_check(PLAN_BYTES_PER_PAIR * n * (n - 1), what, detail, err);
 }
 
-static int check_workload(const tc_workload *w, tc_error *err) {
+int tci_plan_check_workload(const tc_workload *w, tc_error *err) {
   if (w->count < 1 || w->count > MAX_SIZES)
     return tc_error_set(err, TC_EINPUT, "the workload needs 1..%d sizes (got %d)", MAX_SIZES, w->count);
   if (!(w->alpha_s >= 0) || !isfinite(w->alpha_s))
@@ -193,7 +208,7 @@ static int check_workload(const tc_workload *w, tc_error *err) {
 int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_progress progress, void *ctx,
                  tc_plan *out, tc_error *err) {
   memset(out, 0, sizeof *out);
-  int rc = check_workload(w, err);
+  int rc = tci_plan_check_workload(w, err);
   if (!rc) rc = check_memory(find->nodes, err);
   if (rc) return rc;
   out->find = *find;
@@ -206,8 +221,10 @@ int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_prog
                       find->degree);
   if (!rc) {
     out->chosen = tc_frontier_choose(&out->frontier, w);
+    snprintf(out->spec, sizeof out->spec, "%s", out->frontier.member[out->chosen].spec);
     rc = build_chosen(out, progress, ctx, err);
   }
+  if (!rc) rc = build_forestcoll(out, progress, ctx, err);
   if (!rc) rc = build_baselines(out, progress, ctx, err);
   if (rc) tc_plan_destroy(out);
   return rc;
@@ -222,5 +239,6 @@ void tc_plan_destroy(tc_plan *p) {
   tc_cost_destroy(&p->allgather_cost);
   tc_cost_destroy(&p->reduce_scatter_cost);
   tc_cost_destroy(&p->allreduce_cost);
+  tci_plan_forestcoll_destroy(&p->forestcoll);
   memset(p, 0, sizeof *p);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/io_atomic.h"
+#include "plan/plan_internal.h"
 #include "topocoll/collective.h"
 #include "topocoll/plan.h"
 #include "topocoll/units.h"
@@ -256,6 +257,50 @@ static void write_baselines(FILE *f, const tc_plan *p) {
   write_baseline_details(f, p);
 }
 
+/* ForestColl on the chosen member: per size, its allreduce at its best P beside the
+   member's, and which one the plan runs (tc_plan_allreduce_at). */
+static void write_forestcoll(FILE *f, const tc_plan *p) {
+  const tc_plan_forestcoll *fc = &p->forestcoll;
+  const tc_workload *w = &p->workload;
+  char t[64], sz[64], r[64];
+  fprintf(f, "## ForestColl on the chosen topology (paper 001)\n\n");
+  if (!fc->built) {
+    fprintf(f, "ForestColl's allreduce: %s.\n\n", fc->note);
+    return;
+  }
+  const tc_forest_optimum *o = &fc->forest.part[fc->forest.nparts - 1].opt;
+  tc_rat_format(o->inv_x, r, sizeof r);
+  fprintf(f, "ForestColl's optimal allreduce trees on `%s` (bottleneck cut of %" PRId64 " nodes with %" PRId64
+          " links leaving, 1/x* = %s), pipelined at P = 1, 2, 4, ..., %d, each verified and costed. Per "
+          "size the plan runs the faster of them and the chosen topology's allreduce:\n\n"
+          "| size | `%s` | ForestColl | runs |\n| --- | ---: | ---: | --- |\n",
+          p->spec, o->cut_compute, o->cut_exit, r, TC_PIPELINE_MAX, p->spec);
+  for (int32_t i = 0; i < w->count; i++) {
+    double bytes = w->bytes[i];
+    const tc_plan_baseline *best = NULL;
+    for (int j = 0; j < TC_PLAN_DEPTHS; j++) {
+      const tc_plan_baseline *b = &fc->depth[0][j];
+      if (!best || tc_plan_baseline_time(p, b, bytes) < tc_plan_baseline_time(p, best, bytes)) best = b;
+    }
+    format_size(bytes, sz, sizeof sz);
+    format_time(tc_plan_time(p, bytes), t, sizeof t);
+    fprintf(f, "| %s | %s |", sz, t);
+    format_time(tc_plan_baseline_time(p, best, bytes), t, sizeof t);
+    fprintf(f, " %s (P = %d) |", t, best->chunks);
+    const char *name;
+    int64_t P;
+    tc_plan_allreduce_at(p, bytes, &name, &P);
+    if (!strcmp(name, "forestcoll")) fprintf(f, " ForestColl, P = %" PRId64 " |\n", P);
+    else fprintf(f, " `%s` |\n", p->spec);
+  }
+  if (tci_plan_forestcoll_wins(p))
+    fprintf(f, "\nForestColl is faster at the largest size: its allreduce at P = %" PRId64
+            " is written too, `allreduce-forestcoll.json`.\n\n", fc->chunks[0]);
+  else
+    fprintf(f, "\nThe chosen topology's allreduce is faster at the largest size: `allreduce.json` is the one "
+            "to run.\n\n");
+}
+
 static void write_files(FILE *f) {
   fprintf(f, "## Files\n\n"
           "- `topology.json`: the graph (topocoll graph JSON; `topocoll topo 'file(topology.json)'` reads it)\n"
@@ -266,11 +311,18 @@ static void write_files(FILE *f) {
 }
 
 static int summary_stream(const tc_plan *p, FILE *f) {
+  if (p->fabric) {
+    tci_plan_fabric_summary(p, f);
+    return TC_OK;
+  }
   write_cluster(f, p);
   write_choice(f, p);
   write_frontier(f, p);
+  write_forestcoll(f, p);
   write_baselines(f, p);
   write_files(f);
+  if (tci_plan_forestcoll_wins(p))
+    fprintf(f, "- `allreduce-forestcoll.json`: ForestColl's allreduce, faster at the largest size\n");
   return TC_OK;
 }
 
