@@ -5,8 +5,10 @@
 #   - `topocoll run` on the schedule files of allgather, reduce-scatter and allreduce on
 #     hypercube(3) (8 ranks, P = 2; the allreduce also in place with int64 max) and the
 #     allreduce on genkautz(2,10) (10 ranks, P = 3): every size verified, the report naming
-#     the collective and forestcoll; and the allgather on the fabric fig2toy() (8 ranks:
-#     the switch hops collapse into direct sends, program.h);
+#     the collective and forestcoll; and on fabrics, where the switch hops collapse into
+#     direct sends (program.h), all three collectives on fig2toy() (8 ranks, P = 2) and the
+#     reduce-scatter and allreduce on dgx_a100(2) (16 ranks, P = 2) — in-trees whose
+#     partials cross one switch on several edges, each relayed as the verifier relays it;
 #   - mpi_collectives on the same files: every count class, datatype, op, in place and out
 #     of place equal to MPI's, bit for bit (tests/mpi_collectives.c).
 # $1 = build directory, $2 = mpirun.
@@ -24,6 +26,10 @@ plan hc3-rs 'hypercube(3)' reduce-scatter forestcoll --chunks 2
 plan hc3-ar 'hypercube(3)' allreduce forestcoll --chunks 2
 plan gk10-ar 'genkautz(2,10)' allreduce forestcoll --chunks 3
 plan toy-ag 'fig2toy()' allgather forestcoll --chunks 2
+plan toy-rs 'fig2toy()' reduce-scatter forestcoll --chunks 2
+plan toy-ar 'fig2toy()' allreduce forestcoll --chunks 2
+plan dgx-rs 'dgx_a100(2)' reduce-scatter forestcoll --chunks 2
+plan dgx-ar 'dgx_a100(2)' allreduce forestcoll --chunks 2
 
 # run_ok FILE NP COLL DTYPE OP [RUN OPTIONS...]: `topocoll run` verifies every size
 run_ok() {
@@ -48,9 +54,14 @@ run_ok hc3-ar 8 allreduce int32 sum
 run_ok hc3-ar 8 allreduce int64 max --inplace
 run_ok gk10-ar 10 allreduce float sum
 run_ok toy-ag 8 allgather int32 sum
+run_ok toy-rs 8 reduce-scatter double sum
+run_ok toy-ar 8 allreduce int64 max --inplace
+run_ok dgx-rs 16 reduce-scatter int32 sum
+run_ok dgx-ar 16 allreduce float sum
 
 t=$tmp
-run 8 $t/hc3-ag.json $t/hc3-rs.json $t/hc3-ar.json $t/toy-ag.json
+run 8 $t/hc3-ag.json $t/hc3-rs.json $t/hc3-ar.json $t/toy-ag.json $t/toy-rs.json $t/toy-ar.json
 run 10 $t/gk10-ar.json
+run 16 $t/dgx-rs.json $t/dgx-ar.json
 
 finish mpi_forest

@@ -11,6 +11,9 @@
 #     SMPI's own ring and pair allgathers on the same platform (their messages take
 #     SimGrid's shortest paths through the routers): every size checked, both algorithms ok;
 #   - the hierarchical reduce-scatter on islands(3): checked;
+#   - ForestColl's allreduce on dgx_a100(2) (`sched --algo forestcoll --chunks 2`: in-trees
+#     whose partials cross one switch on several edges, relayed as the verifier relays them)
+#     beside SMPI's rdb: every size checked;
 #   - a replicating switch is refused before anything is simulated (exit 2, the line).
 set -u
 build=$1
@@ -28,6 +31,8 @@ $gen ring dgx.json 0,1,2,3,4,5,6,7,15,14,13,12,11,10,9,8 1 dgx-ag.json || fail "
 $gen islands 1 allreduce isl1.json || fail "islands(1)"
 $gen islands 3 reduce-scatter isl3-rs.json || fail "islands(3)"
 $gen replicate fig.json rep.json || fail "replicating schedule"
+"$bin" sched 'dgx_a100(2)' --coll allreduce --algo forestcoll --chunks 2 --out dgx-fc-ar.json >/dev/null ||
+  fail "forestcoll allreduce on dgx_a100(2)"
 
 # check CODE: assertions over j, the JSON report in $tmp/out
 check() {
@@ -62,6 +67,14 @@ grep -q '^allgather "fabric-ring" on dgx_a100(2): 16 ranks in SimGrid SMPI' "$tm
 
 expect 0 "$bin" simulate isl3-rs.json --link-bw 100Gbps --alpha 1us --sizes 6KB,60KB --smpi-algos none --json
 check 'assert j["collective"] == "reduce-scatter" and all(r["checked"] and r["sim_time_s"] > 0 for r in R), R'
+
+expect 0 "$bin" simulate dgx-fc-ar.json --link-bw 100Gbps --alpha 1us --sizes 16KB,64KB --smpi-algos rdb --json
+check '
+assert (j["collective"], j["algorithm"], j["spec"]) == ("allreduce", "forestcoll", "dgx_a100(2)"), j
+assert j["nodes"] == 36 and j["steps"] == 66, j
+assert [r["size_bytes"] for r in R] == [16000, 64000] and all(r["checked"] and r["sim_time_s"] > 0 for r in R), R
+assert [(s["name"], s["status"]) for s in j["smpi_algorithms"]] == [("rdb", "ok")], j
+'
 
 expect_err 2 "topocoll simulate: rep.json: switch 8 replicates shard 0 units [0,1) at step 2: it sends them on more often than it received them, and in the executors switches only relay (one send per chunk received)" \
   "$bin" simulate rep.json --link-bw 100Gbps --alpha 1us --sizes 1KB --smpi-algos none

@@ -944,7 +944,7 @@ static void redundant_transfers_random(void **state) {
    collapsed into direct sends, and the checker runs them like any other — allgathers (a
    ring on dgx_a100(2) through NVSwitches and NIC-IB-NIC chains, a ring on fig2toy(1), the
    direct one on a star whose switch is node 0), reduce-scatters and allreduces (two
-   islands with a switch). A replicating switch is refused with the lowering's line and
+   islands with a switch; ForestColl's on fig2toy() and dgx_a100(2)). A replicating switch is refused with the lowering's line and
    nothing is written. */
 static void fabric_schedules(void **state) {
   const tc_tmpdir *d = *state;
@@ -978,6 +978,19 @@ static void fabric_schedules(void **state) {
     for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_ALLREDUCE; c++) {
       tc_fabric_islands_sched(g, m, (tc_collective)c, &s);
       snprintf(what, sizeof what, "islands(%d) %s", m, tc_collective_name((tc_collective)c));
+      export_and_check(d, g, &s, what);
+      tc_schedule_destroy(&s);
+    }
+    tc_graph_destroy(g);
+  }
+  /* ForestColl's in-trees, which cross a switch on several edges: its reduce-scatter and
+     allreduce on fig2toy() and dgx_a100(2) (P = 2) */
+  static const char *const forest[] = {"fig2toy()", "dgx_a100(2)"};
+  for (int f = 0; f < 2; f++) {
+    g = tc_test_spec(forest[f]);
+    for (int c = TC_COLL_REDUCE_SCATTER; c <= TC_COLL_ALLREDUCE; c++) {
+      baseline("forestcoll", g, (tc_collective)c, 2, &s);
+      snprintf(what, sizeof what, "forestcoll %s on %s", tc_collective_name((tc_collective)c), forest[f]);
       export_and_check(d, g, &s, what);
       tc_schedule_destroy(&s);
     }

@@ -13,9 +13,13 @@
 ** collapsed by hand — a star, two islands with direct links and a switch (reduce-scatter,
 ** allgather, allreduce), a ring on fig2toy(1) through w0, a ring on dgx_a100(2) through
 ** NVSwitches and NIC-IB-NIC chains — each then run by both interpreters; a replicating
-** switch, a reducing switch and a partial that changes while it crosses the switches are
-** refused with their exact lines, an empty reduce-phase partial sends nothing, and a switch
-** send of units that entered the switches in different steps is one message per entry.
+** switch and a partial that changes while it crosses the switches are refused with their
+** exact lines (a partial meeting another in a switch is lost, and the verifier says so), an
+** empty reduce-phase partial sends nothing, and a switch send of units that entered the
+** switches in different steps is one message per entry. Reduce phases that cross one switch
+** many times: by hand (a unit relayed twice, ties broken by arc), and ForestColl's
+** reduce-scatter and allreduce on fig2toy() and dgx_a100(2), whose messages are checked
+** chunk by chunk against the relay rule traced literally with one queue per switch and unit.
 */
 #include <stdio.h>
 
@@ -25,6 +29,7 @@
 #include "lower/interval_set.h"
 #include "topocoll/baselines.h"
 #include "topocoll/bfb.h"
+#include "topocoll/collective.h"
 #include "topocoll/expand.h"
 #include "topocoll/expand_sched.h"
 #include "topocoll/program.h"
@@ -331,7 +336,9 @@ static void check_structure(rank_state *R, const char *what) {
   }
 }
 
-static void run_all(const tc_graph *g, const tc_schedule *s, const char *what) {
+/* Both interpreters, out of place and in place; the asynchronous one with seeds 1..seeds
+   (it rescans every op per step it takes: big programs run with few seeds or none). */
+static void run_seeds(const tc_graph *g, const tc_schedule *s, const char *what, uint64_t seeds) {
   char label[160];
   for (int in_place = 0; in_place <= 1; in_place++) {
     snprintf(label, sizeof label, "%s %s%s sync", what, tc_collective_name(s->coll), in_place ? " in place" : "");
@@ -340,7 +347,7 @@ static void run_all(const tc_graph *g, const tc_schedule *s, const char *what) {
     run_sync(s, R, label);
     check_result(s, R, label);
     teardown(R, tc_rank_count(g));
-    for (uint64_t seed = 1; seed <= 8; seed++) {
+    for (uint64_t seed = 1; seed <= seeds; seed++) {
       snprintf(label, sizeof label, "%s %s%s async seed %llu", what, tc_collective_name(s->coll),
                in_place ? " in place" : "", (unsigned long long)seed);
       R = setup(g, s, TC_LOWER_DEPS, in_place);
@@ -351,6 +358,8 @@ static void run_all(const tc_graph *g, const tc_schedule *s, const char *what) {
     }
   }
 }
+
+static void run_all(const tc_graph *g, const tc_schedule *s, const char *what) { run_seeds(g, s, what, 8); }
 
 /* ---- the tests ------------------------------------------------------------------------------ */
 
@@ -723,15 +732,17 @@ static void assert_messages(const char *what, const char *side, message *got, in
   if (n != nwant) fail_msg("%s: %lld %s, expected %lld", what, (long long)n, side, (long long)nwant);
 }
 
-/* Every rank's sends, and every rank's receives, are exactly the messages want[0..n). */
-static void expect_messages(const tc_graph *g, const tc_schedule *s, const message *want, int64_t nwant,
-                            const char *what) {
+/* Every rank's sends, and every rank's receives, are exactly the messages want[0..n); with
+   `units`, each op counts as one message per chunk it carries (want holds cnt 1 each). */
+static void expect_messages_as(const tc_graph *g, const tc_schedule *s, const message *want, int64_t nwant,
+                               int units, const char *what) {
   int32_t ranks = tc_rank_count(g);
   tc_program *p = calloc((size_t)ranks, sizeof *p);
   tc_error err;
   if (tc_program_lower_all(g, s, 0, p, &err)) fail_msg("%s: %s", what, err.msg);
   int64_t total = 0;
-  for (int32_t r = 0; r < ranks; r++) total += p[r].nops;
+  for (int32_t r = 0; r < ranks; r++)
+    for (int64_t i = 0; i < p[r].nops; i++) total += units ? p[r].ops[i].cnt : 1;
   message *sent = calloc((size_t)total + 1, sizeof *sent), *got = calloc((size_t)total + 1, sizeof *got);
   message *expected = malloc(sizeof *expected * (size_t)(nwant + 1));
   memcpy(expected, want, sizeof *want * (size_t)nwant);
@@ -741,8 +752,11 @@ static void expect_messages(const tc_graph *g, const tc_schedule *s, const messa
     assert_int_equal(p[r].ranks, ranks);
     for (int64_t i = 0; i < p[r].nops; i++) {
       const tc_op *o = &p[r].ops[i];
-      if (o->kind == TC_OP_SEND) sent[nsent++] = (message){o->step, r, o->peer, chunk_of(&p[r], o->src, o->src_off), o->cnt};
-      else if (o->kind != TC_OP_COPY) got[ngot++] = (message){o->step, o->peer, r, chunk_of(&p[r], o->dst, o->dst_off), o->cnt};
+      for (int64_t c = 0; c < (units ? o->cnt : 1); c++) {
+        int64_t cnt = units ? 1 : o->cnt;
+        if (o->kind == TC_OP_SEND) sent[nsent++] = (message){o->step, r, o->peer, chunk_of(&p[r], o->src, o->src_off + c), cnt};
+        else if (o->kind != TC_OP_COPY) got[ngot++] = (message){o->step, o->peer, r, chunk_of(&p[r], o->dst, o->dst_off + c), cnt};
+      }
     }
     tc_program_destroy(&p[r]);
   }
@@ -752,6 +766,11 @@ static void expect_messages(const tc_graph *g, const tc_schedule *s, const messa
   free(got);
   free(expected);
   free(p);
+}
+
+static void expect_messages(const tc_graph *g, const tc_schedule *s, const message *want, int64_t nwant,
+                            const char *what) {
+  expect_messages_as(g, s, want, nwant, 0, what);
 }
 
 /* Ranks are the compute nodes in id order, wherever the switches are. */
@@ -894,6 +913,190 @@ static void fabric_dgx_ring(void **state) {
   run_all(g, &s, "dgx_a100(2) ring");
   tc_schedule_destroy(&s);
   tc_graph_destroy(g);
+}
+
+/* ---- ForestColl on fabrics: the relays worked out unit by unit --------------------------- */
+
+static int cmp_relay_order(const void *a, const void *b) {
+  const tc_transfer *x = a, *y = b;
+  int64_t kx[] = {x->step, x->arc, x->lo, x->hi}, ky[] = {y->step, y->arc, y->lo, y->hi};
+  for (int i = 0; i < 4; i++)
+    if (kx[i] != ky[i]) return kx[i] < ky[i] ? -1 : 1;
+  return 0;
+}
+
+/* The messages of s on g, one per chunk, from the relay rule (verify.h) applied literally:
+   one FIFO of origins per (switch, shard, unit); step by step, transfers in (arc, lo, hi)
+   order, a switch's send pops the oldest origin that arrived in an earlier step (none: in
+   a reduce phase it carries nothing, in a copy phase the test fails), and what reaches a
+   compute node is a message from that origin at this step. It shares nothing with
+   relay.c's segments, receipt table and joined intervals. *out is malloc'd. */
+static int64_t trace_units(const tc_graph *g, const tc_schedule *s, message **out) {
+  int64_t keys = (int64_t)g->n * s->nshards * s->units, n = s->count;
+  int32_t *fifo_origin = malloc(sizeof(int32_t) * (size_t)(n * s->units + 1));
+  int64_t *next = malloc(sizeof(int64_t) * (size_t)(n * s->units + 1)), nentries = 0;
+  int64_t *head = malloc(sizeof(int64_t) * (size_t)keys), *tail = malloc(sizeof(int64_t) * (size_t)keys);
+  int64_t(*pending)[2] = malloc(sizeof *pending * (size_t)(n * s->units + 1)); /* key, origin */
+  tc_transfer *x = malloc(sizeof *x * (size_t)(n + 1));
+  message *msg = malloc(sizeof *msg * (size_t)(n * s->units + 1));
+  int64_t nmsg = 0;
+  int32_t *rank = malloc(sizeof(int32_t) * (size_t)g->n);
+  for (int32_t u = 0, r = 0; u < g->n; u++) rank[u] = g->kind[u] == TC_NODE_COMPUTE ? r++ : -1;
+  memcpy(x, s->xfer, sizeof *x * (size_t)n);
+  qsort(x, (size_t)n, sizeof *x, cmp_relay_order);
+  int phase = -1;
+  for (int64_t a = 0, b; a < n; a = b) {
+    int32_t t = x[a].step;
+    int reduce = s->coll == TC_COLL_REDUCE_SCATTER || (s->coll == TC_COLL_ALLREDUCE && t <= s->rs_steps);
+    if (reduce != phase) { /* each phase starts with empty switches */
+      for (int64_t k = 0; k < keys; k++) head[k] = tail[k] = -1;
+      phase = reduce;
+    }
+    int64_t npending = 0;
+    for (b = a; b < n && x[b].step == t; b++) {
+      int32_t from = g->src[x[b].arc], to = g->dst[x[b].arc];
+      for (int64_t j = x[b].lo; j < x[b].hi; j++) {
+        int32_t origin = from;
+        if (g->kind[from] != TC_NODE_COMPUTE) {
+          int64_t key = ((int64_t)from * s->nshards + x[b].shard) * s->units + j;
+          if (head[key] < 0) {
+            if (!reduce) fail_msg("switch %d sends shard %d unit %lld at step %d, holding no copy", from, x[b].shard,
+                                  (long long)j, t);
+            continue;
+          }
+          origin = fifo_origin[head[key]];
+          head[key] = next[head[key]];
+          if (head[key] < 0) tail[key] = -1;
+        }
+        if (g->kind[to] == TC_NODE_COMPUTE)
+          msg[nmsg++] = (message){t, rank[origin], rank[to], (int64_t)x[b].shard * s->units + j, 1};
+        else {
+          pending[npending][0] = ((int64_t)to * s->nshards + x[b].shard) * s->units + j;
+          pending[npending++][1] = origin;
+        }
+      }
+    }
+    for (int64_t i = 0; i < npending; i++) { /* they arrive at the end of the step */
+      int64_t key = pending[i][0];
+      fifo_origin[nentries] = (int32_t)pending[i][1];
+      next[nentries] = -1;
+      if (tail[key] >= 0) next[tail[key]] = nentries;
+      else head[key] = nentries;
+      tail[key] = nentries++;
+    }
+  }
+  free(fifo_origin);
+  free(next);
+  free(head);
+  free(tail);
+  free(pending);
+  free(x);
+  free(rank);
+  *out = msg;
+  return nmsg;
+}
+
+/* A reduce phase may cross one switch many times: star(3), switch 3, one unit per shard.
+   Shard 0 goes 2 -> 3 -> 1 (steps 1, 2), then 1 -> 3 -> 0 (steps 3, 4): the switch relays
+   the unit twice, node 2's partial and then node 1's (which holds 2's). Shard 1: nodes 0
+   and 2 send into the switch at step 1, and two sends on 3 -> 1 at step 2 carry one each.
+   Shard 2: 0's partial through the switch at steps 1, 2, 1's at steps 2, 3. The allreduce
+   adds an allgather half (steps 5, 6). */
+static void fabric_reduce_relays(void **state) {
+  (void)state;
+  tc_error err;
+  tc_graph *g = tc_fabric_star(3, 0);
+  static const int hops[][4] = {{0, 2, 3, 1}, {0, 3, 1, 2}, {0, 1, 3, 3}, {0, 3, 0, 4}, {1, 0, 3, 1}, {1, 2, 3, 1},
+                                {1, 3, 1, 2}, {1, 3, 1, 2}, {2, 0, 3, 1}, {2, 3, 2, 2}, {2, 1, 3, 2}, {2, 3, 2, 3}};
+  static const message want[] = {{2, 2, 1, 0, 1}, {4, 1, 0, 0, 1}, {2, 0, 1, 1, 1},
+                                 {2, 2, 1, 1, 1}, {2, 0, 2, 2, 1}, {3, 1, 2, 2, 1}};
+  for (int c = 0; c < 2; c++) {
+    tc_schedule s;
+    tc_fabric_init(g, c ? TC_COLL_ALLREDUCE : TC_COLL_REDUCE_SCATTER, 1, &s);
+    for (int i = 0; i < 12; i++)
+      assert_int_equal(tc_schedule_add(&s, hops[i][0], tc_test_arc_id(g, hops[i][1], hops[i][2]), hops[i][3], 0, 1,
+                                       &err), TC_OK);
+    message ar[12];
+    memcpy(ar, want, sizeof want);
+    if (c) { /* the allreduce: then every shard's owner sends it through the switch to both others */
+      s.rs_steps = 4;
+      for (int32_t k = 0; k < 3; k++)
+        for (int32_t j = 0; j < 3; j++)
+          if (j != k) {
+            tc_fabric_send(g, &s, k, k, j, 5, 0, 1);
+            ar[6 + 2 * k + (j > k ? j - 1 : j)] = (message){6, k, j, k, 1};
+          }
+    }
+    tc_schedule_sort(&s);
+    tc_fabric_verified(g, &s);
+    expect_messages(g, &s, c ? ar : want, c ? 12 : 6, c ? "relayed twice, allreduce" : "relayed twice");
+    run_all(g, &s, "relayed twice");
+    tc_schedule_destroy(&s);
+  }
+  tc_graph_destroy(g);
+  /* Ties: star(4), switch 4. Shard 0: nodes 2 and 3 send into the switch at step 1; at step
+     2 it sends to 0 and to 1: the send on the lower arc (4 -> 0) takes the receipt on the
+     lower arc (2 -> 4, node 2's partial), the other 3's; 1 passes its sum on to 0 (steps
+     3, 4). Either matching gives 0 the right sum: only the messages tell them apart. The
+     other shards go straight through the switch. */
+  g = tc_fabric_star(4, 0);
+  assert_true(tc_test_arc_id(g, 2, 4) < tc_test_arc_id(g, 3, 4));
+  assert_true(tc_test_arc_id(g, 4, 0) < tc_test_arc_id(g, 4, 1));
+  tc_schedule s;
+  tc_fabric_init(g, TC_COLL_REDUCE_SCATTER, 1, &s);
+  static const int tie[][3] = {{2, 4, 1}, {3, 4, 1}, {4, 1, 2}, {4, 0, 2}, {1, 4, 3}, {4, 0, 4}};
+  for (int i = 0; i < 6; i++)
+    assert_int_equal(tc_schedule_add(&s, 0, tc_test_arc_id(g, tie[i][0], tie[i][1]), tie[i][2], 0, 1, &err), TC_OK);
+  message ties[3 + 9] = {{2, 2, 0, 0, 1}, {2, 3, 1, 0, 1}, {4, 1, 0, 0, 1}};
+  int n = 3;
+  for (int32_t k = 1; k < 4; k++)
+    for (int32_t j = 0; j < 4; j++)
+      if (j != k) {
+        tc_fabric_send(g, &s, k, j, k, 1, 0, 1);
+        ties[n++] = (message){2, j, k, k, 1};
+      }
+  tc_schedule_sort(&s);
+  tc_fabric_verified(g, &s);
+  expect_messages(g, &s, ties, n, "ties");
+  run_all(g, &s, "ties");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
+/* ForestColl's reduce-scatter and allreduce (sched --algo forestcoll) on fig2toy() (P = 1,
+   2) and dgx_a100(2) (P = 2): in-trees whose edges cross the switches many times. Every
+   rank lowers, the collapsed messages are exactly those of trace_units, chunk by chunk,
+   and the programs compute the collective under both interpreters (the asynchronous one
+   with fewer seeds on dgx_a100(2), whose programs are large; test_msccl.c runs them in the
+   MSCCL checker too). */
+static void fabric_forestcoll(void **state) {
+  (void)state;
+  static const struct {
+    const char *spec;
+    int64_t P;
+    uint64_t seeds;
+  } cases[] = {{"fig2toy()", 1, 8}, {"fig2toy()", 2, 8}, {"dgx_a100(2)", 2, 1}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tc_graph *g = tc_test_spec(cases[i].spec);
+    for (int c = 0; c < 2; c++) {
+      tc_collective coll = c ? TC_COLL_ALLREDUCE : TC_COLL_REDUCE_SCATTER;
+      tc_collective_opts o = {.chunks = cases[i].P};
+      tc_schedule s;
+      tc_error err;
+      char what[128];
+      snprintf(what, sizeof what, "forestcoll %s on %s P=%lld", tc_collective_name(coll), cases[i].spec,
+               (long long)cases[i].P);
+      if (tc_collective_build(g, "forestcoll", coll, &o, &s, NULL, &err)) fail_msg("%s: %s", what, err.msg);
+      assert_int_equal(tc_program_check(g, &s, &err), TC_OK);
+      message *want;
+      int64_t nwant = trace_units(g, &s, &want);
+      expect_messages_as(g, &s, want, nwant, 1, what);
+      free(want);
+      run_seeds(g, &s, what, cases[i].seeds);
+      tc_schedule_destroy(&s);
+    }
+    tc_graph_destroy(g);
+  }
 }
 
 static void expect_refusal(const tc_graph *g, const tc_schedule *s, const char *msg) {
@@ -1062,6 +1265,7 @@ int main(void) {
       cmocka_unit_test(fabric_rank_map), cmocka_unit_test(fabric_star_allgather), cmocka_unit_test(fabric_islands),
       cmocka_unit_test(fabric_fig2toy_ring), cmocka_unit_test(fabric_dgx_ring), cmocka_unit_test(fabric_refusals),
       cmocka_unit_test(fabric_pieces), cmocka_unit_test(fabric_layout_errors),
+      cmocka_unit_test(fabric_reduce_relays), cmocka_unit_test(fabric_forestcoll),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

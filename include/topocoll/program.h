@@ -16,24 +16,21 @@
 ** compute node that sent it into the switches, and becomes one message from that node's
 ** rank to the receiver's rank, at the step it leaves the last switch (its `arc` is that
 ** last hop); transfers into a switch are no messages of their own. Within a step the
-** switch's sends see only what reached it in earlier steps. Switches only relay, so a
-** schedule is refused (TC_EINPUT, one line naming the switch, the shard, the units and the
-** step) when a switch
-**   - replicates: sends an interval on more often than it received it (copy phase: every
-**     copy it received, forwarded earliest first, serves one send; reduce phase: a received
-**     partial serves one send);
-**   - reduces: sends on, in the reduce phase, a partial made of two or more it received
-**     (the verifier's switch adds up what it receives, verify.h; the executors' cannot);
-** and, reduce phase only, when the compute node that sent a partial into the switches
-** receives into those units before the partial leaves them: the message, sent at the step
-** it leaves, would carry the changed partial (copy-phase data never changes). A reduce-
-** phase switch send of units it never received carries an empty partial: no message. Copy
-** and reduce phases are traced apart (an allreduce's switches start its allgather half
-** empty, as the verifier's do). An interval whose units entered the switches from several
-** compute nodes (or in several steps) becomes one message per origin (and entry step).
-** Since the verifier's switch keeps the sum of all it received, a reduce phase that relays
-** a shard's unit through one switch twice is a reduction there: each unit may cross each
-** switch once per reduce phase, and partials must meet at compute nodes.
+** switch's sends see only what reached it in earlier steps. A switch relays as the
+** verifier's does (verify.h): each of its sends forwards, per unit, the earliest copy or
+** partial it received and has not forwarded yet (ties by arc, lo, hi), unchanged — it
+** never adds partials up — so a reduce phase may cross one switch many times (ForestColl's
+** in-trees). A reduce-phase send that finds nothing left carries an empty partial: no
+** message. Copy and reduce phases are traced apart (an allreduce's switches start its
+** allgather half empty, as the verifier's do). An interval whose units entered the switches
+** from several compute nodes (or in several steps) becomes one message per origin (and
+** entry step). A schedule is refused (TC_EINPUT, one line naming the switch or node, the
+** shard, the units and the step) when
+**   - a switch replicates: in the copy phase, sends an interval on more often than it
+**     received it (the verifier lets a switch copy; the executors have no switch to do it);
+**   - reduce phase only, the compute node that sent a partial into the switches receives
+**     into those units before the partial leaves them: the message, sent at the step it
+**     leaves, would carry the changed partial (copy-phase data never changes).
 **
 ** Chunks. The collective's data is cut into nchunks = nshards * units chunks; chunk
 ** c = k * units + j is unit j of shard k (the schedule's integer units, so a transfer

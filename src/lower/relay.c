@@ -2,27 +2,27 @@
 ** relay.c — switch hops collapsed into messages between ranks (contract in relay.h, the
 ** rules in program.h).
 **
-** Shard by shard, step by step, and within a step in canonical order (arc, lo, hi). The
-** units [0, units) of the shard are cut at every endpoint of a transfer that touches a
-** switch; within a segment each such transfer carries all of it or none. Every (switch,
-** segment) keeps the receipts that reached it in order of arrival: which compute node sent
-** the segment into the switches (its origin) and in which step. A switch's send resolves
-** each of its segments to one receipt:
-**   copy phase    the earliest receipt not forwarded yet (every receipt is the same data);
-**                 none left means the switch forwards more copies than it received:
-**                 replication;
-**   reduce phase  the switch's partial is the sum of all it received so far (verify.h), so
-**                 a relay must carry exactly one receipt, never forwarded before: two are
-**                 a reduction in the switch, a forwarded one is replication, none carries
-**                 an empty partial (it adds nothing: no message).
-** Receipts of step t are added after every send of step t is resolved: a send carries what
+** Shard by shard, step by step, and within a step in the relay order of
+** sched/relay_order.h (arc, lo, hi) — the verifier's. The units [0, units) of the shard
+** are cut at every endpoint of a transfer that touches a switch; within a segment each such
+** transfer carries all of it or none. Every (switch, segment) keeps the receipts that
+** reached it in order of arrival: which compute node sent the segment into the switches
+** (its origin) and in which step. Each send of a switch takes, segment by segment, the
+** earliest receipt it has not forwarded yet, in both phases: in the copy phase every
+** receipt is the same data, in the reduce phase that is exactly the partial the verifier's
+** switch relays (verify.h). When none is left:
+**   copy phase    the switch forwards more copies than it received: replication, refused;
+**   reduce phase  the send carries nothing (verify.h): no message.
+** Receipts of step t are queued after every send of step t is resolved: a send carries what
 ** the switch held at the start of its step. A segment sent on into a switch becomes that
-** switch's receipt with the same origin and entry step; into a compute node it becomes a
-** message from the origin's rank at this step, adjacent segments of one origin and entry
-** step joined into one message.
+** switch's receipt with the same origin and entry step, so a chain of switches is traced
+** back to the compute node whose data it is; into a compute node it becomes a message from
+** the origin's rank at this step, adjacent segments of one origin and entry step joined
+** into one message.
 ** Reduce phase, last: such a message carries its origin's partial as of the step it leaves
 ** the switches, not as of the step it entered them, so the origin must not receive into
-** those units in between — checked against the shard's messages into the origin.
+** those units in between — checked against the shard's messages into the origin. This is
+** the one thing the verifier accepts that a direct send cannot do.
 ** The receipts live in an open-addressed hash table of (switch, segment), so memory follows
 ** the receipts, not switches x segments; a generation stamp empties it between shards and
 ** between the halves of an allreduce without clearing anything.
@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/relay_order.h"
+
 typedef struct receipt {
   int32_t origin;  /* the compute node that sent the segment into the switches */
   int32_t entered; /* the step it did */
@@ -43,8 +45,7 @@ typedef struct receipt {
 typedef struct cell {
   int64_t key; /* switch * nseg + segment */
   uint32_t gen; /* the cell is in use when this is the table's generation */
-  int32_t count; /* receipts so far */
-  int64_t first, last, cursor; /* receipt list; cursor: the first not forwarded, or -1 */
+  int64_t last, cursor; /* the receipt queue: its tail, and the first not forwarded (or -1) */
 } cell;
 
 typedef struct arrival { /* a receipt waiting for the end of its step */
@@ -177,16 +178,14 @@ static int receive(relay *R, const arrival *a) {
     int64_t i = slot_of(R, key);
     while (R->table[i].gen == R->gen) i = (i + 1) & (R->cap - 1);
     c = &R->table[i];
-    *c = (cell){.key = key, .gen = R->gen, .count = 0, .first = -1, .last = -1, .cursor = -1};
+    *c = (cell){.key = key, .gen = R->gen, .last = -1, .cursor = -1};
     R->used++;
   }
   if (grow(R, (void **)&R->rec, &R->rec_room, R->nrec + 1, sizeof *R->rec)) return R->err->code;
   R->rec[R->nrec] = (receipt){.origin = a->origin, .entered = a->entered, .next = -1};
   if (c->last >= 0) R->rec[c->last].next = R->nrec;
-  else c->first = R->nrec;
   if (c->cursor < 0) c->cursor = R->nrec;
   c->last = R->nrec++;
-  c->count++;
   return TC_OK;
 }
 
@@ -211,39 +210,29 @@ static int emit(relay *R, const tc_transfer *x, int32_t origin, int32_t to, int6
 }
 
 /* What switch u's send x carries in segments [j0, j1): origin[j - j0] (-1: nothing) and
-   entered[j - j0], the receipts consumed. */
+   entered[j - j0], the receipts it forwards — the earliest not forwarded yet, in both
+   phases (sched/relay_order.h). */
 static int resolve(relay *R, const tc_transfer *x, int32_t u, int64_t j0, int64_t j1) {
-  int reduce = reduces(R->s, x->step);
   char who[160];
   for (int64_t j = j0; j < j1; j++) {
     cell *c = find(R, u * (R->ncuts - 1) + j);
-    int64_t lo = R->cuts[j], hi = R->cuts[j + 1];
     R->origin[j - j0] = -1;
-    if (!c && !reduce) {
-      name(R->g, u, who, sizeof who);
+    if (c && c->cursor >= 0) {
+      const receipt *r = &R->rec[c->cursor];
+      R->origin[j - j0] = r->origin;
+      R->entered[j - j0] = r->entered;
+      c->cursor = r->next;
+      continue;
+    }
+    if (reduces(R->s, x->step)) continue; /* nothing left to relay: an empty partial, no message */
+    int64_t lo = R->cuts[j], hi = R->cuts[j + 1];
+    name(R->g, u, who, sizeof who);
+    if (!c)
       return tc_error_set(R->err, TC_EINPUT, "switch %s sends shard %d units [%" PRId64 ",%" PRId64 ") at step %d "
                           "before receiving them", who, x->shard, lo, hi, x->step);
-    }
-    if (!c) continue; /* an empty partial */
-    if (reduce && c->count > 1) {
-      char a[160], b[160];
-      name(R->g, u, who, sizeof who);
-      name(R->g, R->rec[c->first].origin, a, sizeof a);
-      name(R->g, R->rec[R->rec[c->first].next].origin, b, sizeof b);
-      return tc_error_set(R->err, TC_EINPUT, "switch %s reduces shard %d units [%" PRId64 ",%" PRId64 ") at step %d: "
-                          "it sends on the sum of what nodes %s and %s sent it, and in the executors switches only "
-                          "relay (no reduction in the network)", who, x->shard, lo, hi, x->step, a, b);
-    }
-    if (c->cursor < 0) {
-      name(R->g, u, who, sizeof who);
-      return tc_error_set(R->err, TC_EINPUT, "switch %s replicates shard %d units [%" PRId64 ",%" PRId64 ") at step %d: "
-                          "it sends them on more often than it received them, and in the executors switches only "
-                          "relay (one send per chunk received)", who, x->shard, lo, hi, x->step);
-    }
-    const receipt *r = &R->rec[c->cursor];
-    R->origin[j - j0] = r->origin;
-    R->entered[j - j0] = r->entered;
-    c->cursor = r->next;
+    return tc_error_set(R->err, TC_EINPUT, "switch %s replicates shard %d units [%" PRId64 ",%" PRId64 ") at step %d: "
+                        "it sends them on more often than it received them, and in the executors switches only "
+                        "relay (one send per chunk received)", who, x->shard, lo, hi, x->step);
   }
   return TC_OK;
 }
@@ -355,7 +344,7 @@ static int check_partials(relay *R, int64_t first_out) {
   return TC_OK;
 }
 
-/* The shard's transfers x[0..n), sorted by (step, arc, lo, hi). */
+/* The shard's transfers x[0..n), in relay order (step, arc, lo, hi). */
 static int collapse_shard(relay *R, const tc_transfer *x, int64_t n) {
   int64_t first_out = R->nout;
   if (shard_cuts(R, x, n)) return R->err->code;
@@ -377,10 +366,7 @@ static int collapse_shard(relay *R, const tc_transfer *x, int64_t n) {
 static int cmp_transfer(const void *a, const void *b) {
   const tc_transfer *x = a, *y = b;
   if (x->shard != y->shard) return x->shard < y->shard ? -1 : 1;
-  if (x->step != y->step) return x->step < y->step ? -1 : 1;
-  if (x->arc != y->arc) return x->arc < y->arc ? -1 : 1;
-  if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
-  return (x->hi > y->hi) - (x->hi < y->hi);
+  return tci_relay_order(x, y);
 }
 
 int tci_rank_xfers_init(tci_rank_xfers *v, const tc_graph *g, const tc_schedule *s, const tc_rank_map *map,

@@ -6,8 +6,9 @@
 ** copies nothing and transfer i is s->xfer[i] between the ranks of its arc's ends. On a
 ** fabric the switch hops are collapsed (relay.c): a transfer between compute nodes stays
 ** one message; an interval that leaves a switch for a compute node becomes one message from
-** the compute node that sent it into the switches, at the step it leaves the last switch,
-** and transfers into switches carry no message of their own.
+** the compute node that sent it into the switches (traced through any chain of switches, each
+** forwarding what it received earliest first), at the step it leaves the last switch, and
+** transfers into switches carry no message of their own.
 */
 #ifndef TC_LOWER_RELAY_H
 #define TC_LOWER_RELAY_H
@@ -34,11 +35,12 @@ typedef struct tci_rank_xfers {
 } tci_rank_xfers;
 
 /* The messages of s on g (s->nodes == g->n, shard owners compute nodes: the caller has
-   checked). On a fabric, TC_EINPUT for a switch that replicates or reduces, or a partial
-   that changes while it crosses the switches (program.h) — and, in a schedule that would
-   fail verification, for a switch that forwards copies it never received — naming the
-   switch or node, the shard, the units and the step; the first such problem in (shard,
-   step) order. */
+   checked). A switch's sends forward its receipts by the verifier's relay rule
+   (sched/relay_order.h). On a fabric, TC_EINPUT for a switch that replicates in a copy
+   phase, or a reduce-phase partial that changes while it crosses the switches (program.h)
+   — and, in a schedule that would fail verification, for a switch that forwards copies it
+   never received — naming the switch or node, the shard, the units and the step; the first
+   such problem in (shard, step) order. */
 int tci_rank_xfers_init(tci_rank_xfers *v, const tc_graph *g, const tc_schedule *s, const tc_rank_map *map,
                         tc_error *err);
 void tci_rank_xfers_destroy(tci_rank_xfers *v);

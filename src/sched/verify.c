@@ -14,7 +14,8 @@
 ** forward (store-and-forward at step granularity) but hold no data of their own. In the
 ** reduce phase a switch relays: each of its sends carries one partial it received, the
 ** earliest not yet forwarded (received in an earlier step; ties in canonical order: arc,
-** lo, hi), or nothing — it never adds two up and never keeps what it sent. So a switch may
+** lo, hi: sched/relay_order.h, the rule's one home, which the lowering follows too), or
+** nothing — it never adds two up and never keeps what it sent. So a switch may
 ** relay the same units many times (the trees of paper 001 cross one switch on several
 ** edges), and the replay values a receipt by the send it is matched to, not by the switch.
 ** Before any replay, a count: every compute node other than a shard's owner must receive
@@ -38,6 +39,7 @@
 #include <string.h>
 
 #include "core/huge.h"
+#include "sched/relay_order.h"
 
 #define BLOCK_ENTRIES (1 << 22) /* segments per block * N stays below this */
 #define NEVER INT32_MAX
@@ -380,21 +382,21 @@ static void replay_copy(const tc_graph *g, const tc_schedule *s, int32_t k, cons
 /* One end of a reduce-phase transfer at a switch, for one segment. */
 typedef struct relay_event {
   int32_t node, seg, step, receipt; /* receipt: 0 a send out of the switch, 1 a receipt */
-  int64_t arc, lo, hi, slot;
+  const tc_transfer *x;             /* the transfer */
+  int64_t slot;
 } relay_event;
 
-/* Sends before receipts of the same step (a send carries what arrived in earlier steps),
-   then canonical order (arc, lo, hi), so the matching does not depend on the order the
-   schedule lists its transfers in (equal keys are equal transfers: interchangeable). */
+/* Per switch and segment, sends before receipts of the same step (a send carries what
+   arrived in earlier steps), then the relay order of sched/relay_order.h (the lowering's
+   too), so the matching does not depend on the order the schedule lists its transfers in
+   (equal keys are equal transfers: interchangeable). */
 static int cmp_event(const void *a, const void *b) {
   const relay_event *x = a, *y = b;
   if (x->node != y->node) return x->node < y->node ? -1 : 1;
   if (x->seg != y->seg) return x->seg < y->seg ? -1 : 1;
   if (x->step != y->step) return x->step < y->step ? -1 : 1;
   if (x->receipt != y->receipt) return x->receipt - y->receipt;
-  if (x->arc != y->arc) return x->arc < y->arc ? -1 : 1;
-  if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
-  return (x->hi > y->hi) - (x->hi < y->hi);
+  return tci_relay_order(x->x, y->x);
 }
 
 /* The slot of transfer q's segment j in the block starting at segment b0. */
@@ -433,10 +435,9 @@ static int match_relays(const tc_graph *g, const tc_schedule *s, const int64_t *
       int64_t slot = relay_slot(w, q, j, b0);
       w->relay[slot] = -1;
       w->carried[slot] = 0;
-      int64_t arc = s->xfer[idx[q]].arc;
-      if (g->kind[h->from] == TC_NODE_SWITCH)
-        w->events[e++] = (relay_event){h->from, j, h->step, 0, arc, h->lo, h->hi, slot};
-      if (g->kind[h->to] == TC_NODE_SWITCH) w->events[e++] = (relay_event){h->to, j, h->step, 1, arc, h->lo, h->hi, slot};
+      const tc_transfer *x = &s->xfer[idx[q]];
+      if (g->kind[h->from] == TC_NODE_SWITCH) w->events[e++] = (relay_event){h->from, j, h->step, 0, x, slot};
+      if (g->kind[h->to] == TC_NODE_SWITCH) w->events[e++] = (relay_event){h->to, j, h->step, 1, x, slot};
     }
   }
   qsort(w->events, (size_t)e, sizeof *w->events, cmp_event);
