@@ -41,7 +41,8 @@ static void put_optimum(FILE *fp, const tc_graph *g, const tc_forest_part *p, co
     fputc('[', fp);
     for (int32_t i = 0; i < o->cut_len; i++) fprintf(fp, "%s%d", i ? ", " : "", o->cut[i]);
     tc_rat r = {o->cut_compute, o->cut_exit};
-    tc_rat_make(o->cut_compute, o->cut_exit, &r, NULL);
+    tc_error ignored; /* both are positive int64: reducing them cannot fail */
+    tc_rat_make(o->cut_compute, o->cut_exit, &r, &ignored);
     tc_rat_format(r, buf, sizeof buf);
     fprintf(fp, "],\n%s\"bottleneck_compute\": %lld,\n%s\"bottleneck_exit\": %lld,\n%s\"bottleneck_ratio\": \"%s\",\n",
             ind, (long long)o->cut_compute, ind, (long long)o->cut_exit, ind, buf);

@@ -157,7 +157,6 @@ static int bisect_optimal(const tc_graph *g, const int32_t *compute, int32_t nc,
   int64_t X2;
   if (!rc && tci_mul64(X, X, &X2)) rc = tc_error_set(err, TC_ERANGE, "forestcoll: X^2 overflows 64 bits");
   if (!rc) rc = rat(1, X2, &bound, err);
-  int failed_once = 0;
   while (!rc && !(rc = tc_rat_sub(r, l, &width, err)) && tc_rat_cmp(width, bound) >= 0) {
     tc_rat mid;
     int pass = 0;
@@ -171,7 +170,6 @@ static int bisect_optimal(const tc_graph *g, const int32_t *compute, int32_t nc,
       tci_cut t = *c; /* keep the cut of the last failure for the certificate */
       *c = *scratch;
       *scratch = t;
-      failed_once = 1;
     }
   }
   if (rc) return rc;
@@ -180,7 +178,7 @@ static int bisect_optimal(const tc_graph *g, const int32_t *compute, int32_t nc,
   if (found.den > X)
     return tc_error_set(err, TC_EFAIL, "forestcoll: internal error: no fraction with denominator <= %lld in [l, r]",
                         (long long)X);
-  (void)failed_once; /* without a failure c is still V − {c_min}, whose ratio is l0 */
+  /* Newton from the last failing cut (without a failure, c is still V − {c_min}, ratio l0) */
   rc = newton_optimal(g, compute, nc, caps, c, scratch, o, err);
   if (!rc && tc_rat_cmp(found, o->inv_x) != 0)
     rc = tc_error_set(err, TC_EFAIL, "forestcoll: internal error: Algorithm 1 found %lld/%lld, the certificate %lld/%lld",
