@@ -4,7 +4,9 @@
 #   the synthesis benchmarks always (a few minutes: bench_forest_pack's 1024-node case takes
 #   about 20 s a run), then the commands users run, timed
 #   end to end beside those kernels (bench_cli.py, under a minute: what a kernel leaves
-#   out — sorting, costing, output — shows there); --exec adds the MPI executor overhead
+#   out — sorting, costing, output — shows there) and `topocoll forest` against the
+#   ForestColl authors' figures (bench_forest.py, a few minutes: 1024 GPUs take ~35 s a
+#   run); --exec adds the MPI executor overhead
 #   (bench_exec.sh, about 5 minutes on a quiet machine), --sim the SMPI comparison
 #   (bench_sim.sh, most of an hour: every SMPI algorithm up to 1 GiB on three topologies),
 #   --sim-scale `topocoll simulate` on the 256- and 1024-node plans (bench_sim_scale.sh,
@@ -36,6 +38,7 @@ status=0
 # ForestColl's tree packing (Algorithm 5) on generated D*; no CLI command drives it alone.
 ./build-bench/bench_forest_pack "$runs" || status=1
 python3 bench/bench_cli.py --bin build-bench/topocoll --runs "$runs" --kernels "$kernels"/*.md || status=1
+python3 bench/bench_forest.py --bin build-bench/topocoll --runs "$runs" || status=1
 if [ "$exec_bench" = 1 ]; then bash bench/bench_exec.sh --build build-bench || status=1; fi
 if [ "$sim_bench" = 1 ]; then bash bench/bench_sim.sh --build build-bench || status=1; fi
 if [ "$sim_scale" = 1 ]; then bash bench/bench_sim_scale.sh --build build-bench || status=1; fi
