@@ -115,5 +115,6 @@ expect_err 2 "forestcoll: at k = 1 the tree counts floor(U*·b_e) leave node 0 w
 [ -e "$tmp/nothing.json" ] && fail "a refused command wrote a file"
 expect 0 "$bin" forest "file($tmp/skew.json)" --k 2
 grep -qx '    fixed k         algbw 6.00 GB/s = 6 (U\* = 2/3, Algorithm 3)' "$tmp/out" || fail "skew --k 2: $(sed -n 2p "$tmp/out")"
+expect_err 2 "forestcoll: 8000 compute nodes is beyond the 4096 ForestColl is built for here" "$bin" forest 'dgx_a100(1000)'
 expect_err 2 "cannot write $tmp: it is a directory" "$bin" forest 'fig2toy()' --out "$tmp"
 finish cli_forest

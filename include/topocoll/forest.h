@@ -111,9 +111,15 @@ typedef struct tc_forest {
   int verified;            /* 1 once tc_forest_verify passed */
 } tc_forest;
 
-/* Refuse, with one line, a fabric ForestColl cannot handle: no compute node (or one only), a
-   compute node that cannot reach or be reached from another, a node whose ingress and egress
-   capacities differ when switches must be removed (`need_eulerian`). TC_EINPUT. */
+/* The most compute nodes accepted: the search, the removal and the packing grow about as N³
+   (1024 GPUs of dgx_a100(128) take about 35 s on two cores, bench/bench_forest.py), so four
+   times that would take the better part of an hour. Beyond it: TC_ERANGE, one line. */
+#define TC_FOREST_MAX_COMPUTE 4096
+
+/* Refuse, with one line, a fabric ForestColl cannot handle: more than TC_FOREST_MAX_COMPUTE
+   compute nodes (TC_ERANGE); no compute node (or one only), a compute node that cannot reach
+   or be reached from another, a node whose ingress and egress capacities differ when
+   switches must be removed (`need_eulerian`) (TC_EINPUT). */
 TC_API int tc_forest_check_fabric(const tc_graph *g, int need_eulerian, tc_error *err);
 
 /* The optimality search alone (no trees): Algorithm 1 when k == 0, else Algorithm 3. */

@@ -1,7 +1,8 @@
 /*
 ** fabric.c — what ForestColl needs of a fabric, checked up front so that every refusal is one
 ** line naming the node (contract of tc_forest_check_fabric in forest.h): at least two compute
-** nodes, every compute node reaching and reached from the others (through any nodes), total
+** nodes and at most TC_FOREST_MAX_COMPUTE, every compute node reaching and reached from the
+** others (through any nodes), total
 ** capacity within 64 bits, and — when switches are to be removed — ingress = egress
 ** capacity at every node (paper 001 §3.1, assumption (b): edge splitting needs an Eulerian
 ** graph). Self-loops are ignored: they cross no cut.
@@ -39,6 +40,11 @@ int tc_forest_check_fabric(const tc_graph *g, int need_eulerian, tc_error *err) 
   int32_t nc = tc_graph_count_kind(g, TC_NODE_COMPUTE);
   if (nc == 0) return tc_error_set(err, TC_EINPUT, "forestcoll: the fabric has no compute node");
   if (nc == 1) return tc_error_set(err, TC_EINPUT, "forestcoll: the fabric has one compute node only: nothing to exchange");
+  if (nc > TC_FOREST_MAX_COMPUTE)
+    return tc_error_set(err, TC_ERANGE,
+                        "forestcoll: %d compute nodes is beyond the %d ForestColl is built for here (1024 take about "
+                        "35 s, and the work grows about as N^3)",
+                        nc, TC_FOREST_MAX_COMPUTE);
   int64_t total = 0;
   for (int64_t a = 0; a < g->m; a++)
     if (tci_add64(total, g->cap[a], &total))
