@@ -8,7 +8,12 @@
 **     T_B = (M/B) * tau,   tau = (d / nshards) * Σ_t max_a load(a,t),
 ** exact as a rational. T_L = steps * α. Allreduce sums its two halves. Optimal values:
 ** tau* = (N-1)/N for allgather / reduce-scatter (paper 000 Thm 4), 2(N-1)/N for allreduce,
-** 1 for broadcast / reduce; T_L* = T_L*(N,d) (Def. 10), doubled for allreduce.
+** 1 for broadcast / reduce on a d-regular loop-free graph. In general: copying, the max over
+** compute nodes v of (shards v lacks)/nshards * d / c_in(v); reducing, the same over
+** c_out(v) (c = capacity of v's links to other nodes: loops carry nothing); allreduce, what
+** any allreduce must do — each node receives and sends M, and the compute nodes' out-links
+** carry 2(N-1) M in all: max(d/c_in(v), d/c_out(v), 2(N-1) d / Σ c_out). A self-loop or a
+** thin node raises the bound. T_L* = T_L*(N,d) (Def. 10), doubled for allreduce.
 ** The cost model never consults a closed form: those live in the tests.
 */
 #ifndef TOPOCOLL_COST_H

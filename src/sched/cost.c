@@ -32,17 +32,68 @@ static int node_bandwidth(const tc_graph *g, int64_t *out, tc_error *err) {
   return TC_OK;
 }
 
-/* tau* = max over compute nodes of the shards it does not own / nshards (x2 allreduce). */
-static int optimal_tau(const tc_graph *g, const tc_schedule *s, tc_rat *out, tc_error *err) {
+/* Capacity of v's links to other nodes (loops carry nothing), in or out. */
+static int link_capacity(const tc_graph *g, int32_t v, tc_dir dir, int64_t *cap, tc_error *err) {
+  const int64_t *off = dir == TC_IN ? g->in_off : g->out_off;
+  *cap = 0;
+  for (int64_t i = off[v]; i < off[v + 1]; i++) {
+    int64_t a = dir == TC_IN ? g->in_arc[i] : i;
+    if (g->src[a] != g->dst[a] && tci_add64(*cap, g->cap[a], cap))
+      return tc_error_set(err, TC_ERANGE, "the capacities of node %d sum beyond 2^63-1", v);
+  }
+  return TC_OK;
+}
+
+/* Keep the larger of *best and need_num/need_den * degree/cap (cap > 0). */
+static int raise_bound(tc_rat *best, int64_t need_num, int64_t need_den, int64_t degree, int64_t cap, tc_error *err) {
+  tc_rat need;
+  int rc = tc_rat_make(need_num, need_den, &need, err);
+  if (!rc) rc = tc_rat_mul(need, (tc_rat){degree, cap}, &need, err);
+  if (!rc && tc_rat_cmp(need, *best) > 0) *best = need;
+  return rc;
+}
+
+/* tau*, a lower bound every schedule of the collective obeys, in M/B units (B = d links).
+   Copying: a compute node v must learn the shards it does not own, (nshards - owned(v)) /
+   nshards of M, over its in-links; reducing: it must send its part of them over its
+   out-links. So allgather / broadcast take the max over v of that share * d / c_in(v),
+   reduce-scatter / reduce the same with c_out(v) (paper 000 Thm 4 on a d-regular graph:
+   (N-1)/N). Allreduce is not bound by its RS + AG halves on every graph (a root in the
+   middle of a 3-node path beats them by 4/3), so it takes what any allreduce must do: every
+   compute node receives M and sends M (the others' sum, its own data), and every element
+   is sent 2(N-1) times in all (N-1 combines, N-1 deliveries) over the compute nodes'
+   out-links: tau* = max(max_v d / c_in(v), max_v d / c_out(v), 2(N-1) d / Σ_v c_out(v)) —
+   2(N-1)/N on a d-regular loop-free graph. Loops and thin nodes raise the bound, as they
+   must: a bound that ignored them would call an optimal schedule slow. */
+static int optimal_tau(const tc_graph *g, const tc_schedule *s, int64_t degree, tc_rat *out, tc_error *err) {
   int32_t *owned = calloc((size_t)g->n, sizeof *owned);
   if (!owned) return tc_error_set(err, TC_ENOMEM, "out of memory");
   for (int32_t k = 0; k < s->nshards; k++) owned[tc_schedule_owner(s, k)]++;
-  int32_t least = s->nshards;
-  for (int32_t u = 0; u < g->n; u++)
-    if (g->kind[u] == TC_NODE_COMPUTE && owned[u] < least) least = owned[u];
+  int copy = s->coll != TC_COLL_REDUCE_SCATTER && s->coll != TC_COLL_REDUCE;
+  int reduce = s->coll != TC_COLL_ALLGATHER && s->coll != TC_COLL_BROADCAST;
+  int allreduce = s->coll == TC_COLL_ALLREDUCE;
+  int64_t compute = 0, total_out = 0;
+  int rc = TC_OK;
+  *out = (tc_rat){0, 1};
+  for (int32_t v = 0; v < g->n && !rc; v++) {
+    if (g->kind[v] != TC_NODE_COMPUTE) continue;
+    int64_t in = 0, outcap = 0;
+    rc = link_capacity(g, v, TC_IN, &in, err);
+    if (!rc) rc = link_capacity(g, v, TC_OUT, &outcap, err);
+    if (rc) break;
+    compute++;
+    if (total_out >= 0 && tci_add64(total_out, outcap, &total_out))
+      total_out = -1; /* beyond 2^63-1: the aggregate term is dropped (the bound stays valid, only weaker) */
+    /* a node without links cannot take part at all: the verifier says so, not the bound */
+    int64_t lack = allreduce ? 1 : s->nshards - owned[v], of = allreduce ? 1 : s->nshards;
+    if (!rc && copy && in > 0 && lack > 0) rc = raise_bound(out, lack, of, degree, in, err);
+    if (!rc && reduce && outcap > 0 && lack > 0) rc = raise_bound(out, lack, of, degree, outcap, err);
+  }
   free(owned);
-  int64_t factor = s->coll == TC_COLL_ALLREDUCE ? 2 : 1;
-  return tc_rat_make(factor * (s->nshards - least), s->nshards, out, err);
+  if (!rc && allreduce && compute > 1 && total_out > 0 &&
+      (__int128)2 * (compute - 1) * degree <= INT64_MAX) /* else also dropped, as above */
+    rc = raise_bound(out, 2 * (compute - 1) * degree, total_out, 1, 1, err);
+  return rc;
 }
 
 /* The largest load/cap over the arcs of one step, and whether some arc's load overflowed. */
@@ -166,7 +217,7 @@ int tc_schedule_cost(const tc_graph *g, const tc_schedule *s, tc_cost *out, tc_e
   tc_rat sum;
   rc = sum_step_maxima(g, s, out->step_load, &sum, err);
   if (!rc) rc = tc_rat_mul(sum, (tc_rat){out->degree, s->nshards}, &out->tau, err);
-  if (!rc) rc = optimal_tau(g, s, &out->tau_optimal, err);
+  if (!rc) rc = optimal_tau(g, s, out->degree, &out->tau_optimal, err);
   if (rc) { tc_cost_destroy(out); return rc; }
   out->bw_optimal = tc_rat_cmp(out->tau, out->tau_optimal) == 0;
   int32_t moore = tc_moore_diameter_directed(g->n, out->degree);
