@@ -44,7 +44,7 @@ void tc_cmd_sched_help(void) {
       "of alpha), the exact T_B factor tau (T_B = tau * M/B, B = degree * link bandwidth), the\n"
       "optimum (N-1)/N, BW- and Moore-optimality.\n"
       "\n"
-      "  --coll COLL     allgather, reduce-scatter, allreduce, broadcast or reduce\n"
+      "  --coll COLL     allgather, reduce-scatter, allreduce, broadcast, reduce or alltoall\n"
       "  --algo ALGO     one of (--list prints them one a line):\n");
   print_algorithms("                    ");
   printf(
@@ -74,7 +74,7 @@ static void list_algorithms(void) {
   for (int i = 0; i < tc_algorithm_count(); i++) {
     const tc_algorithm_info *a = tc_algorithm_at(i);
     colls[0] = '\0';
-    for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_REDUCE; c++)
+    for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_LAST; c++)
       if (a->collectives & TC_COLL_BIT(c))
         snprintf(colls + strlen(colls), sizeof colls - strlen(colls), "%s%s", colls[0] ? "," : "",
                  tc_collective_name((tc_collective)c));
@@ -120,7 +120,7 @@ static int check_options(sched_options *o) {
   int c = tc_collective_parse(o->coll_text);
   if (c < 0)
     return tc_cli_usage_error("sched", "unknown collective '%s' (allgather, reduce-scatter, allreduce, broadcast, "
-                              "reduce)", o->coll_text);
+                              "reduce, alltoall)", o->coll_text);
   o->coll = (tc_collective)c;
   if (!tc_algorithm_find(o->algo)) {
     tc_error err;

@@ -66,8 +66,11 @@ static void report_text(const tc_cli_sched_report *r) {
   printf("steps             %d (T_L = %d alpha)", c->steps, c->steps);
   if (c->moore_steps >= 0)
     printf("; Moore bound %d: %s", c->moore_steps, c->moore_optimal ? "Moore-optimal" : "not Moore-optimal");
-  printf("\nT_B factor        %s = %.6f M/B; optimum %s: %s\n", tau, tc_rat_to_double(c->tau), opt,
-         c->bw_optimal ? "BW-optimal" : "not BW-optimal");
+  /* alltoall's tau* is a lower bound that may not be attainable (cost.h) */
+  int bound = r->s->coll == TC_COLL_ALLTOALL;
+  printf("\nT_B factor        %s = %.6f M/B; %s %s: %s\n", tau, tc_rat_to_double(c->tau),
+         bound ? "lower bound" : "optimum", opt,
+         c->bw_optimal ? "BW-optimal" : bound ? "not proven BW-optimal" : "not BW-optimal");
   printf("chunks per shard  %" PRId64 " (%d shards)\n", r->s->units, r->s->nshards);
   printf("transfers         %" PRId64 "\n", r->s->count);
   if (r->time_s >= 0)

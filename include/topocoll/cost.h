@@ -9,6 +9,12 @@
 ** exact as a rational. T_L = steps * α. Allreduce sums its two halves. Optimal values:
 ** tau* = (N-1)/N for allgather / reduce-scatter (paper 000 Thm 4), 2(N-1)/N for allreduce,
 ** 1 for broadcast / reduce; T_L* = T_L*(N,d) (Def. 10), doubled for allreduce.
+** Alltoall: a node's buffer M holds C shards of M/C (C compute nodes), so tau = (d / C) *
+** Σ_t max_a load(a,t), and a fluid routing of concurrent rate F lowered hop by hop costs
+** at least d / (C F). Its tau* is only a lower bound (paper 003's exact optimum needs the
+** multi-commodity flow of a2a.h): (d / C) times the larger of the distance bound
+** Σ_{s≠t} dist(s,t) / Σ_a cap(a) and (C-1) / the least out- or in-capacity of a compute
+** node; bw_optimal then proves optimality when it holds and says nothing when it does not.
 ** The cost model never consults a closed form: those live in the tests.
 */
 #ifndef TOPOCOLL_COST_H
@@ -23,7 +29,7 @@ typedef struct tc_cost {
   int32_t steps;       /* T_L / α */
   int64_t degree;      /* d used for B = d * b */
   tc_rat tau;          /* T_B / (M/B) */
-  tc_rat tau_optimal;  /* the lower bound tau* */
+  tc_rat tau_optimal;  /* the lower bound tau* (alltoall: not always attainable) */
   int bw_optimal;      /* tau == tau* */
   int32_t moore_steps; /* T_L* for this N and d (x2 for allreduce); -1 if undefined */
   int moore_optimal;   /* steps == moore_steps */

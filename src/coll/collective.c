@@ -33,7 +33,7 @@ void tc_algorithm_names(char *buf, size_t size) {
 void tc_algorithm_collectives_text(uint32_t collectives, char *buf, size_t size) {
   const char *names[8];
   int k = 0;
-  for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_REDUCE; c++)
+  for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_LAST; c++)
     if (collectives & TC_COLL_BIT(c)) names[k++] = tc_collective_name((tc_collective)c);
   size_t used = 0;
   if (size) buf[0] = '\0';
