@@ -95,7 +95,7 @@ static int next_line(reader *rd, int *got) {
     ssize_t n = getline(&rd->line, &rd->room, rd->fp);
     if (n < 0) {
       *got = 0;
-      if (ferror(rd->fp)) return tc_error_set(rd->err, TC_EIO, "%s: cannot read: %s", rd->path, strerror(errno));
+      if (ferror(rd->fp)) return tc_error_set(rd->err, TC_EIO, "cannot read %s: %s", rd->path, strerror(errno));
       return TC_OK;
     }
     rd->lineno++;
@@ -220,7 +220,7 @@ static int read_all(reader *rd, const tc_graph *g, tc_a2a_routing *out) {
 int tc_a2a_routing_read(const char *path, const tc_graph *g, tc_a2a_routing *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   reader rd = {path, fopen(path, "r"), NULL, 0, 0, err};
-  if (!rd.fp) return tc_error_set(err, TC_EIO, "%s: cannot open: %s", path, strerror(errno));
+  if (!rd.fp) return tc_error_set(err, TC_EIO, "cannot read %s: %s", path, strerror(errno));
   int rc = read_all(&rd, g, out);
   free(rd.line);
   fclose(rd.fp);

@@ -65,6 +65,17 @@ int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *err) {
                       tc_collective_name(coll), others);
 }
 
+/* ---- all-to-all routings ---- */
+int tc_algorithm_routing(const tc_graph *g, const char *algo, const tc_collective_opts *opts, tc_a2a_routing *out,
+                         tc_error *err) {
+  static const tc_collective_opts none = {0, 0, NULL};
+  memset(out, 0, sizeof *out);
+  int rc = tc_algorithm_check(algo, TC_COLL_ALLTOALL, err);
+  if (rc) return rc;
+  if (!g) return tc_error_set(err, TC_EINPUT, "%s: no graph", algo);
+  return tci_algorithm_row(tc_algorithm_find(algo))->routing(g, opts ? opts : &none, out, err);
+}
+
 /* ---- what a collective costs in memory, before it is built ---- */
 
 /* The transfer count: every compute node other than a shard's owner must receive each
