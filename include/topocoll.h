@@ -35,6 +35,8 @@
 #include "topocoll/construct.h"
 #include "topocoll/expand_sched.h"
 #include "topocoll/fig_schedules.h"
+/* a2a */
+#include "topocoll/a2a_route.h"
 /* coll */
 #include "topocoll/collective.h"
 /* find, plan */

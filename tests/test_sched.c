@@ -134,7 +134,7 @@ static void expect_init_error(tc_collective coll, int32_t nodes, int32_t nshards
 static void init_errors(void **state) {
   (void)state;
   int32_t ok2[2] = {0, 1}, out_hi[2] = {0, 3}, out_lo[2] = {-1, 0}, roots[2] = {1, 2};
-  expect_init_error((tc_collective)5, 3, 3, NULL, 1, "unknown collective 5");
+  expect_init_error((tc_collective)6, 3, 3, NULL, 1, "unknown collective 6");
   expect_init_error((tc_collective)-1, 3, 3, NULL, 1, "unknown collective -1");
   expect_init_error(TC_COLL_ALLGATHER, 0, 0, NULL, 1, "schedule needs at least one node (got 0)");
   expect_init_error(TC_COLL_ALLGATHER, -4, 2, ok2, 1, "schedule needs at least one node (got -4)");

@@ -7,17 +7,25 @@
 ** verification failure prints the verifier's line and exits 1 without creating the
 ** file. The costs come from tc_schedule_cost on the schedule itself. The file is written
 ** (atomically) before the report, so a report always describes a file that exists.
+**
+** Alltoall schedules are lowered from a routing (a2a_route.h): the algorithm's
+** (tc_algorithm_routing, the same one tc_collective_build lowers) or a route file's
+** (--routes FILE). The report adds the routing's fluid rate f and its virtual-channel
+** layers; --routes-out writes the routing (both files in one batch: all or nothing).
 */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_options.h"
 #include "sched_report.h"
+#include "topocoll/a2a_route.h"
 #include "topocoll/collective.h"
 #include "topocoll/output.h"
+#include "topocoll/transform.h"
 #include "topocoll/sched_io.h"
 #include "topocoll/spec.h"
 #include "topocoll/verify.h"
@@ -36,6 +44,7 @@ void tc_cmd_sched_help(void) {
   printf(
       "usage: topocoll sched SPEC --coll COLL --algo ALGO [--root R] [--chunks P]\n"
       "                      [--alpha TIME] [--link-bw BW] [--size SIZE] [--out FILE.json] [--json]\n"
+      "       topocoll sched SPEC --coll alltoall (--algo ALGO | --routes FILE) [--routes-out FILE] ...\n"
       "       topocoll sched --list\n"
       "\n"
       "Builds the schedule of collective COLL by algorithm ALGO on the topology SPEC (see\n"
@@ -44,7 +53,9 @@ void tc_cmd_sched_help(void) {
       "of alpha), the exact T_B factor tau (T_B = tau * M/B, B = degree * link bandwidth), the\n"
       "optimum (N-1)/N, BW- and Moore-optimality.\n"
       "\n"
-      "  --coll COLL     allgather, reduce-scatter, allreduce, broadcast or reduce\n"
+      "  --coll COLL     allgather, reduce-scatter, allreduce, broadcast, reduce or alltoall\n"
+      "                  (alltoall: a routing lowered store-and-forward, hop h in step h;\n"
+      "                  docs/alltoall_routes.md)\n"
       "  --algo ALGO     one of (--list prints them one a line):\n");
   print_algorithms("                    ");
   printf(
@@ -61,6 +72,10 @@ void tc_cmd_sched_help(void) {
       "  --out FILE      write the verified schedule as a schedule JSON file (docs/formats.md;\n"
       "                  replaced atomically; - for standard output, a device or FIFO is\n"
       "                  written in place, a directory refused)\n"
+      "  --routes FILE   alltoall: the routing of a route file (docs/formats.md) instead of --algo\n"
+      "  --routes-out FILE  alltoall: write the routing as a route file (as --out)\n"
+      "                  alltoall reports also give the routing's f = 1 / max link load and its\n"
+      "                  virtual-channel layers (LASH-sequential)\n"
       "  --json          one JSON object instead of the text report\n"
       "  --list          the algorithms, one a line: name, collectives, topology, summary\n"
       TC_CLI_MAX_MEMORY_HELP
@@ -74,7 +89,7 @@ static void list_algorithms(void) {
   for (int i = 0; i < tc_algorithm_count(); i++) {
     const tc_algorithm_info *a = tc_algorithm_at(i);
     colls[0] = '\0';
-    for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_REDUCE; c++)
+    for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_LAST; c++)
       if (a->collectives & TC_COLL_BIT(c))
         snprintf(colls + strlen(colls), sizeof colls - strlen(colls), "%s%s", colls[0] ? "," : "",
                  tc_collective_name((tc_collective)c));
@@ -86,6 +101,7 @@ static void list_algorithms(void) {
 
 typedef struct sched_options {
   const char *spec, *coll_text, *algo, *root_text, *chunks_text, *alpha_text, *bw_text, *size_text, *out;
+  const char *routes, *routes_out;
   int json;
   tc_collective coll;
   int root;
@@ -103,6 +119,8 @@ static const tc_cli_option sched_table[] = {
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
     {.name = "--size", .kind = TC_CLI_SIZE, .text = AT(size_text), .value = AT(size_bytes)},
     {.name = "--out", .kind = TC_CLI_PATH, .text = AT(out)},
+    {.name = "--routes", .kind = TC_CLI_STRING, .text = AT(routes)},
+    {.name = "--routes-out", .kind = TC_CLI_PATH, .text = AT(routes_out)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
     {.name = "--list", .kind = TC_CLI_ACTION, .action = list_algorithms},
 };
@@ -116,13 +134,18 @@ static const tc_cli_command sched_cli = {
 static int check_options(sched_options *o) {
   if (!o->spec) return tc_cli_usage_error("sched", "missing SPEC");
   if (!o->coll_text) return tc_cli_usage_error("sched", "missing --coll");
-  if (!o->algo) return tc_cli_usage_error("sched", "missing --algo");
   int c = tc_collective_parse(o->coll_text);
   if (c < 0)
     return tc_cli_usage_error("sched", "unknown collective '%s' (allgather, reduce-scatter, allreduce, broadcast, "
-                              "reduce)", o->coll_text);
+                              "reduce, alltoall)", o->coll_text);
   o->coll = (tc_collective)c;
-  if (!tc_algorithm_find(o->algo)) {
+  if ((o->routes || o->routes_out) && o->coll != TC_COLL_ALLTOALL)
+    return tc_cli_usage_error("sched", "--%s applies to --coll alltoall only", o->routes ? "routes" : "routes-out");
+  if (o->routes && o->algo) return tc_cli_usage_error("sched", "give --algo or --routes, not both");
+  if (o->routes && !*o->routes) return tc_cli_usage_error("sched", "--routes needs a file name, not an empty string");
+  if (!o->algo && !o->routes)
+    return tc_cli_usage_error("sched", o->coll == TC_COLL_ALLTOALL ? "missing --algo (or --routes)" : "missing --algo");
+  if (o->algo && !tc_algorithm_find(o->algo)) {
     tc_error err;
     tc_algorithm_check(o->algo, o->coll, &err);
     return tc_cli_usage_error("sched", "%s", err.msg);
@@ -193,6 +216,68 @@ static int produce(const tc_graph *g, const tc_spec *spec, const sched_options *
   return rc;
 }
 
+/* The schedule of a route file: lowered, refined to --chunks P (a multiple of its units),
+   sorted, verified, costed. */
+static int routed_schedule(const tc_graph *g, const tc_a2a_routing *r, const sched_options *o, tc_schedule *s,
+                           tc_cost *c, tc_error *err) {
+  int rc = tc_a2a_routing_lower(g, r, s, err);
+  if (!rc && o->chunks_text) {
+    int64_t least = s->units;
+    if (o->chunks % least)
+      rc = tc_error_set(err, TC_EINPUT, "--chunks %lld: the routes of %s cut shards into %lld equal units, so P must "
+                        "be a multiple of %lld", (long long)o->chunks, o->routes, (long long)least, (long long)least);
+    else rc = tc_schedule_refine(s, o->chunks / least, err);
+  }
+  if (!rc) {
+    tc_schedule_sort(s);
+    if ((rc = tc_schedule_verify(g, s, err))) tc_error_prefix(err, "the alltoall schedule of %s failed verification",
+                                                              o->routes);
+  }
+  if (!rc) rc = tc_schedule_cost(g, s, c, err);
+  return rc;
+}
+
+/* Alltoall: the routing (--algo's or --routes'), its schedule (through tc_collective_build
+   for --algo, so it is the library's), the routing's load and layers, the files. */
+static int produce_alltoall(const tc_graph *g, const tc_spec *spec, const sched_options *o, tc_schedule *s,
+                            tc_cost *c, tc_cli_routing_report *rep, tc_error *err) {
+  tc_collective_opts opts = {-1, o->chunks, spec};
+  tc_a2a_routing r;
+  tc_a2a_load load;
+  memset(&r, 0, sizeof r);
+  memset(&load, 0, sizeof load);
+  int rc;
+  if (o->routes) {
+    rc = tc_a2a_routing_read(o->routes, g, &r, err);
+    if (rc == TC_EIO) rc = err->code = TC_EINPUT; /* an unreadable input file is the user's to fix */
+    if (!rc) rc = routed_schedule(g, &r, o, s, c, err);
+  } else {
+    rc = tc_collective_build(g, o->algo, TC_COLL_ALLTOALL, &opts, s, c, err);
+    if (!rc) rc = tc_algorithm_routing(g, o->algo, &opts, &r, err);
+  }
+  int32_t *layer = rc ? NULL : malloc((size_t)(r.npaths ? r.npaths : 1) * sizeof *layer);
+  if (!rc && !layer) rc = tc_error_set(err, TC_ENOMEM, "out of memory");
+  if (!rc) rc = tc_a2a_routing_load(g, &r, &load, err);
+  if (!rc) rc = tc_a2a_routing_layers(g, &r, layer, &rep->layers, err);
+  if (!rc) {
+    rep->rate = load.rate;
+    rep->max_load = load.max_load;
+    rep->max_arc = load.max_arc;
+    rep->paths = r.npaths;
+  }
+  if (!rc && (o->out || o->routes_out)) {
+    tc_output_begin();
+    if (o->out) rc = tc_schedule_write_json(g, o->spec, s, o->out, err);
+    if (!rc && o->routes_out) rc = tc_a2a_routing_write(g, o->spec, &r, o->routes_out, err);
+    if (rc) tc_output_abort();
+    else rc = tc_output_commit(err);
+  }
+  free(layer);
+  tc_a2a_load_destroy(&load);
+  tc_a2a_routing_destroy(&r);
+  return rc;
+}
+
 int tc_cmd_sched(int argc, char **argv) {
   sched_options o;
   int status = parse_options(argc, argv, &o);
@@ -200,7 +285,8 @@ int tc_cmd_sched(int argc, char **argv) {
   tc_error err;
   tc_error_clear(&err);
   /* A target no writer accepts (output.h) is refused before any work. */
-  if (o.out && tc_output_check(o.out, &err)) return tc_cli_fail("sched", &err);
+  if ((o.out && tc_output_check(o.out, &err)) || (o.routes_out && tc_output_check(o.routes_out, &err)))
+    return tc_cli_fail("sched", &err);
   tc_graph *g = NULL;
   tc_spec *spec = NULL;
   if (tc_spec_parse(o.spec, &spec, &err) || tc_spec_eval(spec, NULL, &g, &err)) {
@@ -212,12 +298,15 @@ int tc_cmd_sched(int argc, char **argv) {
   memset(&s, 0, sizeof s);
   memset(&c, 0, sizeof c);
   int64_t chosen = 0;
-  int rc = produce(g, spec, &o, &s, &c, &chosen, &err);
+  tc_cli_routing_report routing = {{0, 1}, {0, 1}, -1, 0, 0, o.routes, o.routes_out};
+  int rc = o.coll == TC_COLL_ALLTOALL ? produce_alltoall(g, spec, &o, &s, &c, &routing, &err)
+                                      : produce(g, spec, &o, &s, &c, &chosen, &err);
   if (rc) status = tc_cli_fail("sched", &err);
   else {
     tc_cli_sched_report r = {o.spec, g, &s, &c, o.root, o.alpha_s, o.link_bw,
                              model_given(&o) ? tc_cost_time(&c, o.alpha_s, o.link_bw, (double)o.size_bytes) : -1,
-                             o.size_bytes, o.out, NULL, chosen, TC_PIPELINE_MAX};
+                             o.size_bytes, o.out, NULL, chosen, TC_PIPELINE_MAX,
+                             o.coll == TC_COLL_ALLTOALL ? &routing : NULL};
     tc_cli_print_sched_report(&r, o.json);
   }
   tc_cost_destroy(&c);

@@ -47,6 +47,20 @@ static json_t *report_json(const tc_cli_sched_report *r) {
     json_object_set_new(o, "chunks_tried_max", json_integer(r->chunks_tried));
   }
   if (r->written) json_object_set_new(o, "out", json_string(r->written));
+  const tc_cli_routing_report *rt = r->routing;
+  if (rt) {
+    char rate[64], load[64];
+    format_rat(rt->rate, rate, sizeof rate);
+    format_rat(rt->max_load, load, sizeof load);
+    if (rt->read) json_object_set_new(o, "routes", json_string(rt->read));
+    json_object_set_new(o, "routing_f", json_string(rate));
+    json_object_set_new(o, "routing_f_float", json_real(tc_rat_to_double(rt->rate)));
+    json_object_set_new(o, "routing_max_load", json_string(load));
+    json_object_set_new(o, "routing_max_arc", rt->max_arc >= 0 ? json_integer(rt->max_arc) : json_null());
+    json_object_set_new(o, "routing_paths", json_integer(rt->paths));
+    json_object_set_new(o, "vc_layers", json_integer(rt->layers));
+    if (rt->written) json_object_set_new(o, "routes_out", json_string(rt->written));
+  }
   return o;
 }
 
@@ -66,8 +80,11 @@ static void report_text(const tc_cli_sched_report *r) {
   printf("steps             %d (T_L = %d alpha)", c->steps, c->steps);
   if (c->moore_steps >= 0)
     printf("; Moore bound %d: %s", c->moore_steps, c->moore_optimal ? "Moore-optimal" : "not Moore-optimal");
-  printf("\nT_B factor        %s = %.6f M/B; optimum %s: %s\n", tau, tc_rat_to_double(c->tau), opt,
-         c->bw_optimal ? "BW-optimal" : "not BW-optimal");
+  /* alltoall's tau* is a lower bound that may not be attainable (cost.h) */
+  int bound = r->s->coll == TC_COLL_ALLTOALL;
+  printf("\nT_B factor        %s = %.6f M/B; %s %s: %s\n", tau, tc_rat_to_double(c->tau),
+         bound ? "lower bound" : "optimum", opt,
+         c->bw_optimal ? "BW-optimal" : bound ? "not proven BW-optimal" : "not BW-optimal");
   printf("chunks per shard  %" PRId64 " (%d shards)\n", r->s->units, r->s->nshards);
   printf("transfers         %" PRId64 "\n", r->s->count);
   if (r->time_s >= 0)
@@ -77,6 +94,18 @@ static void report_text(const tc_cli_sched_report *r) {
     printf("pipelining        P = %" PRId64 ": the fastest of P = 1, 2, 4, ..., %" PRId64 " at this size\n",
            r->chunks_chosen, r->chunks_tried);
   if (r->written) printf("written           %s\n", r->written);
+  const tc_cli_routing_report *rt = r->routing;
+  if (!rt) return;
+  char rate[64], load[64];
+  format_rat(rt->rate, rate, sizeof rate);
+  format_rat(rt->max_load, load, sizeof load);
+  if (rt->read) printf("routes            %s\n", rt->read);
+  printf("routing f         %s = %.6f (max link load %s", rate, tc_rat_to_double(rt->rate), load);
+  if (rt->max_arc >= 0)
+    printf(" on arc %" PRId64 ": %d -> %d", rt->max_arc, r->g->src[rt->max_arc], r->g->dst[rt->max_arc]);
+  printf("; %" PRId64 " paths)\n", rt->paths);
+  printf("vc layers         %d (LASH-sequential)\n", rt->layers);
+  if (rt->written) printf("routes written    %s\n", rt->written);
 }
 
 void tc_cli_print_sched_report(const tc_cli_sched_report *r, int json) {

@@ -14,6 +14,17 @@
 #include "topocoll/cost.h"
 #include "topocoll/sched.h"
 
+/* What an alltoall schedule was lowered from (paper 003 §5.3): its routing's fluid rate f
+   = 1 / max link load, the arc that bounds it, its paths and virtual-channel layers. */
+typedef struct tc_cli_routing_report {
+  tc_rat rate, max_load;
+  int64_t max_arc;       /* -1: nothing moves */
+  int64_t paths;
+  int32_t layers;        /* LASH-sequential */
+  const char *read;      /* the route file read (--routes), or NULL */
+  const char *written;   /* the route file written (--routes-out), or NULL */
+} tc_cli_routing_report;
+
 /* A verified schedule s on g with cost c. */
 typedef struct tc_cli_sched_report {
   const char *spec;    /* the topology's spec, or NULL (a graph read from a file) */
@@ -27,6 +38,7 @@ typedef struct tc_cli_sched_report {
   const char *file;    /* the schedule file read (verify), or NULL */
   int64_t chunks_chosen; /* > 0: P picked by the predicted time among 1, 2, 4, ..., chunks_tried */
   int64_t chunks_tried;
+  const tc_cli_routing_report *routing; /* alltoall lowered from a routing, or NULL */
 } tc_cli_sched_report;
 
 /* Print r on stdout as text, or as one JSON object when json. */

@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "topocoll/a2a_route.h"
 #include "topocoll/cost.h"
 #include "topocoll/sched.h"
 #include "topocoll/spec.h"
@@ -71,6 +72,12 @@ typedef struct tc_collective_opts {
   const tc_spec *spec;  /* how g was written, if known: torus-dor reads the dimensions off
                            torus(l1,...,lk), expand follows the construction */
 } tc_collective_opts;
+
+/* The all-to-all routing (a2a_route.h) of a routing algorithm (direct, sssp, ewsp, dor),
+   finished, before lowering: what `--coll alltoall --algo ALGO` lowers to its schedule.
+   TC_EINPUT "ring routes no alltoall (use --algo direct or ...)" for other algorithms. */
+TC_API int tc_algorithm_routing(const tc_graph *g, const char *algo, const tc_collective_opts *opts,
+                                tc_a2a_routing *out, tc_error *err);
 
 /* The collective `coll` by `algo` on g, NOT verified, in the generator's order. */
 TC_API int tc_algorithm_generate(const tc_graph *g, const char *algo, tc_collective coll,

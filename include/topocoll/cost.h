@@ -14,6 +14,12 @@
 ** any allreduce must do — each node receives and sends M, and the compute nodes' out-links
 ** carry 2(N-1) M in all: max(d/c_in(v), d/c_out(v), 2(N-1) d / Σ c_out). A self-loop or a
 ** thin node raises the bound. T_L* = T_L*(N,d) (Def. 10), doubled for allreduce.
+** Alltoall: a node's buffer M holds C shards of M/C (C compute nodes), so tau = (d / C) *
+** Σ_t max_a load(a,t), and a fluid routing of concurrent rate F lowered hop by hop costs
+** at least d / (C F). Its tau* is only a lower bound (paper 003's exact optimum needs the
+** multi-commodity flow of a2a.h): (d / C) times the larger of the distance bound
+** Σ_{s≠t} dist(s,t) / Σ_a cap(a) and (C-1) / the least out- or in-capacity of a compute
+** node (loops, which carry nothing, not counted); bw_optimal then proves optimality when it holds and says nothing when it does not.
 ** The cost model never consults a closed form: those live in the tests.
 */
 #ifndef TOPOCOLL_COST_H
@@ -28,7 +34,7 @@ typedef struct tc_cost {
   int32_t steps;       /* T_L / α */
   int64_t degree;      /* d used for B = d * b */
   tc_rat tau;          /* T_B / (M/B) */
-  tc_rat tau_optimal;  /* the lower bound tau* */
+  tc_rat tau_optimal;  /* the lower bound tau* (alltoall: not always attainable) */
   int bw_optimal;      /* tau == tau* */
   int32_t moore_steps; /* T_L* for this N and d (x2 for allreduce); -1 if undefined */
   int moore_optimal;   /* steps == moore_steps */

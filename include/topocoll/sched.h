@@ -25,6 +25,18 @@
 **                           also the double binary tree).
 **   TC_COLL_BROADCAST       copy semantics; every shard is owned by the root.
 **   TC_COLL_REDUCE          reduce semantics; every shard is owned by the root.
+**   TC_COLL_ALLTOALL        every node sends a distinct shard to every node (paper 003
+**                           §2.2): nshards = N*N, shard k = s*N + t goes from its owner
+**                           s = k / N to its destination t = k % N (tc_schedule_dest); the
+**                           layout is fixed (owner == NULL). A shard is M/C bytes, where M
+**                           is each node's send buffer and C its number of compute nodes
+**                           (C = N on a graph without switches). Flow semantics (paper 003
+**                           §3.1.3, eqs. 17-19): a transfer moves the sender's copy on, so a
+**                           relay forwards only what it received in an earlier step and not
+**                           yet forwarded, and every unit of shard (s,t), s != t, travels
+**                           one walk from s and reaches t exactly once. Diagonal shards
+**                           (s == t) and shards with a switch end carry no data and are
+**                           never transferred.
 **
 ** The IR only stores; tc_schedule_verify (verify.h) decides whether a schedule performs its
 ** collective, and tc_schedule_cost (cost.h) measures it. Generators (src/synth) must pass
@@ -33,7 +45,7 @@
 ** Other kinds get their own IR types beside this one with their own verifier entry points
 ** and lower to step schedules, so every lowerer consumes this type: ForestColl's tree
 ** packings (forest.h, tc_forest_verify) lower by pipelining (tc_forest_lower); all-to-all
-** flows are future work.
+** routings (a2a_route.h) lower to TC_COLL_ALLTOALL step schedules.
 */
 #ifndef TOPOCOLL_SCHED_H
 #define TOPOCOLL_SCHED_H
@@ -49,10 +61,16 @@ typedef enum {
   TC_COLL_REDUCE_SCATTER = 1,
   TC_COLL_ALLREDUCE = 2,
   TC_COLL_BROADCAST = 3,
-  TC_COLL_REDUCE = 4
+  TC_COLL_REDUCE = 4,
+  TC_COLL_ALLTOALL = 5
 } tc_collective;
 
-/* "allgather", "reduce-scatter", "allreduce", "broadcast", "reduce". */
+/* The last collective, for loops over all of them. */
+#define TC_COLL_LAST TC_COLL_ALLTOALL
+/* The most nodes an alltoall schedule can have: N*N shards fit an int32. */
+#define TC_ALLTOALL_MAX_NODES 46340
+
+/* "allgather", "reduce-scatter", "allreduce", "broadcast", "reduce", "alltoall". */
 TC_API const char *tc_collective_name(tc_collective c);
 /* Parse a name as above; returns -1 if unknown. */
 TC_API int tc_collective_parse(const char *name);
@@ -80,16 +98,25 @@ typedef struct tc_schedule {
 } tc_schedule;
 
 /* Start an empty schedule with N shards owned by their nodes (allgather, reduce-scatter,
-   allreduce in the paper's layout). */
+   allreduce in the paper's layout), or, for alltoall, N*N shards in its fixed layout
+   (TC_ERANGE when N*N does not fit an int32: N > TC_ALLTOALL_MAX_NODES). */
 TC_API int tc_schedule_init(tc_schedule *s, tc_collective coll, int32_t nodes, int64_t units, const char *algorithm,
                             tc_error *err);
 /* Start an empty schedule with `nshards` shards owned by owner[0..nshards-1] (copied).
-   Broadcast and reduce need every owner equal (the root). */
+   Broadcast and reduce need every owner equal (the root). Alltoall takes no owners
+   (owner NULL, nshards == nodes * nodes). */
 TC_API int tc_schedule_init_owned(tc_schedule *s, tc_collective coll, int32_t nodes, int32_t nshards,
                                   const int32_t *owner,
                                   int64_t units, const char *algorithm, tc_error *err);
-/* Owner of shard k. */
-static inline int32_t tc_schedule_owner(const tc_schedule *s, int32_t k) { return s->owner ? s->owner[k] : k; }
+/* Owner of shard k (alltoall: its source k / N). */
+static inline int32_t tc_schedule_owner(const tc_schedule *s, int32_t k) {
+  return s->owner ? s->owner[k] : s->coll == TC_COLL_ALLTOALL ? k / s->nodes : k;
+}
+/* Destination of shard k: k % N for alltoall; -1 for the other collectives, where every
+   node (allgather, broadcast) or the owner (reductions) ends with it. */
+static inline int32_t tc_schedule_dest(const tc_schedule *s, int32_t k) {
+  return s->coll == TC_COLL_ALLTOALL ? k % s->nodes : -1;
+}
 TC_API void tc_schedule_destroy(tc_schedule *s);
 /* Append a transfer (no semantic checks here; steps grows to cover t). */
 TC_API int tc_schedule_add(tc_schedule *s, int32_t shard, int64_t arc, int32_t step, int64_t lo, int64_t hi,

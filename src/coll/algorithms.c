@@ -19,6 +19,7 @@
 
 #define AG_RS_AR (TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) | TC_COLL_BIT(TC_COLL_ALLREDUCE))
 #define DBT_COLLS (TC_COLL_BIT(TC_COLL_ALLREDUCE) | TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE))
+#define A2A TC_COLL_BIT(TC_COLL_ALLTOALL)
 #define MAX_DIMS 64
 
 /* ---- allgather generators ---- */
@@ -89,6 +90,47 @@ static int d_torus_dor(const tc_graph *g, tc_collective coll, const tc_collectiv
   return tc_baseline_torus_dor(g, dims, k, coll, out, err);
 }
 
+/* ---- all-to-all routings (a2a_route.h), lowered store-and-forward ---- */
+
+#define ROUTING(fn, call) \
+  static int fn(const tc_graph *g, const tc_collective_opts *o, tc_a2a_routing *out, tc_error *err) { \
+    (void)o;                                                                                      \
+    return call;                                                                                  \
+  }
+ROUTING(r_direct, tc_a2a_route_direct(g, out, err))
+ROUTING(r_sssp, tc_a2a_route_sssp(g, out, err))
+ROUTING(r_ewsp, tc_a2a_route_ewsp(g, out, err))
+
+/* dor reads the dimension lengths off the spec, which must be torus(l1,...,lk). */
+static int r_dor(const tc_graph *g, const tc_collective_opts *o, tc_a2a_routing *out, tc_error *err) {
+  memset(out, 0, sizeof *out);
+  const tc_spec_node *root = o->spec ? o->spec->root : NULL;
+  if (!root || strcmp(root->text, "torus"))
+    return tc_error_set(err, TC_EINPUT, "dor needs SPEC written as torus(l1,...,lk) to know the dimensions (DOR "
+                        "routes tori only)");
+  const tc_spec_node *items[MAX_DIMS];
+  int64_t dims[MAX_DIMS];
+  int k = tc_spec_arg_list(root, "dims", items, MAX_DIMS);
+  for (int i = 0; i < k; i++) dims[i] = items[i]->value;
+  return tc_a2a_route_dor(g, dims, k, out, err);
+}
+
+/* The direct builder of a routing row: its routing, lowered (collective.c verifies). */
+#define LOWERED(fn, routing) \
+  static int fn(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out, \
+                tc_error *err) {                                                                      \
+    (void)coll;                                                                                       \
+    tc_a2a_routing r;                                                                                 \
+    int rc = routing(g, o, &r, err);                                                                  \
+    if (!rc) rc = tc_a2a_routing_lower(g, &r, out, err);                                              \
+    tc_a2a_routing_destroy(&r);                                                                       \
+    return rc;                                                                                        \
+  }
+LOWERED(d_direct, r_direct)
+LOWERED(d_sssp, r_sssp)
+LOWERED(d_ewsp, r_ewsp)
+LOWERED(d_dor, r_dor)
+
 /* ---- the plan's baseline topologies ---- */
 
 static int home_spec(const char *spec, tc_graph **g, char *desc, size_t size, tc_error *err) {
@@ -130,39 +172,51 @@ static int h_dbt(int32_t n, int32_t d, int bidir, tc_graph **g, char *desc, size
 static const tc_algorithm algorithms[] = {
     {{"bfb", "BFB", AG_RS_AR, "any strongly connected graph", "rounds the allgather to P chunks (App. E.2)",
       "optimal Breadth-First-Broadcast (paper 000 §6); reduce-scatter by Thm 2 / Cor 1.1"},
-     ag_bfb, NULL, NULL, TC_CHUNKS_REFINE, NULL, 0},
+     ag_bfb, NULL, NULL, TC_CHUNKS_REFINE, NULL, 0, NULL},
     {{"expand", "expansion", AG_RS_AR, "the topology its spec constructs",
       "rounds the allgather to P chunks (App. E.2)",
       "the spec's construction (paper 000 §5): line graph, degree, power, A.6 over stored or BFB bases"},
-     ag_expand, ag_bfb, NULL, TC_CHUNKS_REFINE, NULL, 0},
+     ag_expand, ag_bfb, NULL, TC_CHUNKS_REFINE, NULL, 0, NULL},
     {{"forestcoll", "ForestColl", AG_RS_AR, "any fabric (switches, unequal links) or strongly connected graph",
       "pipeline chunks per tree: P (depth + P - 1 steps)",
       "ForestColl's optimal spanning trees (paper 001 §4), pipelined in P chunks per tree"},
-     NULL, NULL, d_forestcoll, TC_CHUNKS_OWN, NULL, 1},
+     NULL, NULL, d_forestcoll, TC_CHUNKS_OWN, NULL, 1, NULL},
     {{"ring", "ring", AG_RS_AR, "uniring(d,m)", "refines to P equal chunks",
       "unidirectional ring (paper 000 Table 9, App. C.2)"},
-     NULL, NULL, d_ring, TC_CHUNKS_REFINE, h_ring, 0},
+     NULL, NULL, d_ring, TC_CHUNKS_REFINE, h_ring, 0, NULL},
     {{"biring", "bidirectional ring", AG_RS_AR, "biring(d,m)", "refines to P equal chunks",
       "bidirectional ring, half of every shard each way (paper 000 App. F.1)"},
-     NULL, NULL, d_biring, TC_CHUNKS_REFINE, h_biring, 0},
+     NULL, NULL, d_biring, TC_CHUNKS_REFINE, h_biring, 0, NULL},
     {{"bfbring", "BFB ring", AG_RS_AR, "biring(d,m)", "refines to P equal chunks",
       "BFB ring: whole shard both ways, half a circle (paper 000 App. F.1, Fig. 17)"},
-     NULL, NULL, d_bfbring, TC_CHUNKS_REFINE, h_bfbring, 0},
+     NULL, NULL, d_bfbring, TC_CHUNKS_REFINE, h_bfbring, 0, NULL},
     {{"shiftedring", "ShiftedRing", AG_RS_AR, "circulant(n,a,b) or biring(4,n)", "refines to P equal chunks",
       "two bidirectional rings (TopoOpt's ShiftedRing, paper 000 §8.2)"},
-     NULL, NULL, d_shiftedring, TC_CHUNKS_REFINE, NULL, 0},
+     NULL, NULL, d_shiftedring, TC_CHUNKS_REFINE, NULL, 0, NULL},
     {{"shiftedbfbring", "ShiftedBFBRing", AG_RS_AR, "circulant(n,a,b) or biring(4,n)", "refines to P equal chunks",
       "ShiftedRing with the BFB ring on each ring (paper 000 App. A.2)"},
-     NULL, NULL, d_shiftedbfbring, TC_CHUNKS_REFINE, NULL, 0},
+     NULL, NULL, d_shiftedbfbring, TC_CHUNKS_REFINE, NULL, 0, NULL},
     {{"dbt", "double binary tree", DBT_COLLS, "complete(n) or its own two-tree topology",
       "pipelining depth: P chunks per shard", "NCCL's double binary tree (Sanders, Speck, Träff two-tree; paper 000 ref. [71])"},
-     NULL, NULL, d_dbt, TC_CHUNKS_OWN, h_dbt, 1},
+     NULL, NULL, d_dbt, TC_CHUNKS_OWN, h_dbt, 1, NULL},
     {{"rhd", "recursive halving/doubling", AG_RS_AR, "hypercube(n)", "refines to P equal chunks",
       "recursive doubling allgather / recursive halving reduce-scatter (paper 000 App. A.1)"},
-     NULL, NULL, d_rhd, TC_CHUNKS_REFINE, NULL, 0},
+     NULL, NULL, d_rhd, TC_CHUNKS_REFINE, NULL, 0, NULL},
     {{"torus-dor", "torus dimension order", AG_RS_AR, "torus(l1,...,lk), written so", "refines to P equal chunks",
       "dimension-by-dimension torus schedule (paper 000 §5.3, §6.2)"},
-     NULL, NULL, d_torus_dor, TC_CHUNKS_REFINE, NULL, 0},
+     NULL, NULL, d_torus_dor, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"direct", "direct shortest paths", A2A, "any strongly connected graph", "refines to P equal chunks",
+      "one shortest path per pair, lowest arc first (paper 003 §5.2's native all-to-all), hop h in step h"},
+     NULL, NULL, d_direct, TC_CHUNKS_REFINE, NULL, 0, r_direct},
+    {{"sssp", "SSSP", A2A, "any strongly connected graph", "refines to P equal chunks",
+      "congestion-weighted shortest paths, one per pair (paper 003 §5.1, ref. [19]), hop h in step h"},
+     NULL, NULL, d_sssp, TC_CHUNKS_REFINE, NULL, 0, r_sssp},
+    {{"ewsp", "EwSP", A2A, "any strongly connected graph", "refines to P equal chunks",
+      "every pair split equally over all its shortest paths (paper 003 §5.3), hop h in step h"},
+     NULL, NULL, d_ewsp, TC_CHUNKS_REFINE, NULL, 0, r_ewsp},
+    {{"dor", "dimension-order routing", A2A, "torus(l1,...,lk), written so", "refines to P equal chunks",
+      "dimension-order routing, the shorter way round (paper 003 §5.2, ref. [17]), hop h in step h"},
+     NULL, NULL, d_dor, TC_CHUNKS_REFINE, NULL, 0, r_dor},
 };
 
 #define COUNT ((int)(sizeof algorithms / sizeof algorithms[0]))

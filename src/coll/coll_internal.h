@@ -4,11 +4,14 @@
 **
 ** A row is either an allgather generator (`allgather` set: the pipeline derives the other
 ** collectives, and Corollary 1.1 calls `allgather` on g^T) or a direct builder (`direct`
-** set: it builds each collective in `info.collectives` itself).
+** set: it builds each collective in `info.collectives` itself). An all-to-all routing
+** algorithm also sets `routing` (its weighted paths, a2a_route.h), which its `direct`
+** lowers.
 */
 #ifndef TC_COLL_INTERNAL_H
 #define TC_COLL_INTERNAL_H
 
+#include "topocoll/a2a_route.h"
 #include "topocoll/collective.h"
 
 /* --chunks handling of a direct builder. */
@@ -29,6 +32,8 @@ typedef struct tc_algorithm {
   /* The plan's baseline topology (tc_algorithm_home); NULL: not a baseline. */
   int (*home)(int32_t n, int32_t d, int bidirectional, tc_graph **g, char *desc, size_t desc_size, tc_error *err);
   int pipelined; /* the plan tries P = 1, 2, 4, ... (tc_algorithm_pipelined) */
+  /* all-to-all routing algorithms: the finished routing (tc_algorithm_routing); else NULL */
+  int (*routing)(const tc_graph *g, const tc_collective_opts *opts, tc_a2a_routing *out, tc_error *err);
 } tc_algorithm;
 
 /* The row of a public info pointer (every info comes from the table). */

@@ -33,7 +33,7 @@ void tc_algorithm_names(char *buf, size_t size) {
 void tc_algorithm_collectives_text(uint32_t collectives, char *buf, size_t size) {
   const char *names[8];
   int k = 0;
-  for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_REDUCE; c++)
+  for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_LAST; c++)
     if (collectives & TC_COLL_BIT(c)) names[k++] = tc_collective_name((tc_collective)c);
   size_t used = 0;
   if (size) buf[0] = '\0';
@@ -63,6 +63,17 @@ int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *err) {
   tc_algorithm_collectives_text(a->collectives, list, sizeof list);
   return tc_error_set(err, TC_EINPUT, "%s builds %s, not %s (use --algo %s)", a->name, list,
                       tc_collective_name(coll), others);
+}
+
+/* ---- all-to-all routings ---- */
+int tc_algorithm_routing(const tc_graph *g, const char *algo, const tc_collective_opts *opts, tc_a2a_routing *out,
+                         tc_error *err) {
+  static const tc_collective_opts none = {0, 0, NULL};
+  memset(out, 0, sizeof *out);
+  int rc = tc_algorithm_check(algo, TC_COLL_ALLTOALL, err);
+  if (rc) return rc;
+  if (!g) return tc_error_set(err, TC_EINPUT, "%s: no graph", algo);
+  return tci_algorithm_row(tc_algorithm_find(algo))->routing(g, opts ? opts : &none, out, err);
 }
 
 /* ---- what a collective costs in memory, before it is built ---- */

@@ -7,6 +7,10 @@
 ** otherwise they are ordered by a counting sort of their indices (O(count) more). The
 ** per-step maximum of load/cap is compared exactly in 128-bit arithmetic and summed as a
 ** rational, in step order.
+**
+** Alltoall (nshards = N*N) cuts each node's buffer M into C shards, one per compute node,
+** so its bandwidth term divides by C, not by nshards; its tau* is a lower bound that may
+** not be attainable (cost.h), so bw_optimal is a proof when it holds and nothing when not.
 */
 #include "topocoll/cost.h"
 
@@ -93,6 +97,48 @@ static int optimal_tau(const tc_graph *g, const tc_schedule *s, int64_t degree, 
   if (!rc && allreduce && compute > 1 && total_out > 0 &&
       (__int128)2 * (compute - 1) * degree <= INT64_MAX) /* else also dropped, as above */
     rc = raise_bound(out, 2 * (compute - 1) * degree, total_out, 1, 1, err);
+  return rc;
+}
+
+/* Alltoall's lower bound on Σ_t max_a load(a,t)/cap(a), in shards (cost.h): every unit of
+   shard (s,t) crosses at least dist(s,t) arcs, and leaves s and enters t once, while a
+   step's maximum is at least the total load over the total capacity of any arc set. The
+   larger of Σ dist / Σ cap (all arcs) and (C-1) / the least out- or in-capacity of a
+   compute node. Pairs with no path add nothing (such a schedule cannot verify). */
+static int alltoall_bound(const tc_graph *g, int32_t compute, tc_rat *out, tc_error *err) {
+  int64_t total_cap = 0, dist_sum = 0;
+  for (int64_t a = 0; a < g->m; a++) /* loops carry nothing between nodes */
+    if (g->src[a] != g->dst[a] && tci_add64(total_cap, g->cap[a], &total_cap))
+      return tc_error_set(err, TC_ERANGE, "the capacities of the graph sum beyond 2^63-1");
+  int32_t *dist = malloc((size_t)(g->n ? g->n : 1) * sizeof *dist);
+  int64_t *in_cap = calloc((size_t)(g->n ? g->n : 1), sizeof *in_cap);
+  if (!dist || !in_cap) {
+    free(dist); free(in_cap);
+    return tc_error_set(err, TC_ENOMEM, "out of memory");
+  }
+  for (int64_t a = 0; a < g->m; a++) /* each <= total_cap */
+    if (g->src[a] != g->dst[a]) in_cap[g->dst[a]] += g->cap[a];
+  int rc = TC_OK;
+  for (int32_t u = 0; u < g->n && !rc; u++) {
+    if (g->kind[u] != TC_NODE_COMPUTE || (rc = tc_graph_bfs(g, u, TC_OUT, dist, err))) continue;
+    for (int32_t v = 0; v < g->n; v++) /* alltoall has N <= 46340: the sum stays below 2^47 */
+      if (g->kind[v] == TC_NODE_COMPUTE && dist[v] > 0) dist_sum += dist[v];
+  }
+  *out = (tc_rat){0, 1};
+  if (!rc && total_cap > 0) rc = tc_rat_make(dist_sum, total_cap, out, err);
+  for (int32_t u = 0; u < g->n && compute > 1 && !rc; u++) {
+    if (g->kind[u] != TC_NODE_COMPUTE) continue;
+    int64_t cap[2] = {0, in_cap[u]};
+    for (int64_t a = g->out_off[u]; a < g->out_off[u + 1]; a++)
+      if (g->src[a] != g->dst[a]) cap[0] += g->cap[a];
+    for (int i = 0; i < 2 && !rc; i++) {
+      tc_rat r;
+      if (!cap[i]) continue; /* no arc at all: the schedule cannot verify */
+      if (!(rc = tc_rat_make(compute - 1, cap[i], &r, err)) && tc_rat_cmp(r, *out) > 0) *out = r;
+    }
+  }
+  free(dist);
+  free(in_cap);
   return rc;
 }
 
@@ -214,10 +260,18 @@ int tc_schedule_cost(const tc_graph *g, const tc_schedule *s, tc_cost *out, tc_e
   out->degree = degree;
   out->step_load = calloc((size_t)s->steps + 1, sizeof *out->step_load);
   if (!out->step_load) return tc_error_set(err, TC_ENOMEM, "out of memory");
-  tc_rat sum;
+  tc_rat sum, bound;
+  /* shards in one node's buffer: alltoall's M holds one per compute node */
+  int32_t compute = tc_graph_count_kind(g, TC_NODE_COMPUTE);
+  int64_t per_buffer = s->coll == TC_COLL_ALLTOALL ? (compute > 0 ? compute : 1) : s->nshards;
   rc = sum_step_maxima(g, s, out->step_load, &sum, err);
-  if (!rc) rc = tc_rat_mul(sum, (tc_rat){out->degree, s->nshards}, &out->tau, err);
-  if (!rc) rc = optimal_tau(g, s, out->degree, &out->tau_optimal, err);
+  if (!rc) rc = tc_rat_mul(sum, (tc_rat){out->degree, per_buffer}, &out->tau, err);
+  if (!rc && s->coll == TC_COLL_ALLTOALL) {
+    rc = alltoall_bound(g, compute, &bound, err);
+    if (!rc) rc = tc_rat_mul(bound, (tc_rat){out->degree, per_buffer}, &out->tau_optimal, err);
+  } else if (!rc) {
+    rc = optimal_tau(g, s, out->degree, &out->tau_optimal, err);
+  }
   if (rc) { tc_cost_destroy(out); return rc; }
   out->bw_optimal = tc_rat_cmp(out->tau, out->tau_optimal) == 0;
   int32_t moore = tc_moore_diameter_directed(g->n, out->degree);
@@ -257,7 +311,8 @@ int tc_schedule_time_hetero(const tc_graph *g, const tc_schedule *s, const doubl
   for (int64_t i = 0; i < s->count; i++) start[s->xfer[i].step + 1]++;
   for (int32_t t = 0; t <= s->steps; t++) start[t + 1] += start[t];
   for (int64_t i = 0; i < s->count; i++) order[start[s->xfer[i].step]++] = i; /* start[t] now ends step t */
-  double unit_bytes = bytes / s->nshards / (double)s->units, total = 0;
+  double per_buffer = s->coll == TC_COLL_ALLTOALL ? tc_graph_count_kind(g, TC_NODE_COMPUTE) : s->nshards;
+  double unit_bytes = bytes / (per_buffer > 0 ? per_buffer : 1) / (double)s->units, total = 0;
   for (int32_t t = 1; t <= s->steps; t++) {
     int64_t ntouched = 0;
     for (int64_t q = start[t - 1]; q < start[t]; q++) {

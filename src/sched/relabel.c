@@ -69,7 +69,10 @@ int tc_schedule_relabel(const tc_graph *g, const tc_schedule *s, const tc_graph 
   if (!rc) rc = init_image(s, f, out, err);
   for (int64_t i = 0; !rc && i < s->count; i++) {
     const tc_transfer *x = &s->xfer[i];
-    int32_t shard = s->owner ? x->shard : f[x->shard]; /* N-shard layout: shard k is node k's */
+    int32_t shard = s->owner ? x->shard /* N-shard layout: shard k is node k's; alltoall's s*N + t */
+                    : s->coll == TC_COLL_ALLTOALL ? f[tc_schedule_owner(s, x->shard)] * s->nodes +
+                                                        f[tc_schedule_dest(s, x->shard)]
+                                                  : f[x->shard];
     rc = tc_schedule_add(out, shard, arcmap[x->arc], x->step, x->lo, x->hi, err);
   }
   free(arcmap);

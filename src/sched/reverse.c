@@ -5,7 +5,10 @@
 ** backwards over the opposite arc of G^T, and the step order is mirrored. By Theorem 1 an
 ** allgather becomes a reduce-scatter and vice versa; the same mirror turns a broadcast into
 ** a reduce to the same root, and an allreduce (RS in 1..r, AG in r+1..t_max) into an
-** allreduce whose reduce-scatter half is the mirrored allgather (steps 1..t_max - r).
+** allreduce whose reduce-scatter half is the mirrored allgather (steps 1..t_max - r). An
+** alltoall stays an alltoall with every shard transposed, (s,t) -> (t,s): under its flow
+** semantics a unit's walk s -> t, run backwards in time over reversed arcs, is a walk
+** t -> s of G^T that still relays only what arrived earlier.
 ** Per-step loads are the same multiset of numbers, so T_L and T_B are kept exactly.
 **
 ** The arc of G^T that reverses arc a of G is found by endpoints and capacity, never by
@@ -23,7 +26,7 @@ static tc_collective reversed_collective(tc_collective c) {
     case TC_COLL_REDUCE_SCATTER: return TC_COLL_ALLGATHER;
     case TC_COLL_BROADCAST: return TC_COLL_REDUCE;
     case TC_COLL_REDUCE: return TC_COLL_BROADCAST;
-    default: return c; /* allreduce stays allreduce */
+    default: return c; /* allreduce stays allreduce, alltoall alltoall */
   }
 }
 
@@ -66,7 +69,9 @@ int tc_schedule_reverse(const tc_graph *g, const tc_schedule *s, const tc_graph 
   if (!rc) rc = tc_schedule_reserve(out, s->count ? s->count : 1, err);
   for (int64_t i = 0; !rc && i < s->count; i++) {
     const tc_transfer *x = &s->xfer[i];
-    rc = tc_schedule_add(out, x->shard, arcmap[x->arc], s->steps - x->step + 1, x->lo, x->hi, err);
+    int32_t shard = s->coll == TC_COLL_ALLTOALL ? tc_schedule_dest(s, x->shard) * s->nodes + tc_schedule_owner(s, x->shard)
+                                                : x->shard;
+    rc = tc_schedule_add(out, shard, arcmap[x->arc], s->steps - x->step + 1, x->lo, x->hi, err);
   }
   free(arcmap);
   if (rc) { tc_schedule_destroy(out); return rc; }

@@ -46,12 +46,14 @@ static const char *rs_steps_problem(const tc_schedule *s) {
 static int check_writable(const tc_graph *g, const tc_schedule *s, tc_error *err) {
   if (s->nodes != g->n)
     return tc_error_set(err, TC_EINPUT, "schedule for %d nodes on a graph with %d nodes", s->nodes, g->n);
-  if ((unsigned)s->coll > TC_COLL_REDUCE) return tc_error_set(err, TC_EINPUT, "unknown collective %d", (int)s->coll);
+  if ((unsigned)s->coll > TC_COLL_LAST) return tc_error_set(err, TC_EINPUT, "unknown collective %d", (int)s->coll);
   if (s->nshards < 1 || s->units < 1)
     return tc_error_set(err, TC_EINPUT, "schedule needs nshards >= 1 and units >= 1 (has %d, %lld)", s->nshards,
                         (long long)s->units);
-  if (!s->owner && (s->nshards != s->nodes || rooted(s->coll)))
-    return tc_error_set(err, TC_EINPUT, "schedule has %d shards on %d nodes but no owners", s->nshards, s->nodes);
+  if (s->coll == TC_COLL_ALLTOALL ? s->owner || (int64_t)s->nshards != (int64_t)s->nodes * s->nodes
+                                   : !s->owner && (s->nshards != s->nodes || rooted(s->coll)))
+    return tc_error_set(err, TC_EINPUT, "schedule has %d shards on %d nodes %s", s->nshards, s->nodes,
+                        s->coll == TC_COLL_ALLTOALL ? "(alltoall has N*N shards and no owners)" : "but no owners");
   for (int32_t k = 0; s->owner && k < s->nshards; k++)
     if (s->owner[k] < 0 || s->owner[k] >= s->nodes)
       return tc_error_set(err, TC_EINPUT, "owner %d of shard %d outside 0..%d", s->owner[k], k, s->nodes - 1);
@@ -293,7 +295,7 @@ static int read_collective(tc_json_reader *r, json_t *sched, tc_collective *out)
   if (c < 0) {
     tc_io_quoted q = tci_io_quote(json_string_value(j), json_string_length(j));
     return tci_json_fail(r, "schedule.collective", "unknown collective %s (expected allgather, reduce-scatter, "
-                   "allreduce, broadcast or reduce)", q.text);
+                   "allreduce, broadcast, reduce or alltoall)", q.text);
   }
   *out = (tc_collective)c;
   return TC_OK;

@@ -9,7 +9,8 @@
 
 #include "core/huge.h"
 
-static const char *const coll_names[] = {"allgather", "reduce-scatter", "allreduce", "broadcast", "reduce"};
+static const char *const coll_names[] = {"allgather", "reduce-scatter", "allreduce", "broadcast", "reduce",
+                                         "alltoall"};
 
 const char *tc_collective_name(tc_collective c) {
   return (unsigned)c < sizeof coll_names / sizeof coll_names[0] ? coll_names[c] : "unknown";
@@ -24,12 +25,18 @@ int tc_collective_parse(const char *name) {
 int tc_schedule_init_owned(tc_schedule *s, tc_collective coll, int32_t nodes, int32_t nshards, const int32_t *owner,
                            int64_t units, const char *algorithm, tc_error *err) {
   memset(s, 0, sizeof *s);
-  if ((unsigned)coll > TC_COLL_REDUCE) return tc_error_set(err, TC_EINPUT, "unknown collective %d", (int)coll);
+  if ((unsigned)coll > TC_COLL_LAST) return tc_error_set(err, TC_EINPUT, "unknown collective %d", (int)coll);
   if (nodes < 1) return tc_error_set(err, TC_EINPUT, "schedule needs at least one node (got %d)", nodes);
   if (nshards < 1) return tc_error_set(err, TC_EINPUT, "schedule needs at least one shard (got %d)", nshards);
   if (units < 1) return tc_error_set(err, TC_EINPUT, "units per shard must be >= 1 (got %lld)", (long long)units);
-  if (!owner && nshards != nodes)
+  if (coll == TC_COLL_ALLTOALL) { /* the fixed layout: shard s*N + t from s to t */
+    if (owner) return tc_error_set(err, TC_EINPUT, "alltoall takes no owners (shard s*N + t belongs to node s)");
+    if ((int64_t)nodes * nodes != nshards)
+      return tc_error_set(err, TC_EINPUT, "alltoall on %d nodes has %lld shards (N*N), not %d", nodes,
+                          (long long)nodes * nodes, nshards);
+  } else if (!owner && nshards != nodes) {
     return tc_error_set(err, TC_EINPUT, "%d shards on %d nodes need explicit owners", nshards, nodes);
+  }
   int rooted = coll == TC_COLL_BROADCAST || coll == TC_COLL_REDUCE;
   if (rooted && !owner) return tc_error_set(err, TC_EINPUT, "%s needs a root", tc_collective_name(coll));
   for (int32_t k = 0; owner && k < nshards; k++) {
@@ -53,7 +60,13 @@ int tc_schedule_init_owned(tc_schedule *s, tc_collective coll, int32_t nodes, in
 
 int tc_schedule_init(tc_schedule *s, tc_collective coll, int32_t nodes, int64_t units, const char *algorithm,
                      tc_error *err) {
-  return tc_schedule_init_owned(s, coll, nodes, nodes, NULL, units, algorithm, err);
+  if (coll == TC_COLL_ALLTOALL && nodes > TC_ALLTOALL_MAX_NODES) {
+    memset(s, 0, sizeof *s);
+    return tc_error_set(err, TC_ERANGE, "alltoall on %d nodes needs %lld shards, more than 2^31-1 (at most %d nodes)",
+                        nodes, (long long)nodes * nodes, TC_ALLTOALL_MAX_NODES);
+  }
+  int32_t nshards = coll == TC_COLL_ALLTOALL ? nodes * nodes : nodes;
+  return tc_schedule_init_owned(s, coll, nodes, nshards, NULL, units, algorithm, err);
 }
 
 void tc_schedule_destroy(tc_schedule *s) {

@@ -10,6 +10,13 @@
 **                     at the start of step t reaches the owner's final value; computed
 **                     backwards over steps, saturating at 2 (all counts are >= 0, so
 **                     "== 1" is decided exactly). Every node's contribution must count once.
+**   flow semantics    (alltoall, paper 003 §3.1.3 eqs. 17-19) held[node][seg] = copies of
+**                     the segment the node holds and has not sent on (-1: never held);
+**                     the owner starts with one, a send takes one the sender held before
+**                     the step, a receipt adds one, so each unit is one token on one walk
+**                     and its destination, which never sends it on, must end holding it.
+**                     Only the nodes a shard's transfers touch get a row, so the replay of
+**                     the N*N shards costs O(transfers * segments), not O(N^3).
 ** Only compute nodes contribute data and must end with the result; switch nodes may
 ** forward (store-and-forward at step granularity) but hold no data of their own. In the
 ** reduce phase a switch relays: each of its sends carries one partial it received, the
@@ -75,6 +82,14 @@ static int reduces(const tc_schedule *s, int32_t step) {
   }
 }
 
+static int is_alltoall(const tc_schedule *s) { return s->coll == TC_COLL_ALLTOALL; }
+
+/* An alltoall shard that carries data: from a compute node to another one. */
+static int live_shard(const tc_graph *g, const tc_schedule *s, int32_t k) {
+  int32_t from = tc_schedule_owner(s, k), to = tc_schedule_dest(s, k);
+  return from != to && g->kind[from] == TC_NODE_COMPUTE && g->kind[to] == TC_NODE_COMPUTE;
+}
+
 static int has_copy_phase(const tc_schedule *s) {
   return s->coll == TC_COLL_ALLGATHER || s->coll == TC_COLL_BROADCAST || s->coll == TC_COLL_ALLREDUCE;
 }
@@ -88,7 +103,10 @@ static const char *bad_field(const tc_graph *g, const tc_schedule *s, const tc_t
          : x->arc < 0 || x->arc >= g->m        ? "uses an arc that is not in the graph"
          : x->step < 1 || x->step > s->steps   ? "has a step outside 1..steps"
          : x->lo < 0 || x->hi > s->units || x->lo >= x->hi ? "has an empty or out-of-range chunk"
-                                                          : NULL;
+         : !is_alltoall(s) || live_shard(g, s, x->shard) ? NULL
+         : tc_schedule_owner(s, x->shard) == tc_schedule_dest(s, x->shard)
+             ? "moves a local shard (its owner is its destination: never transferred)"
+             : "moves a shard with a switch end (switches send and receive no data of their own)";
 }
 
 /* How the transfers lie, learnt in the structure pass: in (step, shard) order (the
@@ -127,12 +145,15 @@ static int check_structure(const tc_graph *g, const tc_schedule *s, layout *lay,
   if (s->nodes != g->n)
     return tc_error_set(err, TC_EFAIL, "schedule is for %d nodes but the graph has %d", s->nodes, g->n);
   if (s->units < 1) return tc_error_set(err, TC_EFAIL, "units per shard is %" PRId64 " (must be >= 1)", s->units);
-  if (s->nshards < 1 || (!s->owner && s->nshards != s->nodes))
+  if (is_alltoall(s) && (s->owner || (int64_t)s->nshards != (int64_t)s->nodes * s->nodes))
+    return tc_error_set(err, TC_EFAIL, "alltoall on %d nodes needs %lld shards in its fixed layout (has %d%s)",
+                        s->nodes, (long long)s->nodes * s->nodes, s->nshards, s->owner ? ", with owners" : "");
+  if (s->nshards < 1 || (!s->owner && !is_alltoall(s) && s->nshards != s->nodes))
     return tc_error_set(err, TC_EFAIL, "schedule has %d shards without owners on %d nodes", s->nshards, s->nodes);
   for (int32_t k = 0; s->owner && k < s->nshards; k++)
     if (s->owner[k] < 0 || s->owner[k] >= g->n)
       return tc_error_set(err, TC_EFAIL, "owner %d of shard %d is not a node", s->owner[k], k);
-  for (int32_t k = 0; k < s->nshards; k++) /* switches forward; they hold no data to start from */
+  for (int32_t k = 0; !is_alltoall(s) && k < s->nshards; k++) /* switches forward; they hold no data to start from */
     if (g->kind[tc_schedule_owner(s, k)] != TC_NODE_COMPUTE)
       return tc_error_set(err, TC_EFAIL, "shard %d is owned by node %d, a switch (switches hold no data)", k,
                           tc_schedule_owner(s, k));
@@ -200,6 +221,13 @@ static int check_structure(const tc_graph *g, const tc_schedule *s, layout *lay,
    one per compute node besides its owner, per phase. Fails naming both counts. */
 static int check_count(const tc_graph *g, const tc_schedule *s, tc_error *err) {
   int32_t compute = tc_graph_count_kind(g, TC_NODE_COMPUTE);
+  if (is_alltoall(s)) { /* one transfer at least into each destination of each live shard */
+    int64_t need = (int64_t)compute * (compute - 1);
+    if (s->count >= need) return TC_OK;
+    return tc_error_set(err, TC_EFAIL, "alltoall among %d compute nodes needs at least %" PRId64 " transfers (one per "
+                        "ordered pair of distinct compute nodes), but the schedule has %" PRId64, compute, need,
+                        s->count);
+  }
   int phases = has_copy_phase(s) + has_reduce_phase(s);
   int64_t need = 0;
   for (int32_t k = 0; k < s->nshards; k++)
@@ -285,6 +313,10 @@ typedef struct scratch {
   int32_t *pos;             /* units + 1: segment index of a cut position, -1 if none */
   size_t hop_room, cuts_room, lo_room, hi_room, earliest_room, paths_room, vals_room, pos_room;
   int32_t ncompute;         /* compute nodes of the graph, -1 until counted */
+  /* alltoall: the row of each node in `earliest` (-1: none; reset after each shard), and
+     the nodes that have one */
+  int32_t *row, *rowed;
+  size_t row_room, rowed_room;
   /* reduce-phase relays (graphs with switches only): per transfer of the shard touching a
      switch, its first (transfer, segment) slot of the block, else -1; per slot, as a
      receipt into a switch the slot of the send it is forwarded by (-1: none), as a send
@@ -555,6 +587,103 @@ static int32_t cut_segments(const tc_schedule *s, int64_t cnt, scratch *w) {
   return uniq - 1;
 }
 
+/* The row of node u in the alltoall replay, given one if it has none. */
+static int32_t row_of(scratch *w, int32_t u, int32_t *nrows) {
+  if (w->row[u] < 0) {
+    w->rowed[*nrows] = u;
+    w->row[u] = (*nrows)++;
+  }
+  return w->row[u];
+}
+
+/* Flow semantics of alltoall shard k over segments [b0, b1) (file comment): w->earliest
+   holds the copies per (row, segment), row-major like the copy replay. The report
+   describes the first violation of the shard in step order. */
+static int replay_alltoall(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx, int64_t cnt,
+                           scratch *w, int32_t nrows, int32_t b0, int32_t b1, violation *v) {
+  int32_t owner = tc_schedule_owner(s, k), dest = tc_schedule_dest(s, k);
+  size_t B = (size_t)(b1 - b0);
+  int32_t *held = w->earliest;
+  for (size_t i = 0; i < (size_t)nrows * B; i++) held[i] = -1;
+  for (size_t j = 0; j < B; j++) held[(size_t)w->row[owner] * B + j] = 1;
+  char d[256], msg[TC_ERRMSG_MAX];
+  for (int64_t begin = 0, end; begin < cnt; begin = end) {
+    for (end = begin; end < cnt && w->hop[end].step == w->hop[begin].step; end++) {}
+    for (int64_t q = begin; q < end; q++) { /* sends take what was held before the step */
+      const hop *x = &w->hop[q];
+      int32_t lo = w->seg_lo[q] > b0 ? w->seg_lo[q] : b0, hi = w->seg_hi[q] < b1 ? w->seg_hi[q] : b1;
+      int32_t *src = held + (size_t)w->row[x->from] * B;
+      for (int32_t j = lo; j < hi; j++) {
+        int32_t have = src[j - b0];
+        if (x->from != dest && have > 0) {
+          src[j - b0] = have - 1;
+          continue;
+        }
+        describe(g, s, idx[q], d, sizeof d);
+        if (x->from == dest)
+          snprintf(msg, sizeof msg, "%s: node %d sends on units [%" PRId64 ",%" PRId64 ") of shard %d (%d -> %d), "
+                   "whose destination it is", d, x->from, w->cuts[j], w->cuts[j + 1], k, owner, dest);
+        else if (have < 0)
+          snprintf(msg, sizeof msg, "%s: node %d sends units [%" PRId64 ",%" PRId64 ") of shard %d (%d -> %d) before "
+                   "holding them", d, x->from, w->cuts[j], w->cuts[j + 1], k, owner, dest);
+        else
+          snprintf(msg, sizeof msg, "%s: node %d has already sent on every copy of units [%" PRId64 ",%" PRId64
+                   ") of shard %d (%d -> %d) it held", d, x->from, w->cuts[j], w->cuts[j + 1], k, owner, dest);
+        note(v, x->step, idx[q], msg);
+        return 0;
+      }
+    }
+    for (int64_t q = begin; q < end; q++) { /* receipts count from the next step on */
+      const hop *x = &w->hop[q];
+      int32_t lo = w->seg_lo[q] > b0 ? w->seg_lo[q] : b0, hi = w->seg_hi[q] < b1 ? w->seg_hi[q] : b1;
+      int32_t *dst = held + (size_t)w->row[x->to] * B;
+      for (int32_t j = lo; j < hi; j++) dst[j - b0] = dst[j - b0] < 0 ? 1 : dst[j - b0] + 1;
+    }
+  }
+  /* One token per unit, and no send lost one: it is at the destination or stranded. */
+  const int32_t *at = held + (size_t)w->row[dest] * B;
+  for (int32_t j = b0; j < b1; j++)
+    if (at[j - b0] < 1) {
+      snprintf(msg, sizeof msg, "node %d never receives units [%" PRId64 ",%" PRId64 ") of shard %d (owner %d)", dest,
+               w->cuts[j], w->cuts[j + 1], k, owner);
+      note(v, INT32_MAX, INT64_MAX, msg);
+      return 0;
+    }
+  return 0;
+}
+
+/* Alltoall shard k: rows for the nodes its transfers touch, then the flow replay block by
+   block. A shard that carries no data has no transfers (bad_field) and nothing to check. */
+static int verify_alltoall_shard(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx,
+                                 int64_t cnt, scratch *w, violation *v) {
+  if (!live_shard(g, s, k)) return 0;
+  if (!w->row) {
+    if (!(w->row = malloc((size_t)g->n * sizeof *w->row))) return -1;
+    for (int32_t u = 0; u < g->n; u++) w->row[u] = -1;
+  }
+  if (grow((void **)&w->rowed, &w->rowed_room, (size_t)(2 * cnt + 2), sizeof *w->rowed)) return -1;
+  int32_t nrows = 0;
+  row_of(w, tc_schedule_owner(s, k), &nrows);
+  row_of(w, tc_schedule_dest(s, k), &nrows);
+  for (int64_t q = 0; q < cnt; q++) {
+    row_of(w, w->hop[q].from, &nrows);
+    row_of(w, w->hop[q].to, &nrows);
+  }
+  int rc = 0;
+  int32_t segs = cut_segments(s, cnt, w);
+  int32_t block = segs < 0 ? 0 : (int32_t)(BLOCK_ENTRIES / nrows);
+  if (block < 1) block = 1;
+  if (block > segs) block = segs;
+  if (segs < 0 || grow((void **)&w->earliest, &w->earliest_room, (size_t)block * nrows + 1, sizeof *w->earliest))
+    rc = -1;
+  for (int32_t b0 = 0; !rc && b0 < segs; b0 += block) {
+    int32_t b1 = b0 + block < segs ? b0 + block : segs;
+    rc = replay_alltoall(g, s, k, idx, cnt, w, nrows, b0, b1, v);
+  }
+  for (int32_t i = 0; i < nrows; i++) w->row[w->rowed[i]] = -1;
+  return rc;
+}
+
 /* Cut shard k into segments and replay both phases block by block. */
 static int verify_shard(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx, int64_t cnt,
                         scratch *w, violation *v) {
@@ -567,6 +696,7 @@ static int verify_shard(const tc_graph *g, const tc_schedule *s, int32_t k, cons
     const tc_transfer *x = &s->xfer[idx[q]];
     w->hop[q] = (hop){x->step, g->src[x->arc], g->dst[x->arc], x->lo, x->hi};
   }
+  if (is_alltoall(s)) return verify_alltoall_shard(g, s, k, idx, cnt, w, v);
   int32_t segs = cut_segments(s, cnt, w);
   if (segs < 0) return -1;
   int32_t block = (int32_t)(BLOCK_ENTRIES / g->n);
@@ -633,7 +763,7 @@ int tc_schedule_verify(const tc_graph *g, const tc_schedule *s, tc_error *err) {
 #pragma omp critical
     if (mine.found) note(&worst, mine.step, mine.index, mine.msg);
     free(w.hop); free(w.cuts); free(w.seg_lo); free(w.seg_hi); free(w.earliest); free(w.paths); free(w.vals); free(w.pos);
-    free(w.slot); free(w.relay); free(w.carried); free(w.events);
+    free(w.slot); free(w.relay); free(w.carried); free(w.events); free(w.row); free(w.rowed);
     free(idx);
   }
   free(order);
