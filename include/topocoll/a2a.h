@@ -38,7 +38,8 @@
 /* How F is computed. New methods are appended here (the column-generation "dw" method
    and its bounds have their own place below). */
 typedef enum {
-  TC_A2A_LP = 0, /* master LP (6)-(9) + child LPs (10)-(14) through the LP engine */
+  TC_A2A_LP = 0,   /* master LP (6)-(9) + child LPs (10)-(14) through the LP engine */
+  TC_A2A_FULL = 1, /* the full link MCF (1)-(5): small graphs only (docs/limits.md) */
   TC_A2A_METHODS
 } tc_a2a_method;
 
@@ -63,8 +64,9 @@ TC_API int tc_a2a_method_parse(const char *name, tc_a2a_method *out, tc_error *e
 TC_API int tc_a2a_engine_parse(const char *name, tc_a2a_engine *out, tc_error *err);
 TC_API const char *tc_a2a_engine_name(tc_a2a_engine e);
 
-/* The certified answer. Flows are exact integers in units of 1/den of a shard; arrays are
-   indexed by the graph's arc ids (m = g->m), loops included (they carry nothing). */
+/* The certified answer. Flows are exact integers in units of 1/den (per source) or
+   1/commodity_den (per commodity) of a shard; arrays are indexed by the graph's arc ids
+   (m = g->m), loops included (they carry nothing). */
 typedef struct tc_a2a_result {
   int32_t n;                /* nodes (all compute) */
   int64_t m;                /* arcs */
@@ -76,11 +78,16 @@ typedef struct tc_a2a_result {
   tc_rat f_exact;           /* when exact: F = p/q */
   tc_rat lower_exact;       /* the lower bound as the exact rational checked */
   tc_rat upper_exact;       /* the upper bound as the exact rational checked */
-  int64_t den;              /* the flows' common denominator */
-  int64_t *source_flow;     /* n·m: source s's flow on arc a at [s·m + a] (× 1/den) */
+  int64_t den;              /* the per-source flows' common denominator */
+  int64_t *source_flow;     /* n·m: source s's flow on arc a at [s·m + a] (× 1/den); they
+                               certify lower_exact */
+  int64_t commodity_den;    /* the per-commodity flows' common denominator */
   int64_t *commodity_flow;  /* NULL (no children) or n·n·m: commodity (s,t) on arc a at
-                               [(s·n + t)·m + a] (× 1/den), exactly conserved, delivering
-                               at least lower_exact to t; zero when s == t */
+                               [(s·n + t)·m + a] (× 1/commodity_den), exactly conserved (s-to-t
+                               paths only); zero when s == t */
+  tc_rat commodity_lower;   /* with commodity_flow: what those flows certify on their own
+                               (checked like the per-source flows; equal to lower_exact when
+                               the children reproduced the master exactly) */
   double *length;           /* m: the dual lengths that gave upper_bound (loops 0) */
   double *host_length;      /* NULL (no host cap) or 2n: out-cap then in-cap node lengths */
   int64_t lp_rows, lp_cols; /* size of the master LP */

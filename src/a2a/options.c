@@ -6,7 +6,7 @@
 
 #include "topocoll/a2a.h"
 
-static const char *const method_names[TC_A2A_METHODS] = {"lp"};
+static const char *const method_names[TC_A2A_METHODS] = {"lp", "full"};
 
 void tc_a2a_options_default(tc_a2a_options *o) {
   memset(o, 0, sizeof *o);

@@ -27,6 +27,10 @@ int tci_lp_clp_create(tci_lp_model *lp, tc_error *err) {
   if (!m) return tc_error_set(err, TC_ENOMEM, "lp: Clp cannot create a model");
   Clp_setLogLevel(m, 0);
   Clp_setOptimizationDirection(m, lp->maximize ? -1.0 : 1.0);
+  /* tighter than the defaults (1e-7): the certificate recovers exact fractions from the
+     values, which needs them accurate to ~1e-9 */
+  Clp_setPrimalTolerance(m, 1e-9);
+  Clp_setDualTolerance(m, 1e-9);
   lp->backend = m;
   return TC_OK;
 }
