@@ -49,13 +49,14 @@ typedef struct tc_a2a_options {
   tc_a2a_method method;
   tc_a2a_engine engine;
   tc_rat host_cap;    /* per-node aggregate cap (link-capacity units); num 0: none */
-  double gap;         /* acceptable relative gap upper/lower − 1 (default 1e-9) */
+  double gap;         /* acceptable relative gap upper/lower − 1 (default 1e-6): the CLI fails
+                         (exit 1) above it; the "dw" method stops at it */
   int threads;        /* child LPs in parallel: 0 = OpenMP's default, 1 = serial */
   int children;       /* 1 (default): solve the child LPs for per-commodity flows */
   double time_limit;  /* seconds per LP solve; 0 = none */
 } tc_a2a_options;
 
-/* method lp, engine clp, no host cap, gap 1e-9, threads 0, children 1, no time limit */
+/* method lp, engine clp, no host cap, gap 1e-6, threads 0, children 1, no time limit */
 TC_API void tc_a2a_options_default(tc_a2a_options *o);
 /* "lp" ... ; NULL for an unknown method */
 TC_API const char *tc_a2a_method_name(tc_a2a_method m);

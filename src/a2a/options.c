@@ -14,7 +14,7 @@ void tc_a2a_options_default(tc_a2a_options *o) {
   o->engine = TC_A2A_CLP;
   o->host_cap.num = 0;
   o->host_cap.den = 1;
-  o->gap = 1e-9;
+  o->gap = 1e-6;
   o->threads = 0;
   o->children = 1;
   o->time_limit = 0;
