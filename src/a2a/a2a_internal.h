@@ -57,8 +57,8 @@ int tci_a2a_full_solve(const tc_graph *g, tci_lp_engine engine, tc_rat host_cap,
    and hand the gathered doubles to tci_a2a_children_finish. */
 int tci_a2a_child_solve(const tc_graph *g, int32_t source, tci_lp_engine engine, const int64_t *src_units,
                         int64_t den, int64_t f_units, double time_limit, double *out, tc_error *err);
-/* All children, in parallel with OpenMP when the work is large enough (threads: 0 = the
-   default, 1 = serial), then tci_a2a_children_finish. */
+/* All children, then tci_a2a_children_finish. threads 0: in parallel (OpenMP's default team)
+   when the work is large enough; 1: serial; more: a team of that many. */
 int tci_a2a_children_solve(const tc_graph *g, tci_lp_engine engine, const int64_t *source_units, int64_t den,
                            int64_t f_units, double time_limit, int threads, int64_t *out_units, int64_t *out_den,
                            tc_error *err);

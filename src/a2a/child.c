@@ -19,7 +19,8 @@
 
 #include "a2a/a2a_internal.h"
 
-/* Below this many child variables in total the children run serially. */
+/* Below this many child variables in total the children run serially, unless threads > 1
+   asks for a team anyway. */
 #define PARALLEL_MIN_VARS 200000
 
 int tci_a2a_child_solve(const tc_graph *g, int32_t s, tci_lp_engine engine, const int64_t *src_units,
@@ -123,7 +124,7 @@ int tci_a2a_children_solve(const tc_graph *g, tci_lp_engine engine, const int64_
   for (int32_t s = 0; s < n; s++)
     for (int64_t a = 0; a < m; a++) work += source_units[(int64_t)s * m + a] > 0;
   work *= n - 1;
-  int parallel = threads != 1 && work >= PARALLEL_MIN_VARS;
+  int parallel = threads > 1 || (threads == 0 && work >= PARALLEL_MIN_VARS);
   int rc = TC_OK;
   tc_error first = {0, ""};
 #pragma omp parallel for schedule(dynamic, 1) if (parallel) num_threads(threads > 0 ? threads : omp_get_max_threads())
