@@ -35,7 +35,7 @@ static int time_master(const tc_graph *g, tci_lp_engine e, int runs, double *med
     tci_a2a_lp_answer ans;
     tc_error err;
     double t0 = now();
-    if (tci_a2a_master_solve(g, e, none, 0, &ans, &err)) {
+    if (tci_a2a_master_solve(g, e, none, NULL, 0, &ans, &err)) {
       fprintf(stderr, "bench_a2a_lp: %s\n", err.msg);
       return 1;
     }
