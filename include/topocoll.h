@@ -38,6 +38,7 @@
 /* a2a */
 #include "topocoll/a2a_route.h"
 /* coll */
+#include "topocoll/a2a.h"
 #include "topocoll/collective.h"
 /* find, plan */
 #include "topocoll/find.h"
