@@ -209,7 +209,7 @@ static const tc_algorithm algorithms[] = {
       "one shortest path per pair, lowest arc first (paper 003 §5.2's native all-to-all), hop h in step h"},
      NULL, NULL, d_direct, TC_CHUNKS_REFINE, NULL, 0, r_direct},
     {{"sssp", "SSSP", A2A, "any strongly connected graph", "refines to P equal chunks",
-      "congestion-weighted shortest paths, one per pair (paper 003 §5.1, ref. [19]), hop h in step h"},
+      "congestion-weighted shortest paths, one per pair (paper 003 §5.2, ref. [19]), hop h in step h"},
      NULL, NULL, d_sssp, TC_CHUNKS_REFINE, NULL, 0, r_sssp},
     {{"ewsp", "EwSP", A2A, "any strongly connected graph", "refines to P equal chunks",
       "every pair split equally over all its shortest paths (paper 003 §5.3), hop h in step h"},
