@@ -94,7 +94,7 @@ expect_err 2 'MSCCL algo name "a<b"' "$bin" export "$tmp/ar.json" --format msccl
 expect 0 "$bin" sched 'torus(3,3)' --coll allgather --algo bfb --out "$tmp/ag.json"
 expect_err 2 'applies to reduce-scatter and allreduce, not allgather' "$bin" export "$tmp/ag.json" --format msccl --out "$tmp/x.xml" --op sum
 expect 0 "$bin" sched 'complete(6)' --coll broadcast --algo dbt --root 1 --out "$tmp/bc.json"
-expect_err 2 'MSCCL export covers allgather, reduce-scatter and allreduce, not broadcast' "$bin" export "$tmp/bc.json" --format msccl --out "$tmp/x.xml"
+expect_err 2 'MSCCL export covers allgather, reduce-scatter, allreduce and alltoall, not broadcast' "$bin" export "$tmp/bc.json" --format msccl --out "$tmp/x.xml"
 # a ring of 34 cannot fit one step per threadblock: 33 sends over at most 32 channels
 expect 0 "$bin" sched 'uniring(1,34)' --coll allgather --algo ring --out "$tmp/r34.json"
 expect_err 2 'MSCCL limit: gpu 0 threadblock 0 (send to 1, channel 0) needs 2 steps > 1 even over 32 channels' \

@@ -52,9 +52,9 @@ app() {
   grep -qxF "$app_line" "$tmp/out" || fail "mpi_app ($np ranks, plans '$plans'): $(cat "$tmp/out")"
 }
 
-# counts SERVED AR AG RS FELL: rank 0's verbose line, exactly once
+# counts SERVED AR AG RS FELL [A2A]: rank 0's verbose line, exactly once
 counts() {
-  local line="topocoll: $1 calls served by topocoll (allreduce $2, allgather $3, reduce-scatter $4), $5 fell back to MPI"
+  local line="topocoll: $1 calls served by topocoll (allreduce $2, allgather $3, reduce-scatter $4, alltoall ${6:-0}), $5 fell back to MPI"
   [ "$(grep -cxF "$line" "$tmp/err")" -eq 1 ] || fail "expected '$line': $(cat "$tmp/err")"
 }
 
