@@ -1310,6 +1310,11 @@ static void alltoall_program_by_hand(void **state) {
   assert_int_equal(p.deps[p.ops[5].dep_first], 4);
   tc_program_destroy(&p);
   tc_schedule_destroy(&s);
+  /* ranks^2 * units chunks must fit 64 bits */
+  assert_int_equal(tc_schedule_init(&s, TC_COLL_ALLTOALL, 3, INT64_MAX / 4, "huge", &err), TC_OK);
+  assert_int_equal(tc_program_check(g, &s, &err), TC_ERANGE);
+  assert_string_equal(err.msg, "schedule has too many chunks (3 ranks squared x 2305843009213693951 units)");
+  tc_schedule_destroy(&s);
   tc_graph_destroy(g);
 }
 

@@ -16,6 +16,9 @@
 **            chunks received in the current step, which join `held` after the step;
 **   reduced  (reduce phase, TC_LOWER_DEPS) chunks a receive of the current step reduces
 **            into: a send of the step that reads one of them is staged (program.h).
+** Alltoall takes the copy phase's path with its own locations (a2a_send, a2a_recv: input
+** row, output column, the scratch mirror for relays) and no interval sets: under flow
+** semantics a unit is in one place at a time, so nothing arrives twice.
 ** Dependencies, when asked for, are a second pass over the final op list.
 ** The transfers come as messages between ranks (lower/relay.h): on a graph without
 ** switches the schedule's own, on a fabric with the switch hops collapsed; rank r plays the
