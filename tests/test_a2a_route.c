@@ -594,6 +594,8 @@ static void route_files(void **state) {
   expect_file_error(f, g, "routes 1\n", ":1: expected \"topocoll-routes ...\", found \"routes\"");
   expect_file_error(f, g, "topocoll-routes 1\nnodes 3\n", ":2: nodes \"3\", but the graph has 2");
   expect_file_error(f, g, "topocoll-routes 1\n# only a comment\n", ":2: ends before the line \"nodes ...\"");
+  expect_file_error(f, g, "topocoll-routes 1\nnodes 2\nalgorithm a\001b\n",
+                    ":3: algorithm \"a?b\" is not one word of at most 31 visible bytes");
   snprintf(bad, sizeof bad, "%s1 0 1\n3/2 1 0\n", head);
   expect_file_error(f, g, bad, ":5: weight \"3/2\" is more than 1");
   snprintf(bad, sizeof bad, "%s1 0 1\n0 1 0\n", head);

@@ -1,5 +1,5 @@
 /*
-** a2a_route.h — all-to-all routings (paper 003 §3.1.4, §5.1–§5.3): for every commodity
+** a2a_route.h — all-to-all routings (paper 003 §3.1.4, §5.2–§5.3): for every commodity
 ** (s,t) of two distinct compute nodes, a list of simple paths with exact weights; their
 ** fluid evaluation, their lowering to a verified step schedule, route files, virtual-channel
 ** layers, and the routing baselines of paper 003 (direct, SSSP, EwSP, DOR).
@@ -107,7 +107,7 @@ TC_API int tc_a2a_routing_read(const char *path, const tc_graph *g, tc_a2a_routi
 TC_API int tc_a2a_routing_layers(const tc_graph *g, const tc_a2a_routing *r, int32_t *layer, int32_t *nlayers,
                                  tc_error *err);
 
-/* ---- baselines (paper 003 §5.1–§5.3; rules in docs/alltoall_routes.md) ---- */
+/* ---- baselines (paper 003 §5.2–§5.3; rules in docs/alltoall_routes.md) ---- */
 
 /* One shortest path per commodity: from s, always the lowest-id arc that gets one hop
    closer to t. */

@@ -28,6 +28,15 @@
 #define FORMAT_NAME "topocoll-routes"
 #define FORMAT_VERSION 1
 
+/* An algorithm name a file can hold: one word of visible bytes (no space, tab, control
+   byte or DEL), shorter than the routing's field. The one rule of reader and writer. */
+static int name_ok(const char *s, size_t len) {
+  if (!len || len >= sizeof((tc_a2a_routing *)0)->algorithm) return 0;
+  for (size_t i = 0; i < len; i++)
+    if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f) return 0;
+  return 1;
+}
+
 /* ---- writer ---- */
 
 /* Which of the arcs from src[a] to dst[a] a is, in arc-id order (0 for the first). */
@@ -45,9 +54,8 @@ int tc_a2a_routing_write(const tc_graph *g, const char *spec, const tc_a2a_routi
                         r->nodes, g->n);
   if (spec && strpbrk(spec, "\n\r"))
     return tc_error_set(err, TC_EINPUT, "cannot write %s: the spec holds a line break", path);
-  for (const char *c = r->algorithm; *c; c++)
-    if (*c == ' ' || *c == '\t' || (unsigned char)*c < 0x20)
-      return tc_error_set(err, TC_EINPUT, "cannot write %s: the algorithm name holds a space or control byte", path);
+  if (r->algorithm[0] && !name_ok(r->algorithm, strlen(r->algorithm)))
+    return tc_error_set(err, TC_EINPUT, "cannot write %s: the algorithm name holds a space or control byte", path);
   tc_atomic_file af;
   int rc = tci_atomic_open(&af, path, err);
   if (rc) return rc;
@@ -95,7 +103,7 @@ static int next_line(reader *rd, int *got) {
     ssize_t n = getline(&rd->line, &rd->room, rd->fp);
     if (n < 0) {
       *got = 0;
-      if (ferror(rd->fp)) return tc_error_set(rd->err, TC_EIO, "%s: cannot read: %s", rd->path, strerror(errno));
+      if (ferror(rd->fp)) return tc_error_set(rd->err, TC_EIO, "cannot read %s: %s", rd->path, strerror(errno));
       return TC_OK;
     }
     rd->lineno++;
@@ -205,8 +213,9 @@ static int read_all(reader *rd, const tc_graph *g, tc_a2a_routing *out) {
                         q.text, g->n);
   }
   if ((rc = header(rd, "algorithm", &v, &len))) return rc;
+  if (!name_ok(v, len)) return fail(rd, "algorithm %s is not one word of at most 31 visible bytes", v, len);
   char name[sizeof out->algorithm];
-  snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), v);
+  snprintf(name, sizeof name, "%.*s", len == 1 && *v == '-' ? 0 : (int)len, v); /* "-": no name */
   if ((rc = tc_a2a_routing_init(out, g->n, name, rd->err))) return rc;
   int64_t *arcs = malloc((size_t)g->n * sizeof *arcs);
   if (!arcs) return tc_error_set(rd->err, TC_ENOMEM, "out of memory");
@@ -220,7 +229,7 @@ static int read_all(reader *rd, const tc_graph *g, tc_a2a_routing *out) {
 int tc_a2a_routing_read(const char *path, const tc_graph *g, tc_a2a_routing *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   reader rd = {path, fopen(path, "r"), NULL, 0, 0, err};
-  if (!rd.fp) return tc_error_set(err, TC_EIO, "%s: cannot open: %s", path, strerror(errno));
+  if (!rd.fp) return tc_error_set(err, TC_EIO, "cannot read %s: %s", path, strerror(errno));
   int rc = read_all(&rd, g, out);
   free(rd.line);
   fclose(rd.fp);

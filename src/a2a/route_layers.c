@@ -11,18 +11,25 @@
 ** (its arcs are distinct), so every path finds a layer.
 **
 ** A CDG edge a -> b needs dst(a) == src(b), so a channel has at most as many successors
-** as the out-degree of its head: each layer stores them in a flat m x maxdeg table. Adding
-** an edge a -> b closes a cycle iff b already reaches a, decided by a depth-first search
-** over the layer (stamps instead of clearing a visited array).
+** as the out-degree of its head: each layer stores them in a flat m x maxdeg table, and a
+** state per possible edge (absent, present, or known to close a cycle). Adding an edge
+** a -> b closes a cycle iff b already reaches a, decided by a depth-first search over the
+** layer (stamps instead of clearing a visited array). Layers only grow, so an edge that
+** closes a cycle in a layer always will — remembered, unless the cycle ran through edges
+** of the very path being tried, which are taken back when it fails. Without that memory
+** the searches were nearly all of the time (direct on genkautz(4,1000): a million paths).
 */
 #include "a2a/route_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+enum { EDGE_ABSENT = 0, EDGE_PRESENT = 1, EDGE_CYCLE = 2 };
+
 typedef struct layer {
   int64_t *succ;  /* m * width successor channels */
   int32_t *count; /* m: successors in use */
+  uint8_t *state; /* m * width: edge a -> b at a * width + (b's rank among its tail's out-arcs) */
 } layer;
 
 typedef struct layering {
@@ -32,13 +39,12 @@ typedef struct layering {
   int32_t nlayers, room;
   int64_t *stamp, now; /* per channel: the search that last visited it */
   int64_t *stack;
-  int64_t *added; /* the channels whose lists the path being tried extended */
+  int64_t *added; /* the hops whose edges the path being tried added */
 } layering;
 
-static int has_edge(const layering *L, const layer *y, int64_t a, int64_t b) {
-  for (int32_t i = 0; i < y->count[a]; i++)
-    if (y->succ[a * L->width + i] == b) return 1;
-  return 0;
+/* Where the state of edge a -> b lives (b leaves the node a enters). */
+static uint8_t *edge_state(const layering *L, const layer *y, int64_t a, int64_t b) {
+  return &y->state[a * L->width + (b - L->g->out_off[L->g->src[b]])];
 }
 
 /* b reaches a in layer y. */
@@ -66,13 +72,23 @@ static int try_layer(layering *L, layer *y, const tc_a2a_routing *r, int64_t p) 
   int64_t first = r->hop_off[p], last = r->hop_off[p + 1] - 1, nadded = 0, h = first;
   for (; h < last; h++) {
     int64_t a = r->arc[h], b = r->arc[h + 1];
-    if (has_edge(L, y, a, b)) continue;
-    if (reaches(L, y, b, a)) break;
+    uint8_t *st = edge_state(L, y, a, b);
+    if (*st == EDGE_PRESENT) continue;
+    if (*st == EDGE_CYCLE) break;
+    if (reaches(L, y, b, a)) {
+      if (!nadded) *st = EDGE_CYCLE; /* the layer alone closes it: for good */
+      break;
+    }
     y->succ[a * L->width + y->count[a]++] = b;
-    L->added[nadded++] = a;
+    *st = EDGE_PRESENT;
+    L->added[nadded++] = h;
   }
   if (h == last) return 1;
-  while (nadded) y->count[L->added[--nadded]]--; /* a path's arcs are distinct: each added edge ends its list */
+  while (nadded) { /* a path's arcs are distinct: each added edge ends its list */
+    int64_t q = L->added[--nadded];
+    y->count[r->arc[q]]--;
+    *edge_state(L, y, r->arc[q], r->arc[q + 1]) = EDGE_ABSENT;
+  }
   return 0;
 }
 
@@ -88,9 +104,11 @@ static int open_layer(layering *L, tc_error *err) {
   layer *y = &L->layers[L->nlayers];
   y->succ = malloc(m * (size_t)L->width * sizeof *y->succ);
   y->count = calloc(m, sizeof *y->count);
-  if (!y->succ || !y->count) {
+  y->state = calloc(m * (size_t)L->width, 1);
+  if (!y->succ || !y->count || !y->state) {
     free(y->succ);
     free(y->count);
+    free(y->state);
     return tc_error_set(err, TC_ENOMEM, "out of memory for virtual-channel layer %d", L->nlayers + 1);
   }
   L->nlayers++;
@@ -120,6 +138,7 @@ int tc_a2a_routing_layers(const tc_graph *g, const tc_a2a_routing *r, int32_t *l
   for (int32_t y = 0; y < L.nlayers; y++) {
     free(L.layers[y].succ);
     free(L.layers[y].count);
+    free(L.layers[y].state);
   }
   if (!rc) *nlayers = L.nlayers;
   free(L.layers);

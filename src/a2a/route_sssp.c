@@ -1,5 +1,5 @@
 /*
-** route_sssp.c — the SSSP baseline (paper 003 §5.1, after Domke, Hoefler and Nagel's
+** route_sssp.c — the SSSP baseline (paper 003 §5.2, after Domke, Hoefler and Nagel's
 ** DF-SSSP, its ref. [19]): single paths "through a graph whose link weights reflect the
 ** additional congestion caused by each iteration".
 **

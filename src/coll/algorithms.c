@@ -209,7 +209,7 @@ static const tc_algorithm algorithms[] = {
       "one shortest path per pair, lowest arc first (paper 003 §5.2's native all-to-all), hop h in step h"},
      NULL, NULL, d_direct, TC_CHUNKS_REFINE, NULL, 0, r_direct},
     {{"sssp", "SSSP", A2A, "any strongly connected graph", "refines to P equal chunks",
-      "congestion-weighted shortest paths, one per pair (paper 003 §5.1, ref. [19]), hop h in step h"},
+      "congestion-weighted shortest paths, one per pair (paper 003 §5.2, ref. [19]), hop h in step h"},
      NULL, NULL, d_sssp, TC_CHUNKS_REFINE, NULL, 0, r_sssp},
     {{"ewsp", "EwSP", A2A, "any strongly connected graph", "refines to P equal chunks",
       "every pair split equally over all its shortest paths (paper 003 §5.3), hop h in step h"},
@@ -236,16 +236,6 @@ const tc_algorithm *tci_algorithm_row(const tc_algorithm_info *info) {
 }
 
 int tc_algorithm_pipelined(const tc_algorithm_info *a) { return tci_algorithm_row(a)->pipelined; }
-
-int tc_algorithm_routing(const tc_graph *g, const char *algo, const tc_collective_opts *opts, tc_a2a_routing *out,
-                         tc_error *err) {
-  static const tc_collective_opts none = {0, 0, NULL};
-  memset(out, 0, sizeof *out);
-  int rc = tc_algorithm_check(algo, TC_COLL_ALLTOALL, err);
-  if (rc) return rc;
-  if (!g) return tc_error_set(err, TC_EINPUT, "%s: no graph", algo);
-  return tci_algorithm_row(tc_algorithm_find(algo))->routing(g, opts ? opts : &none, out, err);
-}
 
 int tc_algorithm_home(const tc_algorithm_info *a, int32_t n, int32_t d, int bidirectional, tc_graph **g,
                       char *desc, size_t desc_size, tc_error *err) {
