@@ -34,9 +34,9 @@
 ** [k*count/nshards, (k+1)*count/nshards) rounded down and each unit likewise, so chunks
 ** may be empty or uneven. Datatypes MPI_INT32_T, MPI_INT64_T, MPI_FLOAT, MPI_DOUBLE (and
 ** MPI_INT, MPI_LONG, MPI_LONG_LONG when they have one of those sizes); ops MPI_SUM,
-** MPI_MAX, MPI_MIN. A plan serves only its own collective. An alltoall plan's scratch is
-** a mirror of all N*N blocks (N*N*count elements, allocated once per count) of which a rank
-** writes only the blocks it relays: memory the system commits only as it is touched.
+** MPI_MAX, MPI_MIN. A plan serves only its own collective. An alltoall rank's scratch
+** holds the blocks it relays for others, `count` elements each (none for a schedule of
+** direct sends).
 **
 ** Execution: step by step; in step t the program's pre-copies run, then every receive and
 ** send of the step is posted non-blocking (receives first, copy-receives straight into

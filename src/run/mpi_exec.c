@@ -55,12 +55,25 @@ int64_t tci_run_chunk_start(const tc_mpi_plan *plan, int64_t total, int64_t c) {
   return lo + mul_div(j, size, plan->units);
 }
 
+/* Alltoall: the scratch slot of relayed shard k (run_internal.h). */
+static int64_t relay_slot(const tc_mpi_plan *plan, int64_t k) {
+  int64_t a = 0, b = plan->a2a_nrelayed - 1;
+  while (a < b) {
+    int64_t mid = a + (b - a) / 2;
+    if (plan->a2a_relayed[mid] < k) a = mid + 1;
+    else b = mid;
+  }
+  return a;
+}
+
 /* Element offset of chunk `chunk` at l, relative to l's buffer. */
 static int64_t element_at(const tc_mpi_plan *plan, const run_layout *ly, const run_loc *l, int64_t chunk) {
   int64_t own = (int64_t)plan->rank * plan->units;
-  if (plan->coll == TC_COLL_ALLTOALL && l->buf != TC_BUF_SCRATCH) { /* every shard has `count` elements */
+  if (plan->coll == TC_COLL_ALLTOALL) { /* every shard has `count` elements */
     int64_t k = chunk / plan->units, into = tci_run_chunk_start(plan, ly->total, chunk) - k * ly->count;
-    return (l->buf == TC_BUF_INPUT ? k % plan->ranks : k / plan->ranks) * ly->count + into;
+    int64_t block = l->buf == TC_BUF_INPUT ? k % plan->ranks : l->buf == TC_BUF_OUTPUT ? k / plan->ranks
+                                                                                       : relay_slot(plan, k);
+    return block * ly->count + into;
   }
   switch (l->buf) {
     case TC_BUF_INPUT:
@@ -109,6 +122,7 @@ int tci_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err) {
       redundant > RUN_MAX_ELEMENTS - total)
     return tc_error_set(err, TC_EINPUT, "count %lld is too large for the scratch space of rank %d", count, plan->rank);
   ly->scratch_elems = tci_run_chunk_start(plan, total, plan->redundant_off) + redundant;
+  if (plan->coll == TC_COLL_ALLTOALL) ly->scratch_elems = plan->a2a_nrelayed * (int64_t)count; /* <= total */
   ly->staging_elems = 0;
   ly->max_requests = 0;
   for (int32_t t = 0; t <= plan->steps + 1; t++) {

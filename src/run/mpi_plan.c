@@ -291,6 +291,34 @@ static int check_steps(tc_mpi_plan *plan, tc_error *err) {
   return rc;
 }
 
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Alltoall: the shards the scratch ops touch (plan->a2a_relayed), each op within one. */
+static int collect_relayed(tc_mpi_plan *plan, tc_error *err) {
+  int64_t n = 0, *k = malloc(sizeof *k * (size_t)(plan->nops ? plan->nops : 1));
+  if (!k) return tc_error_set(err, TC_ENOMEM, "out of memory loading the program of rank %d", plan->rank);
+  for (int64_t i = 0; i < plan->nops; i++) {
+    const run_op *op = &plan->ops[i];
+    const run_loc *l = op->kind == TC_OP_SEND ? &op->src : op->kind == TC_OP_RECV ? &op->dst : NULL;
+    if (!l || l->buf != TC_BUF_SCRATCH) continue; /* alltoall has no scratch COPY or RECV_REDUCE */
+    if (l->off / plan->units != (l->off + op->cnt - 1) / plan->units) {
+      free(k);
+      return program_error(plan, err, i, "an alltoall op crosses shards in scratch");
+    }
+    k[n++] = l->off / plan->units;
+  }
+  if (n > 1) qsort(k, (size_t)n, sizeof *k, cmp_i64);
+  int64_t m = 0;
+  for (int64_t i = 0; i < n; i++)
+    if (!m || k[m - 1] != k[i]) k[m++] = k[i];
+  plan->a2a_relayed = k;
+  plan->a2a_nrelayed = m;
+  return TC_OK;
+}
+
 int tci_run_plan_annotate(tc_mpi_plan *plan, const tc_program *p, tc_error *err) {
   plan->nshards = p->nshards;
   plan->units = p->units;
@@ -316,6 +344,7 @@ int tci_run_plan_annotate(tc_mpi_plan *plan, const tc_program *p, tc_error *err)
   }
   while (t <= plan->steps + 1) plan->step_first[++t] = p->nops;
   if (check_steps(plan, err)) return err->code;
+  if (plan->coll == TC_COLL_ALLTOALL && collect_relayed(plan, err)) return err->code;
   return tci_run_plan_group(plan, err);
 }
 
@@ -476,6 +505,7 @@ void tc_mpi_plan_destroy(tc_mpi_plan *plan) {
   tci_run_buf_release(&plan->scratch);
   tci_run_buf_release(&plan->staging);
   tci_run_buf_release(&plan->a2a_input);
+  free(plan->a2a_relayed);
   free(plan->req);
   free(plan);
 }

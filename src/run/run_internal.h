@@ -10,6 +10,10 @@
 **     Alltoall's shards are the C*C rank pairs (program.h) and total = C*C*count, so
 **     every shard has exactly `count` elements: input chunk t*units + j of rank r is
 **     global chunk (r*C + t)*units + j, output chunk s*units + j is (s*C + r)*units + j;
+**     its scratch mirrors all C*C shards in the program (scratch chunk c is chunk c), but
+**     only the shards the rank relays get elements: slot i of `count` elements holds
+**     shard a2a_relayed[i] (ascending), so a rank's scratch is (its relayed shards) *
+**     count elements, not C*C*count;
 **   - the redundant scratch area (copy-receives of data the rank already holds) has no
 **     chunk ids of its own: it is laid out in slots of `maxc` elements, the most a chunk
 **     can have, and a receive landing at slot o occupies its slots contiguously from
@@ -128,6 +132,8 @@ struct tc_mpi_plan {
   run_layout layout;
   run_buf scratch, staging;
   run_buf a2a_input; /* alltoall in place: the input copied away before any receive lands */
+  int64_t *a2a_relayed;  /* alltoall: the shards this rank's scratch ops touch, ascending */
+  int64_t a2a_nrelayed;
   MPI_Request *req;
   int64_t req_room;
   /* The (count, element size) of the last call every rank agreed on: a call with the same
