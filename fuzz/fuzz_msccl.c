@@ -31,7 +31,7 @@ static void execute(const char *xml) {
   if (mx_load(xml, TC_MSCCL_DEFAULT_MAX_STEPS, &a, msg, sizeof msg)) tcf_fail("the exported MSCCL XML does not load: %s", msg);
   for (int inplace = 0; inplace < 2; inplace++) {
     if (inplace ? !a->inplace : !a->outofplace) continue;
-    for (int op = 0; op < (a->coll == MX_COLL_ALLGATHER ? 1 : 2); op++)
+    for (int op = 0; op < (a->coll == MX_COLL_ALLGATHER || a->coll == MX_COLL_ALLTOALL ? 1 : 2); op++)
       for (int how = 0; how < (op ? 2 : 3); how++) {
         mx_run_opts o = {.inplace = inplace, .op = op, .elems = 2, .random = how == 1, .seed = 1, .rendezvous = how == 2};
         if (mx_run(a, &o, msg, sizeof msg))

@@ -56,6 +56,17 @@ xmllint --noout "$tmp/opt.xml" || fail "xmllint rejects opt.xml"
 xml_check "$tmp/opt.xml" 'name=torus 3x3' proto=LL minBytes=1024 maxBytes=1000000 redop=max
 grep -q 'proto LL,' "$tmp/out" || fail "summary lacks the protocol"
 
+# alltoall: per-rank buffers of N blocks, relays in scratch, out of place only, no redop
+expect 0 "$bin" sched 'torus(3,3)' --coll alltoall --algo sssp --out "$tmp/a2a.json"
+expect 0 "$bin" export "$tmp/a2a.json" --format msccl --out "$tmp/a2a.xml"
+grep -qx "wrote $tmp/a2a.xml: MSCCL alltoall on 9 GPUs, proto Simple, 1 channel, 81 threadblocks (at most 9 per GPU, 3 steps each), 0 nops" "$tmp/out" ||
+  fail "alltoall export summary: $(cat "$tmp/out")"
+xmllint --noout "$tmp/a2a.xml" || fail "xmllint rejects a2a.xml"
+xml_check "$tmp/a2a.xml" 'name=sssp alltoall torus(3,3)' nchunksperloop=9 ngpus=9 coll=alltoall inplace=0 outofplace=1
+grep -q '<gpu id="0" i_chunks="9" o_chunks="9" s_chunks="4">' "$tmp/a2a.xml" || fail "alltoall gpu 0: $(grep '<gpu id="0"' "$tmp/a2a.xml")"
+expect_err 2 'a reduction (redop) applies to reduce-scatter and allreduce, not alltoall' "$bin" export "$tmp/a2a.json" \
+  --format msccl --out "$tmp/a2a.xml" --op sum
+
 # a small step limit: more channels, each threadblock within it
 expect 0 "$bin" export "$tmp/ar.json" --format msccl --out "$tmp/split.xml" --max-steps 2
 grep -q ', 2 channels, 144 threadblocks (at most 16 per GPU, 2 steps each)' "$tmp/out" || fail "split summary: $(cat "$tmp/out")"
@@ -94,7 +105,7 @@ expect_err 2 'MSCCL algo name "a<b"' "$bin" export "$tmp/ar.json" --format msccl
 expect 0 "$bin" sched 'torus(3,3)' --coll allgather --algo bfb --out "$tmp/ag.json"
 expect_err 2 'applies to reduce-scatter and allreduce, not allgather' "$bin" export "$tmp/ag.json" --format msccl --out "$tmp/x.xml" --op sum
 expect 0 "$bin" sched 'complete(6)' --coll broadcast --algo dbt --root 1 --out "$tmp/bc.json"
-expect_err 2 'MSCCL export covers allgather, reduce-scatter and allreduce, not broadcast' "$bin" export "$tmp/bc.json" --format msccl --out "$tmp/x.xml"
+expect_err 2 'MSCCL export covers allgather, reduce-scatter, allreduce and alltoall, not broadcast' "$bin" export "$tmp/bc.json" --format msccl --out "$tmp/x.xml"
 # a ring of 34 cannot fit one step per threadblock: 33 sends over at most 32 channels
 expect 0 "$bin" sched 'uniring(1,34)' --coll allgather --algo ring --out "$tmp/r34.json"
 expect_err 2 'MSCCL limit: gpu 0 threadblock 0 (send to 1, channel 0) needs 2 steps > 1 even over 32 channels' \

@@ -173,7 +173,7 @@ expect_err 2 "--op must be sum, max or min, got 'prod'" "$bin" run ar-torus.json
 expect_err 2 "--iters expects an integer in 1..1000000, got '0'" "$bin" run ar-torus.json --iters 0
 expect_err 2 "--timeout" "$bin" run ar-torus.json --timeout -3
 expect_err 2 "unknown option '--bogus'" "$bin" run ar-torus.json --bogus
-expect_err 2 "bc.json: a broadcast schedule; the executors run allgather, reduce-scatter and allreduce only" "$bin" run bc.json
+expect_err 2 "bc.json: a broadcast schedule; the executors run allgather, reduce-scatter, allreduce and alltoall only" "$bin" run bc.json
 # An invalid schedule: one reduce transfer dropped, so a contribution goes missing.
 python3 - ar-torus.json broken.json <<'PY'
 import json, sys

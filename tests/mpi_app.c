@@ -1,17 +1,19 @@
 /*
 ** mpi_app.c — an "unmodified" MPI program for the PMPI interposer test (mpi_pmpi.sh): it
-** knows nothing of topocoll and only calls MPI_Allreduce, MPI_Allgather and
-** MPI_Reduce_scatter_block, checking every result against a closed form it computes
-** itself (N ranks, rank r, element i):
+** knows nothing of topocoll and only calls MPI_Allreduce, MPI_Allgather,
+** MPI_Reduce_scatter_block and MPI_Alltoall, checking every result against a closed form
+** it computes itself (N ranks, rank r, element i):
 **   allreduce      in = 3r + i%11:  sum 3N(N-1)/2 + N(i%11), max 3(N-1) + i%11, min i%11
 **                  in = r + i/2 (double, in place): sum N(N-1)/2 + N i/2
 **   allgather      in = 100000 r + i: out[k*count + i] = 100000 k + i (also in place)
 **   reduce-scatter in[k*count + i] = r + k + i: rank r's block sums to N(N-1)/2 + N(r + i)
+**   alltoall       in[t*count + i] = (64 r + t) * 8192 + i: out[s*count + i] = (64 s + r) * 8192 + i
+**                  (int, and double in place)
 ** at counts 1, 7, 1000 and 4099, on MPI_COMM_WORLD and on a congruent duplicate of it —
 ** calls the interposer can serve — and then calls it must leave to MPI: MPI_PROD, an
-** unsigned type, a communicator of half the ranks, an allgather whose send and receive
-** types differ. Rank 0 prints how many calls of each kind it made:
-**   mpi_app: servable allreduce A allgather G reduce-scatter R, unservable U
+** unsigned type, a communicator of half the ranks, an allgather and an alltoall whose send
+** and receive types differ. Rank 0 prints how many calls of each kind it made:
+**   mpi_app: servable allreduce A allgather G reduce-scatter R alltoall T, unservable U
 ** and every rank exits 1 if any result on any rank was wrong (the first wrong one printed).
 ** With --init-thread it starts with MPI_Init_thread (MPI_THREAD_FUNNELED) instead of MPI_Init.
 */
@@ -21,7 +23,7 @@
 #include <string.h>
 
 static int rank, nranks, wrong;
-static long long servable_ar, servable_ag, servable_rs, unservable;
+static long long servable_ar, servable_ag, servable_rs, servable_a2a, unservable;
 
 static void check(int ok, const char *what, int count, long long i, double got, double want) {
   if (ok || wrong++) return;
@@ -109,6 +111,36 @@ static void reduce_scatter_cases(int count, MPI_Comm comm) {
   free(l);
 }
 
+/* A distinct value for every (sender, destination, element): a block in the wrong place
+   or from the wrong rank shows (N <= 64, count <= 8192). */
+static int a2a_value(int from, int to, int i) { return (64 * from + to) * 8192 + i; }
+
+static void alltoall_cases(int count, MPI_Comm comm) {
+  int n = nranks;
+  size_t total = (size_t)count * (size_t)n;
+  int *in = malloc(sizeof *in * total), *out = malloc(sizeof *out * total);
+  double *d = malloc(sizeof *d * total);
+  for (int t = 0; t < n; t++)
+    for (int i = 0; i < count; i++) {
+      size_t at = (size_t)t * (size_t)count + (size_t)i;
+      in[at] = a2a_value(rank, t, i);
+      d[at] = -in[at];
+    }
+  MPI_Alltoall(in, count, MPI_INT, out, count, MPI_INT, comm);
+  MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, d, count, MPI_DOUBLE, comm);
+  for (int s = 0; s < n; s++)
+    for (int i = 0; i < count; i++) {
+      size_t at = (size_t)s * (size_t)count + (size_t)i;
+      int want = a2a_value(s, rank, i);
+      check(out[at] == want, "alltoall int", count, (long long)at, out[at], want);
+      check(d[at] == -want, "alltoall double in place", count, (long long)at, d[at], -want);
+    }
+  servable_a2a += 2;
+  free(in);
+  free(out);
+  free(d);
+}
+
 /* Calls no plan may serve; their results are checked all the same. */
 static void unservable_cases(void) {
   int n = nranks, count = 5;
@@ -142,9 +174,16 @@ static void unservable_cases(void) {
   MPI_Allgather(mine, 2, MPI_INT, pairs, 1, two, MPI_COMM_WORLD);
   for (int k = 0; k < n; k++)
     check(pairs[2 * k] == k && pairs[2 * k + 1] == -k, "allgather of mixed types", 1, k, pairs[2 * k], k);
+  int *sent = malloc(sizeof *sent * 2 * (size_t)n); /* the same for alltoall */
+  for (int t = 0; t < n; t++) sent[2 * t] = a2a_value(rank, t, 0), sent[2 * t + 1] = a2a_value(rank, t, 1);
+  MPI_Alltoall(sent, 2, MPI_INT, pairs, 1, two, MPI_COMM_WORLD);
+  for (int k = 0; k < n; k++)
+    check(pairs[2 * k] == a2a_value(k, rank, 0) && pairs[2 * k + 1] == a2a_value(k, rank, 1),
+          "alltoall of mixed types", 1, k, pairs[2 * k], a2a_value(k, rank, 0));
   MPI_Type_free(&two);
+  free(sent);
   free(pairs);
-  unservable += 4;
+  unservable += 5;
 }
 
 int main(int argc, char **argv) {
@@ -161,6 +200,7 @@ int main(int argc, char **argv) {
     allreduce_cases(counts[c], comm);
     allgather_cases(counts[c], comm);
     reduce_scatter_cases(counts[c], comm);
+    alltoall_cases(counts[c], comm);
   }
   unservable_cases();
   MPI_Comm_free(&twin);
@@ -168,8 +208,8 @@ int main(int argc, char **argv) {
   MPI_Reduce(&wrong, &any, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Bcast(&any, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (rank == 0)
-    printf("mpi_app: servable allreduce %lld allgather %lld reduce-scatter %lld, unservable %lld%s\n", servable_ar,
-           servable_ag, servable_rs, unservable, any ? " (WRONG RESULTS)" : "");
+    printf("mpi_app: servable allreduce %lld allgather %lld reduce-scatter %lld alltoall %lld, unservable %lld%s\n",
+           servable_ar, servable_ag, servable_rs, servable_a2a, unservable, any ? " (WRONG RESULTS)" : "");
   MPI_Finalize();
   return any ? 1 : 0;
 }

@@ -5,10 +5,10 @@
 ** For every plan, the plan's collective runs at counts 0, 1, 2, around the chunk count
 ** (one less, one more, not a multiple: uneven and empty chunks), and larger ones, for
 ** every datatype (MPI_INT32_T, MPI_INT64_T, MPI_FLOAT, MPI_DOUBLE; MPI_INT and MPI_LONG
-** once), every op (sum, max, min; allgather has none) out of place and, the ops taking
-** turns, in place, and
-** each result must equal MPI_Allgather / MPI_Reduce_scatter_block / MPI_Allreduce on the
-** same input byte for byte. Inputs are integer-valued and small, so every float sum is
+** once), every op (sum, max, min; allgather and alltoall have none) out of place and, the
+** ops taking turns, in place, and
+** each result must equal MPI_Allgather / MPI_Reduce_scatter_block / MPI_Allreduce /
+** MPI_Alltoall on the same input byte for byte. Inputs are integer-valued and small, so every float sum is
 ** exact and any order of summation gives the same bits. A guard zone after each result
 ** must come back untouched. Then the same with messages cut into pieces of at most 5
 ** elements (tci_run_plan_set_msg_max), which must give the same bits too — also on plans
@@ -79,8 +79,8 @@ static void describe(char *out, size_t room, const void *buf, long long i, const
 
 /* Elements of the input and of the result for `count`. */
 static void sizes(tc_collective coll, long long count, long long *in, long long *out) {
-  *in = coll == TC_COLL_REDUCE_SCATTER ? count * nranks : count;
-  *out = coll == TC_COLL_ALLGATHER ? count * nranks : count;
+  *in = coll == TC_COLL_REDUCE_SCATTER || coll == TC_COLL_ALLTOALL ? count * nranks : count;
+  *out = coll == TC_COLL_ALLGATHER || coll == TC_COLL_ALLTOALL ? count * nranks : count;
 }
 
 static int mpi_reference(tc_collective coll, const void *in, void *out, const tcase *c) {
@@ -88,6 +88,7 @@ static int mpi_reference(tc_collective coll, const void *in, void *out, const tc
   switch (coll) {
     case TC_COLL_ALLGATHER: return MPI_Allgather(in, n, c->t.type, out, n, c->t.type, MPI_COMM_WORLD);
     case TC_COLL_REDUCE_SCATTER: return MPI_Reduce_scatter_block(in, out, n, c->t.type, c->op, MPI_COMM_WORLD);
+    case TC_COLL_ALLTOALL: return MPI_Alltoall(in, n, c->t.type, out, n, c->t.type, MPI_COMM_WORLD);
     default: return MPI_Allreduce(in, out, n, c->t.type, c->op, MPI_COMM_WORLD);
   }
 }
@@ -96,6 +97,7 @@ static int executor(tc_mpi_plan *plan, const void *in, void *out, const tcase *c
   switch (tc_mpi_plan_collective(plan)) {
     case TC_COLL_ALLGATHER: return tc_mpi_allgather(plan, in, out, c->count, c->t.type, err);
     case TC_COLL_REDUCE_SCATTER: return tc_mpi_reduce_scatter(plan, in, out, c->count, c->t.type, c->op, err);
+    case TC_COLL_ALLTOALL: return tc_mpi_alltoall(plan, in, out, c->count, c->t.type, err);
     default: return tc_mpi_allreduce(plan, in, out, c->count, c->t.type, c->op, err);
   }
 }
@@ -194,9 +196,9 @@ static int run_plan(const char *path) {
                          {MPI_INT, "MPI_INT", (int)sizeof(int), 0}, {MPI_LONG, "MPI_LONG", (int)sizeof(long), 0}};
   const MPI_Op ops[] = {MPI_SUM, MPI_MAX, MPI_MIN};
   const char *op_names[] = {"sum", "max", "min"};
-  int nops = coll == TC_COLL_ALLGATHER ? 1 : 3;
+  int noop = coll == TC_COLL_ALLGATHER || coll == TC_COLL_ALLTOALL, nops = noop ? 1 : 3;
   /* Counts: a whole collective has nchunks chunks; per rank (allgather, reduce-scatter)
-     a block is one shard of `units` chunks. */
+     or per destination (alltoall) a block is one shard of `units` chunks. */
   long long unit = coll == TC_COLL_ALLREDUCE ? (long long)plan->nchunks : (long long)plan->units;
   long long small[] = {0, 1, 2, unit - 1, unit, unit + 1, 2 * unit + 3}, large[] = {3001, 40009};
   int cases = 0, failed = 0;
@@ -206,7 +208,7 @@ static int run_plan(const char *path) {
       for (int o = 0; o <= nops && !failed; o++) {
         /* every op out of place, then in place with the ops taking turns */
         int inplace = o == nops, op = inplace ? (t + (int)k) % nops : o;
-        tcase c = {small[k], types[t], ops[op], coll == TC_COLL_ALLGATHER ? "no op" : op_names[op], inplace};
+        tcase c = {small[k], types[t], ops[op], noop ? "no op" : op_names[op], inplace};
         char msg[1024] = "";
         failed = report(path, &c, run_case(plan, &c, NULL, msg, sizeof msg), msg);
         cases++;
@@ -216,7 +218,7 @@ static int run_plan(const char *path) {
   for (size_t k = 0; k < sizeof large / sizeof *large && !failed; k++)
     for (int v = 0; v < 4 && !failed; v++) {
       int t = (int[]){0, 3, 4, 5}[v], o = v % nops;
-      tcase c = {large[k], types[t], ops[o], coll == TC_COLL_ALLGATHER ? "no op" : op_names[o], v & 1};
+      tcase c = {large[k], types[t], ops[o], noop ? "no op" : op_names[o], v & 1};
       char msg[1024] = "";
       failed = report(path, &c, run_case(plan, &c, NULL, msg, sizeof msg), msg);
       cases++;
@@ -229,7 +231,7 @@ static int run_plan(const char *path) {
   MPI_Allreduce(&redundant, &any_redundant, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   tci_run_plan_set_msg_max(plan, 5);
   for (int inplace = 0; inplace < 2 && !failed; inplace++) {
-    tcase c = {unit * 7 + 3, types[0], ops[0], coll == TC_COLL_ALLGATHER ? "no op" : "sum", inplace};
+    tcase c = {unit * 7 + 3, types[0], ops[0], noop ? "no op" : "sum", inplace};
     char msg[1024] = "";
     failed = report(path, &c, run_case(plan, &c, NULL, msg, sizeof msg), msg);
     cases++;

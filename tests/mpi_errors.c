@@ -75,7 +75,7 @@ static void load_errors(char **argv) {
   const char *path = rank == nranks - 1 ? "/nonexistent/plan.json" : argv[1];
   expect_load("file missing on one rank", path, TC_EIO, nranks - 1, "cannot read /nonexistent/plan.json");
   expect_load("broadcast schedule", argv[6], TC_EINPUT, 0,
-              "a broadcast schedule; the executors run allgather, reduce-scatter and allreduce only");
+              "a broadcast schedule; the executors run allgather, reduce-scatter, allreduce and alltoall only");
   /* The last rank reads another valid plan of the right size. */
   path = rank == nranks - 1 ? argv[2] : argv[1];
   snprintf(msg, sizeof msg, "%s: this rank read another schedule than rank 0", argv[2]);

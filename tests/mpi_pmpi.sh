@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # mpi_pmpi.sh — the PMPI interposer (libtopocoll_pmpi.so, LD_PRELOAD) under mpi_app, an
 # MPI program that knows nothing of topocoll and checks every result against closed forms
-# (tests/mpi_app.c); it makes 16 allreduce, 8 allgather and 8 reduce-scatter calls the
-# interposer can serve and 4 it must leave to MPI. On 4 ranks:
+# (tests/mpi_app.c); it makes 16 allreduce, 8 allgather, 8 reduce-scatter and 8 alltoall
+# calls the interposer can serve and 5 it must leave to MPI. On 4 ranks:
 #   - without the interposer, and with it but no plans: correct results; with
-#     TOPOCOLL_VERBOSE=1 rank 0 reports 0 served, 36 fell back;
-#   - plans for all three collectives (one list, ':' and ',' separated) plus a plan for 9
-#     ranks: 32 served (16 + 8 + 8), 4 fell back, the 9-rank plan skipped with a warning;
+#     TOPOCOLL_VERBOSE=1 rank 0 reports 0 served, 45 fell back;
+#   - plans for three collectives (one list, ':' and ',' separated) plus a plan for 9
+#     ranks: 32 served (16 + 8 + 8), 13 fell back, the 9-rank plan skipped with a warning;
 #     the same with MPI_Init_thread instead of MPI_Init;
-#   - only an allreduce plan: 16 served, 20 fell back;
+#   - all four, the alltoall plan's shards relayed over two hops (sssp on torus(2,2)) and a
+#     second alltoall plan skipped: 40 served, 5 fell back;
+#   - only an allreduce plan: 16 served, 29 fell back;
 #   - a corrupt plan in the list: one warning line (even without TOPOCOLL_VERBOSE), the
 #     other plans still serve, the program's results are still correct;
-#   - on 6 ranks with the 4-rank plans only: everything falls back (skipped plans);
+#   - on 6 ranks with the 4-rank plans only: everything falls back (four skipped plans);
 #   - fabric plans (compute nodes behind a switch) serve like any other: 32 served, and a
 #     plan for 6 compute nodes is skipped with its warning.
 # In the sanitizer build the ASan runtime must come first in the preload list: it is
@@ -33,9 +35,11 @@ sched 'torus(2,2)' allreduce bfb ar4
 sched 'circulant(4,1)' allgather bfb ag4
 sched 'torus(2,2)' reduce-scatter bfb rs4
 sched 'torus(3,3)' allreduce bfb ar9
+sched 'torus(2,2)' alltoall sssp a2a4
+sched 'complete(4)' alltoall direct a2a4d
 printf '{"format": "topocoll-schedule", "version": 1, "graph": ' >"$tmp/corrupt.json"
 
-app_line="mpi_app: servable allreduce 16 allgather 8 reduce-scatter 8, unservable 4"
+app_line="mpi_app: servable allreduce 16 allgather 8 reduce-scatter 8 alltoall 8, unservable 5"
 
 # app NP PLANS VERBOSE [APP ARGS...]: run mpi_app with the interposer (PLANS "-": none preloaded)
 app() {
@@ -52,33 +56,39 @@ app() {
   grep -qxF "$app_line" "$tmp/out" || fail "mpi_app ($np ranks, plans '$plans'): $(cat "$tmp/out")"
 }
 
-# counts SERVED AR AG RS FELL: rank 0's verbose line, exactly once
+# counts SERVED AR AG RS FELL [A2A]: rank 0's verbose line, exactly once
 counts() {
-  local line="topocoll: $1 calls served by topocoll (allreduce $2, allgather $3, reduce-scatter $4), $5 fell back to MPI"
+  local line="topocoll: $1 calls served by topocoll (allreduce $2, allgather $3, reduce-scatter $4, alltoall ${6:-0}), $5 fell back to MPI"
   [ "$(grep -cxF "$line" "$tmp/err")" -eq 1 ] || fail "expected '$line': $(cat "$tmp/err")"
 }
 
 app 4 - 0
 [ ! -s "$tmp/err" ] || fail "mpi_app alone printed: $(cat "$tmp/err")"
 app 4 "" 1
-counts 0 0 0 0 36
+counts 0 0 0 0 45
 app 4 "$tmp/ar4.json:$tmp/ag4.json,$tmp/rs4.json:$tmp/ar9.json" 1
-counts 32 16 8 8 4
+counts 32 16 8 8 13
 grep -qF "topocoll: warning: rank 0: $tmp/ar9.json: the schedule is for 9 nodes but the communicator has 4 ranks; plan skipped" \
   "$tmp/err" || fail "no warning for the 9-rank plan: $(cat "$tmp/err")"
 app 4 "$tmp/ar4.json:$tmp/ag4.json,$tmp/rs4.json" 1 --init-thread
-counts 32 16 8 8 4
+counts 32 16 8 8 13
+app 4 "$tmp/ar4.json:$tmp/ag4.json,$tmp/rs4.json:$tmp/a2a4.json:$tmp/a2a4d.json" 1
+counts 40 16 8 8 5 8
+grep -qxF "topocoll: $tmp/a2a4.json serves alltoall (sssp, 4 ranks)" "$tmp/err" ||
+  fail "no line for the alltoall plan: $(cat "$tmp/err")"
+grep -qxF "topocoll: warning: $tmp/a2a4d.json: skipped (an earlier plan already serves alltoall)" "$tmp/err" ||
+  fail "the second alltoall plan was not skipped: $(cat "$tmp/err")"
 app 4 "$tmp/ar4.json" 1
-counts 16 16 0 0 20
+counts 16 16 0 0 29
 app 4 "$tmp/corrupt.json,$tmp/rs4.json" 0
 [ "$(grep -c '^topocoll: ' "$tmp/err")" -eq 1 ] || fail "corrupt plan: not one line: $(cat "$tmp/err")"
 grep -qF "topocoll: warning: rank 0: $tmp/corrupt.json:" "$tmp/err" && grep -qF "; plan not used" "$tmp/err" ||
   fail "corrupt plan warning: $(cat "$tmp/err")"
 app 4 "$tmp/corrupt.json,$tmp/rs4.json" 1
-counts 8 0 0 8 28
-app 6 "$tmp/ar4.json:$tmp/ag4.json:$tmp/rs4.json" 1
-counts 0 0 0 0 36
-[ "$(grep -c 'plan skipped$' "$tmp/err")" -eq 3 ] || fail "6 ranks: expected three skipped plans: $(cat "$tmp/err")"
+counts 8 0 0 8 37
+app 6 "$tmp/ar4.json:$tmp/ag4.json:$tmp/rs4.json:$tmp/a2a4.json" 1
+counts 0 0 0 0 45
+[ "$(grep -c 'plan skipped$' "$tmp/err")" -eq 4 ] || fail "6 ranks: expected four skipped plans: $(cat "$tmp/err")"
 # Fabric plans (tests/fabric_sched.py: two islands with a switch, hops through it collapsed
 # into direct sends): the 4 compute nodes of islands(2) serve the 4 ranks, the 6 of
 # islands(3) do not.
@@ -86,7 +96,7 @@ gen="python3 $(cd "$(dirname "$0")" && pwd)/fabric_sched.py"
 for c in allreduce allgather reduce-scatter; do $gen islands 2 $c "$tmp/isl-$c.json" || fail "islands(2) $c"; done
 $gen islands 3 allreduce "$tmp/isl3-allreduce.json" || fail "islands(3) allreduce"
 app 4 "$tmp/isl-allreduce.json:$tmp/isl-allgather.json,$tmp/isl-reduce-scatter.json:$tmp/isl3-allreduce.json" 1
-counts 32 16 8 8 4
+counts 32 16 8 8 13
 grep -qF "topocoll: warning: rank 0: $tmp/isl3-allreduce.json: the schedule is for 6 compute nodes but the communicator has 4 ranks; plan skipped" \
   "$tmp/err" || fail "no warning for the 6-rank fabric plan: $(cat "$tmp/err")"
 

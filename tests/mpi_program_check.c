@@ -17,6 +17,10 @@
 **     any receive; records that do not pair with the receives are TC_EFAIL naming why;
 **   - one message per (step, peer): the groups, and their element layout — pieces end to
 **     end in a buffer go straight from / into it, others through staging, in order;
+**   - alltoall, rank 1 of 3 (one unit per shard, relaying shard 2 = 0 -> 2): input block t,
+**     output block s and the one relayed shard are `count` elements each (scratch holds 5
+**     elements for count 5, not the 9 x 5 of every shard); an op crossing two shards of
+**     scratch is TC_EFAIL;
 **   - chunk boundaries: 10 elements in 3 shards of 2 units are 0 1 3 4 6 8 10, and a
 **     boundary of 2^62 + 1 elements in 7 shards of 1000003 units is exact (128-bit).
 ** Prints the first failed check and exits 1.
@@ -70,6 +74,7 @@ static void plan_init(tc_mpi_plan *plan) {
 }
 
 static void plan_clear(tc_mpi_plan *plan) {
+  free(plan->a2a_relayed);
   free(plan->ops);
   free(plan->step_first);
   free(plan->groups);
@@ -273,6 +278,54 @@ static void chunk_starts(void) {
   CHECK(big == INT64_C(2635246518145831138), "big chunk start %lld", (long long)big);
 }
 
+/* Rank 1 of a 3-rank alltoall by sssp on uniring(1,3) (test_program.c's by-hand program):
+   it sends its blocks for 0 and 2, receives 0's block and relays 0's block for 2. */
+static void alltoall_program(tc_mpi_plan *plan) {
+  tc_op ops[] = {copy_op(0, TC_BUF_INPUT, 1, TC_BUF_OUTPUT, 1, 1), send_op(1, TC_BUF_INPUT, 0, 1),
+                 send_op(1, TC_BUF_INPUT, 2, 1),  recv_op(1, TC_BUF_OUTPUT, 0, 1),
+                 recv_op(1, TC_BUF_SCRATCH, 2, 1), send_op(2, TC_BUF_SCRATCH, 2, 1),
+                 recv_op(2, TC_BUF_OUTPUT, 2, 1)};
+  for (int i = 1; i < 7; i++) ops[i].peer = ops[i].kind == TC_OP_SEND ? 2 : 0;
+  tc_program p = {.coll = TC_COLL_ALLTOALL, .rank = 1, .ranks = 3, .nshards = 9, .units = 1, .steps = 2,
+                  .input_chunks = 3, .output_chunks = 3, .scratch_chunks = 9, .redundant_off = 9, .nops = 7,
+                  .ops = ops};
+  tc_error err;
+  plan_init(plan);
+  plan->rank = 1;
+  plan->ranks = 3;
+  plan->coll = TC_COLL_ALLTOALL;
+  int rc = tci_run_plan_annotate(plan, &p, &err);
+  CHECK(rc == TC_OK, "alltoall: annotate: %s", err.msg);
+  if (!rc) {
+    CHECK(plan->a2a_nrelayed == 1 && plan->a2a_relayed[0] == 2, "alltoall: %lld relayed shards",
+          (long long)plan->a2a_nrelayed);
+    rc = tci_run_layout_prepare(plan, 5, &err);
+    CHECK(rc == TC_OK, "alltoall: layout: %s", err.msg);
+  }
+  if (!rc) {
+    CHECK(plan->layout.total == 45 && plan->layout.scratch_elems == 5, "alltoall: total %lld, scratch %lld",
+          (long long)plan->layout.total, (long long)plan->layout.scratch_elems);
+    expect_span(plan, 0, 5, 5, 5);   /* own block: input 1 -> output 1 */
+    expect_span(plan, 1, 0, -1, 5);  /* block for 0 */
+    expect_span(plan, 2, 10, -1, 5); /* block for 2 */
+    expect_span(plan, 3, -1, 0, 5);  /* 0's block for 1: output block 0 */
+    expect_span(plan, 4, -1, 0, 5);  /* 0's block for 2: scratch slot 0 */
+    expect_span(plan, 5, 0, -1, 5);  /* ... sent on from there */
+    expect_span(plan, 6, -1, 10, 5); /* 2's block for 1 (relayed by 0): output block 2 */
+  }
+  plan_clear(plan);
+  ops[4].dst_off = ops[5].src_off = 1;
+  ops[4].cnt = ops[5].cnt = 2;
+  plan_init(plan);
+  plan->rank = 1;
+  plan->ranks = 3;
+  plan->coll = TC_COLL_ALLTOALL;
+  rc = tci_run_plan_annotate(plan, &p, &err);
+  CHECK(rc == TC_EFAIL && strstr(err.msg, "an alltoall op crosses shards in scratch"),
+        "alltoall: a scratch op over two shards: %d %s", rc, err.msg);
+  plan_clear(plan);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   tc_mpi_plan plan;
@@ -282,6 +335,7 @@ int main(int argc, char **argv) {
   redundant_receives(&plan);
   mismatched_records(&plan);
   grouped_messages(&plan);
+  alltoall_program(&plan);
   chunk_starts();
   if (!failures) printf("mpi_program_check: all checks passed\n");
   MPI_Finalize();

@@ -290,6 +290,7 @@ static int read_gpu(reader *R, xmlNode *n, mx_algo *a, int max_steps) {
   long long ncpl = a->nchunksperloop, n_ = a->ngpus;
   int ok = a->coll == MX_COLL_ALLGATHER       ? g->ochunks == ncpl && (long long)g->ichunks * n_ == ncpl
            : a->coll == MX_COLL_REDUCESCATTER ? g->ichunks == ncpl && (long long)g->ochunks * n_ == ncpl
+           : a->coll == MX_COLL_ALLTOALL      ? g->ichunks == ncpl && g->ochunks == ncpl && ncpl % n_ == 0
                                               : g->ichunks == ncpl && g->ochunks == ncpl;
   if (!ok)
     return bad(R, "i_chunks %d, o_chunks %d do not fit the collective with nchunksperloop %d and %d gpus", g->ichunks,
@@ -338,6 +339,8 @@ static int read_algo(reader *R, xmlNode *root, mx_algo *a, int max_steps) {
     a->coll = MX_COLL_REDUCESCATTER;
   else if (!strcmp(coll, "allreduce"))
     a->coll = MX_COLL_ALLREDUCE;
+  else if (!strcmp(coll, "alltoall"))
+    a->coll = MX_COLL_ALLTOALL;
   else
     return bad(R, "collective \"%s\" is not one this checker executes", coll);
   if (!a->inplace && !a->outofplace) return bad(R, "neither inplace nor outofplace");
@@ -860,6 +863,10 @@ static uint64_t expected(const machine *m, int r, int c, int e) {
     int ic = a->gpus[0].ichunks;
     return input_value(c / ic, c % ic, e);
   }
+  if (a->coll == MX_COLL_ALLTOALL) { /* output block s of gpu r: input block r of gpu s */
+    int B = a->gpus[r].ochunks / a->ngpus;
+    return input_value(c / B, r * B + c % B, e);
+  }
   int src = a->coll == MX_COLL_REDUCESCATTER ? r * a->gpus[r].ochunks + c : c;
   uint64_t v = input_value(0, src, e);
   for (int q = 1; q < a->ngpus; q++) v = reduce(m->o->op, v, input_value(q, src, e));
@@ -906,7 +913,7 @@ int mx_check(const char *path, int max_steps, int nrandom, uint64_t seed, char *
   mx_algo *a;
   int rc = mx_load(path, max_steps, &a, msg, size);
   if (rc) return rc;
-  int nops = a->coll == MX_COLL_ALLGATHER ? 1 : 2;
+  int nops = a->coll == MX_COLL_ALLGATHER || a->coll == MX_COLL_ALLTOALL ? 1 : 2;
   for (int inplace = 0; inplace < 2 && !rc; inplace++) {
     if (inplace ? !a->inplace : !a->outofplace) continue;
     for (int op = 0; op < nops && !rc; op++)

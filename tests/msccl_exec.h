@@ -32,10 +32,12 @@
 ** enabled events round-robin or in a seeded random order; when none is enabled and some
 ** threadblock is unfinished it reports a deadlock. In place the buffers alias the NCCL way
 ** (allgather: input = output + rank * i_chunks; reduce-scatter: output = input + rank *
-** o_chunks; allreduce: input = output). Inputs are pseudo-random 32-bit values, every
-** other chunk starts as garbage larger than any of them (so a stray read shows under sum
-** and max), and at the end every output element must equal the collective's result and
-** an out-of-place input must be untouched.
+** o_chunks; allreduce and alltoall: input = output). Inputs are pseudo-random 32-bit
+** values, every other chunk starts as garbage larger than any of them (so a stray read
+** shows under sum and max), and at the end every output element must equal the
+** collective's result and an out-of-place input must be untouched. Alltoall: i_chunks =
+** o_chunks = nchunksperloop = ngpus * B, input block t (chunks t*B ..) of gpu s must end as
+** output block s of gpu t.
 ** Races. Every run also builds vector clocks along its events (program order, dependency
 ** edges from the step that set the flag, send start -> receive start, and with
 ** rendezvous receive start -> send end) and reports two steps of different threadblocks
@@ -54,7 +56,7 @@ enum { MX_OK = 0, MX_EINVALID, MX_EDEADLOCK, MX_EFIFO, MX_EWRONG, MX_ERACE, MX_E
 enum { MX_OP_SUM = 0, MX_OP_MAX = 1 };
 enum { MX_T_S, MX_T_R, MX_T_RCS, MX_T_RRS, MX_T_RRC, MX_T_RRCS, MX_T_CPY, MX_T_RE, MX_T_NOP };
 enum { MX_BUF_I = 0, MX_BUF_O = 1, MX_BUF_S = 2 };
-enum { MX_COLL_ALLGATHER, MX_COLL_REDUCESCATTER, MX_COLL_ALLREDUCE };
+enum { MX_COLL_ALLGATHER, MX_COLL_REDUCESCATTER, MX_COLL_ALLREDUCE, MX_COLL_ALLTOALL };
 
 typedef struct mx_step {
   int type, srcbuf, srcoff, dstbuf, dstoff, cnt, depid, deps, hasdep;

@@ -176,7 +176,7 @@ expect_err 2 "no allreduce algorithm 'ring'" sim "$tmp/k2.json" --smpi-algos rin
 expect_err 2 "$tmp/nonexistent.json" sim "$tmp/nonexistent.json"
 printf '{"format": "topocoll-schedule"' >"$tmp/broken.json"
 expect_err 2 "broken.json" sim "$tmp/broken.json"
-expect_err 2 "a broadcast schedule; the executors run allgather, reduce-scatter and allreduce only" sim "$tmp/bc.json"
+expect_err 2 "a broadcast schedule; the executors run allgather, reduce-scatter, allreduce and alltoall only" sim "$tmp/bc.json"
 python3 - "$tmp/t33.json" "$tmp/bad.json" <<'PY' || fail "corrupting a schedule"
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -893,7 +893,7 @@ static void limits_impossible(void **state) {
   tc_graph *k = tc_test_spec("complete(5)");
   assert_int_equal(tc_baseline_dbt(k, TC_COLL_BROADCAST, 0, 1, &s, &err), TC_OK);
   assert_int_equal(tc_msccl_export(k, &s, NULL, path, NULL, &err), TC_EINPUT);
-  assert_string_equal(err.msg, "MSCCL export covers allgather, reduce-scatter and allreduce, not broadcast");
+  assert_string_equal(err.msg, "MSCCL export covers allgather, reduce-scatter, allreduce and alltoall, not broadcast");
   tc_schedule_destroy(&s);
   tc_graph_destroy(k);
 }
@@ -1015,6 +1015,61 @@ static void fabric_schedules(void **state) {
   tc_graph_destroy(g);
 }
 
+/* Alltoall (coll="alltoall"): the routing baselines' schedules, relays included (sssp and
+   ewsp forward shards over several hops; ewsp splits them in 6 units on hypercube(3)) and on
+   fig2toy(), whose GPUs meet only in switches, exported and executed by the checker: every
+   input block reaches its destination's output. The header: nchunksperloop = i_chunks =
+   o_chunks = ngpus * units (MSCCL's per-peer count times ngpus), out of place only, the
+   scratch packed to the chunks a GPU relays (sssp on uniring(1,4): GPU 1 relays shards
+   0 -> 2, 0 -> 3 and 3 -> 2 — two chunks of 0's row and one of 3's, 3 chunks, not 16). */
+static void alltoall_schedules(void **state) {
+  const tc_tmpdir *d = *state;
+  static const struct {
+    const char *algo, *spec;
+  } cases[] = {{"direct", "hypercube(3)"}, {"sssp", "hypercube(3)"}, {"ewsp", "hypercube(3)"},
+               {"sssp", "torus(3,3)"},     {"ewsp", "torus(3,3)"},   {"sssp", "genkautz(2,10)"},
+               {"sssp", "fig2toy()"},      {"ewsp", "fig2toy()"}};
+  char path[PATH_MAX], msg[512], what[96];
+  tc_tmpdir_path(d, "algo.xml", path, sizeof path);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tc_graph *g = tc_test_spec(cases[i].spec);
+    tc_schedule s;
+    baseline(cases[i].algo, g, TC_COLL_ALLTOALL, 0, &s);
+    snprintf(what, sizeof what, "%s alltoall on %s", cases[i].algo, cases[i].spec);
+    export_and_check(d, g, &s, what);
+    mx_algo *a;
+    assert_int_equal(mx_load(path, TC_MSCCL_DEFAULT_MAX_STEPS, &a, msg, sizeof msg), MX_OK);
+    assert_int_equal(a->coll, MX_COLL_ALLTOALL);
+    assert_int_equal(a->ngpus, tc_rank_count(g));
+    assert_int_equal(a->nchunksperloop, (int64_t)a->ngpus * s.units);
+    assert_int_equal(a->inplace, 0);
+    assert_int_equal(a->outofplace, 1);
+    mx_free(a);
+    tc_schedule_destroy(&s);
+    tc_graph_destroy(g);
+  }
+  tc_graph *g = tc_test_spec("uniring(1,4)");
+  tc_schedule s;
+  baseline("sssp", g, TC_COLL_ALLTOALL, 0, &s);
+  export_and_check(d, g, &s, "sssp alltoall on uniring(1,4)");
+  mx_algo *a;
+  assert_int_equal(mx_load(path, TC_MSCCL_DEFAULT_MAX_STEPS, &a, msg, sizeof msg), MX_OK);
+  assert_int_equal(a->nchunksperloop, 4);
+  for (int r = 0; r < 4; r++) {
+    assert_int_equal(a->gpus[r].ichunks, 4);
+    assert_int_equal(a->gpus[r].schunks, 3);
+  }
+  mx_free(a);
+  tc_msccl_options o;
+  tc_msccl_options_init(&o);
+  o.redop = "sum";
+  tc_error err;
+  assert_int_equal(tc_msccl_export(g, &s, &o, path, NULL, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "a reduction (redop) applies to reduce-scatter and allreduce, not alltoall");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, make_tmpdir, tc_tmpdir_teardown)
 
 int main(void) {
@@ -1036,6 +1091,7 @@ int main(void) {
       T(fuzz_regressions),
       T(redundant_transfers_random),
       T(fabric_schedules),
+      T(alltoall_schedules),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   xmlCleanupParser();

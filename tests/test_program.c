@@ -119,7 +119,13 @@ static rank_state *setup(const tc_graph *g, const tc_schedule *s, unsigned flags
     tc_program *p = &R[r].p;
     int64_t nchunks = (int64_t)s->nshards * s->units, own = (int64_t)r * s->units;
     R[r].scratch = calloc((size_t)(p->scratch_chunks + 1), sizeof(int64_t));
-    if (s->coll == TC_COLL_ALLGATHER) {
+    if (s->coll == TC_COLL_ALLTOALL) { /* block t of rank r is global chunks (r*C + t)*units...; never in place */
+      int64_t row = p->input_chunks;
+      assert_false(in_place);
+      R[r].in = R[r].in_own = calloc((size_t)row, sizeof(int64_t));
+      R[r].out = R[r].out_own = calloc((size_t)row, sizeof(int64_t));
+      for (int64_t j = 0; j < row; j++) R[r].in[j] = input_value(r, r * row + j);
+    } else if (s->coll == TC_COLL_ALLGATHER) {
       R[r].out = R[r].out_own = calloc((size_t)nchunks, sizeof(int64_t));
       R[r].in = in_place ? R[r].out + own : (R[r].in_own = calloc((size_t)s->units, sizeof(int64_t)));
       for (int64_t j = 0; j < s->units; j++) R[r].in[j] = input_value(r, own + j);
@@ -155,7 +161,10 @@ static void check_result(const tc_schedule *s, rank_state *R, const char *what) 
   for (int32_t r = 0; r < n; r++) {
     for (int64_t j = 0; j < R[r].p.output_chunks; j++) {
       int64_t c = s->coll == TC_COLL_REDUCE_SCATTER ? (int64_t)r * s->units + j : j, want = 0;
-      if (s->coll == TC_COLL_ALLGATHER) want = input_value((int32_t)(c / s->units), c);
+      if (s->coll == TC_COLL_ALLTOALL) { /* block u of r's output: u's block for r */
+        int32_t u = (int32_t)(j / s->units);
+        want = input_value(u, ((int64_t)u * n + r) * s->units + j % s->units);
+      } else if (s->coll == TC_COLL_ALLGATHER) want = input_value((int32_t)(c / s->units), c);
       else
         for (int32_t u = 0; u < n; u++) want += input_value(u, c);
       if (R[r].out[j] != want)
@@ -336,11 +345,12 @@ static void check_structure(rank_state *R, const char *what) {
   }
 }
 
-/* Both interpreters, out of place and in place; the asynchronous one with seeds 1..seeds
-   (it rescans every op per step it takes: big programs run with few seeds or none). */
+/* Both interpreters, out of place and in place (alltoall: out of place only, the executors
+   copy its input away first); the asynchronous one with seeds 1..seeds (it rescans every
+   op per step it takes: big programs run with few seeds or none). */
 static void run_seeds(const tc_graph *g, const tc_schedule *s, const char *what, uint64_t seeds) {
   char label[160];
-  for (int in_place = 0; in_place <= 1; in_place++) {
+  for (int in_place = 0; in_place <= (s->coll != TC_COLL_ALLTOALL); in_place++) {
     snprintf(label, sizeof label, "%s %s%s sync", what, tc_collective_name(s->coll), in_place ? " in place" : "");
     rank_state *R = setup(g, s, 0, in_place);
     check_structure(R, label);
@@ -665,7 +675,7 @@ static void errors(void **state) {
   tc_error err;
   assert_int_equal(tc_test_generate("dbt", NULL, g, TC_COLL_BROADCAST, 2, 1, &s, &err), TC_OK);
   assert_int_equal(tc_program_lower(g, &s, 0, 0, &p, &err), TC_EINPUT);
-  assert_string_equal(err.msg, "a broadcast schedule; the executors run allgather, reduce-scatter and allreduce only");
+  assert_string_equal(err.msg, "a broadcast schedule; the executors run allgather, reduce-scatter, allreduce and alltoall only");
   tc_schedule_destroy(&s);
   int32_t owner[2] = {1, 0};
   assert_int_equal(tc_schedule_init_owned(&s, TC_COLL_ALLGATHER, 7, 2, owner, 1, "x", &err), TC_OK);
@@ -710,10 +720,16 @@ static int cmp_message(const void *a, const void *b) {
 }
 
 /* The collective's chunk that (buffer, offset) of rank p's program holds (program.h's
-   layouts; the redundant area does not arise in these schedules and fails the test). */
+   layouts, alltoall's mirror included; the redundant area does not arise in these
+   schedules and fails the test). */
 static int64_t chunk_of(const tc_program *p, tc_buffer b, int64_t off) {
   int64_t own = (int64_t)p->rank * p->units, nchunks = (int64_t)p->nshards * p->units;
-  if (b == TC_BUF_SCRATCH && (p->coll != TC_COLL_REDUCE_SCATTER || off >= nchunks))
+  if (p->coll == TC_COLL_ALLTOALL && b != TC_BUF_SCRATCH) { /* rank pairs: input row r, output column r */
+    int64_t blk = off / p->units, j = off % p->units;
+    return (b == TC_BUF_INPUT ? (int64_t)p->rank * p->ranks + blk : blk * p->ranks + p->rank) * p->units + j;
+  }
+  if (b == TC_BUF_SCRATCH && (p->coll != TC_COLL_REDUCE_SCATTER || off >= nchunks) &&
+      (p->coll != TC_COLL_ALLTOALL || off >= nchunks))
     fail_msg("rank %d uses the redundant area (scratch %lld)", p->rank, (long long)off);
   if (p->coll == TC_COLL_ALLGATHER && b == TC_BUF_INPUT) return own + off;
   if (p->coll == TC_COLL_REDUCE_SCATTER && b == TC_BUF_OUTPUT) return own + off;
@@ -1256,6 +1272,125 @@ static void fabric_layout_errors(void **state) {
   tc_graph_destroy(g);
 }
 
+/* ---- alltoall ------------------------------------------------------------------------------ */
+
+/* Alltoall by sssp on uniring(1,3) (arcs i -> i+1), one unit per shard, rank 1, by hand.
+   Step 1: rank 1 sends its blocks for 0 and 2 (shards 3 and 5) to 2 from its input, and
+   receives shard 1 (0 -> 1) into its output block 0 and shard 2 (0 -> 2, relayed) into
+   its mirror at chunk 2; step 2: it sends shard 2 on from the mirror and receives shard 7
+   (2 -> 1, relayed by 0) into output block 2. Its own block is copied in step 0. */
+static void alltoall_program_by_hand(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("uniring(1,3)");
+  tc_schedule s;
+  tc_error err;
+  assert_int_equal(tc_test_generate("sssp", NULL, g, TC_COLL_ALLTOALL, -1, 0, &s, &err), TC_OK);
+  assert_int_equal(tc_schedule_verify(g, &s, &err), TC_OK);
+  assert_int_equal(s.units, 1);
+  assert_int_equal(s.steps, 2);
+  tc_program p;
+  assert_int_equal(tc_program_lower(g, &s, 1, TC_LOWER_DEPS, &p, &err), TC_OK);
+  assert_int_equal(p.nshards, 9);
+  assert_int_equal(p.input_chunks, 3);
+  assert_int_equal(p.output_chunks, 3);
+  assert_int_equal(p.scratch_chunks, 9);
+  assert_int_equal(p.redundant_off, 9);
+  const tc_op want[] = {
+      {TC_OP_COPY, 0, -1, -1, TC_BUF_INPUT, 1, TC_BUF_OUTPUT, 1, 1, 0, 0},
+      {TC_OP_SEND, 1, 2, 1, TC_BUF_INPUT, 0, TC_BUF_INPUT, -1, 1, 0, 0},
+      {TC_OP_SEND, 1, 2, 1, TC_BUF_INPUT, 2, TC_BUF_INPUT, -1, 1, 0, 0},
+      {TC_OP_RECV, 1, 0, 0, TC_BUF_INPUT, -1, TC_BUF_OUTPUT, 0, 1, 0, 0},
+      {TC_OP_RECV, 1, 0, 0, TC_BUF_INPUT, -1, TC_BUF_SCRATCH, 2, 1, 0, 0},
+      {TC_OP_SEND, 2, 2, 1, TC_BUF_SCRATCH, 2, TC_BUF_INPUT, -1, 1, 0, 0},
+      {TC_OP_RECV, 2, 0, 0, TC_BUF_INPUT, -1, TC_BUF_OUTPUT, 2, 1, 0, 0},
+  };
+  assert_ops(&p, want, 7);
+  /* The relay's send waits for the receive into the mirror (op 4), nothing else waits. */
+  for (int64_t i = 0; i < p.nops; i++) assert_int_equal(p.ops[i].ndeps, i == 5);
+  assert_int_equal(p.deps[p.ops[5].dep_first], 4);
+  tc_program_destroy(&p);
+  tc_schedule_destroy(&s);
+  /* ranks^2 * units chunks must fit 64 bits */
+  assert_int_equal(tc_schedule_init(&s, TC_COLL_ALLTOALL, 3, INT64_MAX / 4, "huge", &err), TC_OK);
+  assert_int_equal(tc_program_check(g, &s, &err), TC_ERANGE);
+  assert_string_equal(err.msg, "schedule has too many chunks (3 ranks squared x 2305843009213693951 units)");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
+/* The routing baselines' alltoall schedules (direct hops, multi-hop sssp and ewsp with
+   split weights, dimension order) compute the alltoall under both interpreters, and
+   lowering all ranks at once gives each rank's own program. */
+static void alltoall_programs(void **state) {
+  (void)state;
+  struct {
+    const char *algo, *spec;
+  } cases[] = {
+      {"direct", "complete(4)"},   {"direct", "hypercube(3)"}, {"sssp", "hypercube(3)"}, {"ewsp", "hypercube(3)"},
+      {"sssp", "torus(3,3)"},      {"ewsp", "torus(3,3)"},     {"dor", "torus(3,3)"},    {"sssp", "genkautz(2,10)"},
+      {"ewsp", "genkautz(2,10)"},  {"sssp", "uniring(1,5)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tc_graph *g = tc_test_spec(cases[i].spec);
+    tc_schedule s;
+    tc_error err;
+    char what[96];
+    snprintf(what, sizeof what, "%s on %s", cases[i].algo, cases[i].spec);
+    if (tc_test_generate(cases[i].algo, cases[i].spec, g, TC_COLL_ALLTOALL, -1, 0, &s, &err))
+      fail_msg("%s: %s", what, err.msg);
+    if (tc_schedule_verify(g, &s, &err)) fail_msg("%s: %s", what, err.msg);
+    assert_int_equal(tc_program_check(g, &s, &err), TC_OK);
+    run_seeds(g, &s, what, 2);
+    tc_program *all = calloc((size_t)s.nodes, sizeof *all);
+    assert_int_equal(tc_program_lower_all(g, &s, TC_LOWER_DEPS, all, &err), TC_OK);
+    for (int32_t r = 0; r < s.nodes; r++) {
+      tc_program one;
+      assert_int_equal(tc_program_lower(g, &s, r, TC_LOWER_DEPS, &one, &err), TC_OK);
+      assert_int_equal(one.nops, all[r].nops);
+      for (int64_t k = 0; k < one.nops; k++)
+        if (!op_equal(&one.ops[k], &all[r].ops[k])) fail_msg("%s: rank %d op %lld differs", what, r, (long long)k);
+      tc_program_destroy(&one);
+      tc_program_destroy(&all[r]);
+    }
+    free(all);
+    tc_schedule_destroy(&s);
+    tc_graph_destroy(g);
+  }
+}
+
+/* Alltoall on a star of 4 behind a switch (node 0 or 4): every shard crosses the switch, so
+   every message is collapsed to one from its owner's rank, at step 2, straight into the
+   destination's output; the program's shards are rank pairs (the graph has 5 nodes, 4
+   ranks: 16 shards, not 25). */
+static void fabric_alltoall(void **state) {
+  (void)state;
+  for (int first = 0; first <= 1; first++) {
+    tc_graph *g = tc_fabric_star(4, first);
+    tc_schedule s;
+    tc_error err;
+    const char *what = first ? "alltoall on star(4), switch first" : "alltoall on star(4)";
+    if (tc_test_generate("sssp", NULL, g, TC_COLL_ALLTOALL, -1, 0, &s, &err)) fail_msg("%s: %s", what, err.msg);
+    assert_int_equal(tc_schedule_verify(g, &s, &err), TC_OK);
+    assert_int_equal(s.steps, 2);
+    assert_int_equal(s.units, 1);
+    message want[12];
+    int n = 0;
+    for (int32_t k = 0; k < 4; k++)
+      for (int32_t j = 0; j < 4; j++)
+        if (j != k) want[n++] = (message){2, k, j, k * 4 + j, 1};
+    expect_messages(g, &s, want, n, what);
+    tc_program p;
+    assert_int_equal(tc_program_lower(g, &s, 2, 0, &p, &err), TC_OK);
+    assert_int_equal(p.nshards, 16);
+    assert_int_equal(p.input_chunks, 4);
+    assert_int_equal(p.scratch_chunks, 16);
+    tc_program_destroy(&p);
+    run_seeds(g, &s, what, 2);
+    tc_schedule_destroy(&s);
+    tc_graph_destroy(g);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(interval_set_random), cmocka_unit_test(ring_program_by_hand),
@@ -1266,6 +1401,8 @@ int main(void) {
       cmocka_unit_test(fabric_fig2toy_ring), cmocka_unit_test(fabric_dgx_ring), cmocka_unit_test(fabric_refusals),
       cmocka_unit_test(fabric_pieces), cmocka_unit_test(fabric_layout_errors),
       cmocka_unit_test(fabric_reduce_relays), cmocka_unit_test(fabric_forestcoll),
+      cmocka_unit_test(alltoall_program_by_hand), cmocka_unit_test(alltoall_programs),
+      cmocka_unit_test(fabric_alltoall),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

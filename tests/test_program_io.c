@@ -28,12 +28,16 @@
 
 static int make_tmpdir(void **state) { return tc_tmpdir_setup(state, "tc-progio"); }
 
-static void build(const char *spec, tc_collective coll, tc_graph **g, tc_schedule *s) {
+static void build_by(const char *spec, const char *algo, tc_collective coll, tc_graph **g, tc_schedule *s) {
   tc_error err;
   tc_cost cost;
   *g = tc_test_spec(spec);
-  if (tc_collective_build(*g, "bfb", coll, NULL, s, &cost, &err)) fail_msg("%s: %s", spec, err.msg);
+  if (tc_collective_build(*g, algo, coll, NULL, s, &cost, &err)) fail_msg("%s: %s", spec, err.msg);
   tc_cost_destroy(&cost);
+}
+
+static void build(const char *spec, tc_collective coll, tc_graph **g, tc_schedule *s) {
+  build_by(spec, "bfb", coll, g, s);
 }
 
 static void assert_same_program(const tc_program *a, const tc_program *b) {
@@ -78,24 +82,24 @@ static uint64_t body_digest(const char *text, int ranks) {
   return h;
 }
 
-static void round_trip(void **state, const char *spec, tc_collective coll) {
+static void round_trip_by(void **state, const char *spec, const char *algo, tc_collective coll) {
   tc_tmpdir *f = *state;
   tc_graph *g;
   tc_schedule s;
   tc_error err;
-  build(spec, coll, &g, &s);
+  build_by(spec, algo, coll, &g, &s);
   char path[PATH_MAX];
   tc_tmpdir_path(f, "programs.txt", path, sizeof path);
   assert_int_equal(tc_program_file_write(g, &s, path, &err), TC_OK);
   assert_int_equal(tc_program_file_detect(path), 1);
   char *text = tc_files_slurp(path), head[128];
-  snprintf(head, sizeof head, "topocoll-programs 1\ncollective %s\nalgorithm bfb\nranks %d\ndigest ",
-           tc_collective_name(coll), g->n);
+  snprintf(head, sizeof head, "topocoll-programs 1\ncollective %s\nalgorithm %s\nranks %d\ndigest ",
+           tc_collective_name(coll), algo, g->n);
   assert_memory_equal(text, head, strlen(head));
   tc_program_file_header hdr;
   assert_int_equal(tc_program_file_read_header(path, &hdr, &err), TC_OK);
   assert_int_equal(hdr.coll, coll);
-  assert_string_equal(hdr.algorithm, "bfb");
+  assert_string_equal(hdr.algorithm, algo);
   assert_int_equal(hdr.ranks, g->n);
   assert_true(hdr.digest == body_digest(text, g->n));
   for (int32_t r = 0; r < g->n; r++) {
@@ -112,7 +116,12 @@ static void round_trip(void **state, const char *spec, tc_collective coll) {
   tc_graph_destroy(g);
 }
 
+static void round_trip(void **state, const char *spec, tc_collective coll) { round_trip_by(state, spec, "bfb", coll); }
+
 static void torus_allreduce(void **state) { round_trip(state, "torus(3,3)", TC_COLL_ALLREDUCE); }
+/* Alltoall: relays through the mirror (sssp: two hops on torus(3,3)), split weights (ewsp). */
+static void torus_alltoall(void **state) { round_trip_by(state, "torus(3,3)", "sssp", TC_COLL_ALLTOALL); }
+static void hypercube_alltoall(void **state) { round_trip_by(state, "hypercube(3)", "ewsp", TC_COLL_ALLTOALL); }
 static void kautz_allgather(void **state) { round_trip(state, "kautz(2,2)", TC_COLL_ALLGATHER); }
 static void kautz_reduce_scatter(void **state) { round_trip(state, "kautz(2,2)", TC_COLL_REDUCE_SCATTER); }
 
@@ -214,6 +223,7 @@ static void refusals(void **state) {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, make_tmpdir, tc_tmpdir_teardown)
 
 int main(void) {
-  const struct CMUnitTest tests[] = {T(torus_allreduce), T(kautz_allgather), T(kautz_reduce_scatter), T(refusals)};
+  const struct CMUnitTest tests[] = {T(torus_allreduce), T(kautz_allgather), T(kautz_reduce_scatter),
+                                     T(torus_alltoall),  T(hypercube_alltoall), T(refusals)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

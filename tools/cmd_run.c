@@ -7,7 +7,7 @@
 ** launched — the options, the size list (tc_units_parse_size_list), the schedule file
 ** (read, then verified with tc_schedule_verify: an invalid schedule is exit 1 like
 ** `topocoll verify`), whether the executor can run its collective (allgather,
-** reduce-scatter, allreduce; the first two in the paper's shard layout), --np against the
+** reduce-scatter, allreduce, alltoall; the first two in the paper's shard layout), --np against the
 ** schedule's node count, and where topocoll-exec and mpirun are. Only then is
 **   mpirun --oversubscribe -np N [--allow-run-as-root] --bind-to none [--mpirun-args...]
 **          topocoll-exec PLAN --sizes B1,B2,... --dtype D --op O --iters K --warmup W
@@ -59,11 +59,12 @@ void tc_cmd_run_help(void) {
       "library's own collective on the same data. Prints, per size, the time and algorithmic\n"
       "bandwidth (size / time) beside MPI's own. The schedule is verified before anything is\n"
       "launched.\n"
-      "Runs allgather, reduce-scatter and allreduce schedules.\n"
+      "Runs allgather, reduce-scatter, allreduce and alltoall schedules.\n"
       "\n"
       "  --np N          number of ranks; must equal the schedule's compute node count (the\n"
       "                  default)\n"
-      "  --sizes LIST    buffer sizes M of the whole collective, e.g. 4KB,1MB or 1KiB..256MiB\n"
+      "  --sizes LIST    buffer sizes M of the whole collective (alltoall: each rank's send\n"
+      "                  buffer), e.g. 4KB,1MB or 1KiB..256MiB\n"
       "                  (doubling range); default " DEFAULT_SIZES "; each is rounded down to\n"
       "                  whole elements on every rank, and the size reported is the one used\n"
       "  --dtype TYPE    int32 (default), int64, float or double\n"

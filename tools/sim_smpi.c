@@ -53,19 +53,31 @@ static const char *const allgather_algos[] = {
 static const char *const reduce_scatter_algos[] = {
     "default", "ompi", "ompi_basic_recursivehalving", "ompi_ring", "ompi_butterfly", "mpich", "mpich_pair",
     "mpich_rdb", "mpich_noncomm", "mvapich2", "impi", NULL};
+/* pair, pair_rma and the *_barrier variants of pair need a power-of-two rank count (SMPI
+   aborts otherwise: reported as skipped, like any algorithm that fails). */
+static const char *const alltoall_algos[] = {
+    "default", "2dmesh", "3dmesh", "basic_linear", "bruck", "pair", "pair_rma", "pair_light_barrier",
+    "pair_mpi_barrier", "pair_one_barrier", "rdb", "ring", "ring_light_barrier", "ring_mpi_barrier",
+    "ring_one_barrier", "mvapich2", "mvapich2_scatter_dest", "ompi", "mpich", "impi", NULL};
 
 const char *const *tc_sim_smpi_algorithms(tc_collective coll) {
   switch (coll) {
   case TC_COLL_ALLREDUCE: return allreduce_algos;
   case TC_COLL_ALLGATHER: return allgather_algos;
   case TC_COLL_REDUCE_SCATTER: return reduce_scatter_algos;
+  case TC_COLL_ALLTOALL: return alltoall_algos;
   default: return NULL;
   }
 }
 
 /* The smpi/<name> configuration item that picks coll's algorithm. */
 static const char *cfg_item(tc_collective coll) {
-  return coll == TC_COLL_ALLGATHER ? "allgather" : coll == TC_COLL_REDUCE_SCATTER ? "reduce_scatter" : "allreduce";
+  switch (coll) {
+  case TC_COLL_ALLGATHER: return "allgather";
+  case TC_COLL_REDUCE_SCATTER: return "reduce_scatter";
+  case TC_COLL_ALLTOALL: return "alltoall";
+  default: return "allreduce";
+  }
 }
 
 /* ---- the command line ---- */

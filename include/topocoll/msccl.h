@@ -9,9 +9,12 @@
 **     <gpu id i_chunks o_chunks s_chunks>        one per rank, buffers in program chunks
 **       <tb id send recv chan>                   threadblocks, ids 0..n-1
 **         <step s type srcbuf srcoff dstbuf dstoff cnt depid deps hasdep/>
-** coll is allgather, reducescatter or allreduce; nchunksperloop = nshards * units (the
-** larger of i_chunks and o_chunks); inplace = outofplace = 1 (program.h computes the
-** dependencies with the in-place aliases, so one program serves both).
+** coll is allgather, reducescatter, allreduce or alltoall; nchunksperloop = nshards * units
+** (the larger of i_chunks and o_chunks); inplace = outofplace = 1 (program.h computes the
+** dependencies with the in-place aliases, so one program serves both). Alltoall (paper 003
+** §4): the runtime multiplies the per-peer count by ngpus, so nchunksperloop = i_chunks =
+** o_chunks = ngpus * units; relayed units live in scratch, packed to the chunks the GPU
+** relays (s_chunks); inplace = 0 (its input and output never alias, program.h).
 **
 ** Mapping. SEND -> "s", RECV -> "r", RECV_REDUCE -> "rrc" (dst = src (op) received),
 ** COPY -> "cpy"; buffers input/output/scratch -> "i"/"o"/"s"; an unused side is written
@@ -46,7 +49,7 @@
 ** "MSCCL limit: gpu 0 threadblock 0 (send to 1, channel 0) needs 2 steps > 1 even over 32
 ** channels and 1 local threadblocks".
 ** Errors: TC_EFAIL when s fails verification (the verifier's line), TC_EINPUT for a
-** collective other than the three or a bad option, TC_ERANGE for a runtime limit,
+** collective other than the four or a bad option, TC_ERANGE for a runtime limit,
 ** TC_EIO naming the file; the file is replaced atomically (whole or untouched).
 */
 #ifndef TOPOCOLL_MSCCL_H

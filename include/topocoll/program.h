@@ -5,7 +5,7 @@
 ** receives, receive-and-reduce and local copies on chunk ranges of three buffers
 ** (input, output, scratch), with the dependencies an asynchronous executor (MSCCL) needs.
 ** It is the form both lowerers consume: the MSCCL XML writer (msccl.h) and the MPI
-** executor (run_mpi.h). Only allgather, reduce-scatter and allreduce are lowered.
+** executor (run_mpi.h). Allgather, reduce-scatter, allreduce and alltoall are lowered.
 **
 ** Ranks and switches. Rank r plays the r-th compute node of the graph (rank_map.h; on a
 ** graph without switches, node r); a program's ranks are the graph's compute nodes and its
@@ -49,6 +49,20 @@
 **                   nchunks chunks mirroring the input layout (scratch chunk c accumulates
 **                   r's partial of chunk c, which the input — read-only — cannot hold). The
 **                   redundant area follows the mirror. scratch_chunks is the total.
+**   alltoall        the program's shards are the rank pairs, not the schedule's node pairs:
+**                   nshards = ranks * ranks, shard k = s * ranks + t from rank s to rank
+**                   t (the schedule's shard of the nodes they play; on a graph without
+**                   switches the same numbering). input = output = ranks * units chunks:
+**                   input block t (chunks t*units ..) is shard r*ranks + t, output block
+**                   s is shard s*ranks + r; the own block is one COPY in step 0.
+**                   scratch = nchunks, a mirror (scratch chunk c holds chunk c), where a
+**                   rank keeps the units it relays: flow semantics (sched.h) hand each
+**                   unit on, so a rank sends its own units from its input and any other
+**                   from the mirror, and a unit lands in the output at its destination and
+**                   in the mirror anywhere else (back at its owner too, which keeps sending
+**                   from its input: the same data). A unit is held in one place at a time,
+**                   so no receive is ever redundant: redundant_off = scratch_chunks. Input
+**                   and output never alias (in place, the executors copy the input away).
 ** Allgather and reduce-scatter need the paper's layout (one shard per rank, shard k owned
 ** by rank k's node; without switches nshards == nodes, shard k owned by node k); anything
 ** else is TC_EINPUT.
@@ -96,7 +110,8 @@
 ** conflicts on overlapping chunks, only the nearest conflicting op per chunk range kept.
 ** Conflicts are computed with the in-place aliases assumed (allreduce: input == output;
 ** allgather: input == output[r*units...]; reduce-scatter: output == input[r*units...]),
-** so the same program is correct in place and out of place. No RECV / RECV_REDUCE or
+** so the same program is correct in place and out of place; alltoall's three buffers are
+** apart (out of place only). No RECV / RECV_REDUCE or
 ** COPY after it depends on a SEND of its own step: with rendezvous sends (a send ends only
 ** once its receive has begun, as MSCCL's bounded connection buffers behave at large
 ** sizes) such waits could close a cycle across ranks and deadlock. So, with TC_LOWER_DEPS,
@@ -166,9 +181,11 @@ typedef struct tc_program {
 enum { TC_LOWER_DEPS = 1 };
 
 /* Whether s on g can be lowered, i.e. run by the executors (MPI: `run`, the interposer,
-   SMPI; MSCCL): an allgather, reduce-scatter or allreduce; allgather and reduce-scatter in
-   the paper's layout (above); nshards * units chunks representable (TC_ERANGE); on a
-   fabric, some compute node, every shard owned by one, and relays that collapse (above).
+   SMPI; MSCCL): an allgather, reduce-scatter, allreduce or alltoall; allgather and
+   reduce-scatter in the paper's layout (above); nshards * units chunks representable
+   (TC_ERANGE; alltoall: ranks^2 * units); on a fabric, some compute node, every shard
+   owned by one (alltoall: shards with a switch end carry nothing), and relays that
+   collapse (above).
    TC_EINPUT naming the problem otherwise. The lowerers check it first; `run` calls it
    before launching mpirun, so a schedule the executor would refuse never starts one. */
 TC_API int tc_program_check(const tc_graph *g, const tc_schedule *s, tc_error *err);

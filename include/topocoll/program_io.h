@@ -10,7 +10,7 @@
 ** tc_program_file_write(g, s, path) lowers every rank of s (which must have passed
 ** tc_schedule_verify; no dependencies) and writes path atomically, a text file:
 **   topocoll-programs 1
-**   collective <allgather|reduce-scatter|allreduce>
+**   collective <allgather|reduce-scatter|allreduce|alltoall>
 **   algorithm <the schedule's algorithm name, the rest of the line>
 **   ranks <N: the graph's compute nodes, rank_map.h>
 **   digest <16 hex digits: FNV-1a 64 of every byte after the index>

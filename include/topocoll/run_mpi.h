@@ -24,14 +24,19 @@
 ** Calls mirror MPI's: tc_mpi_allgather(sendbuf, recvbuf, count, ...) gathers `count`
 ** elements from every rank (recvbuf holds N*count); tc_mpi_reduce_scatter(sendbuf, recvbuf,
 ** count, ...) is MPI_Reduce_scatter_block (sendbuf holds N*count, recvbuf gets count);
-** tc_mpi_allreduce(sendbuf, recvbuf, count, ...). TC_MPI_IN_PLACE (== MPI_IN_PLACE) as
-** sendbuf means in place, with MPI's conventions (allgather: own block already in recvbuf;
-** reduce-scatter: recvbuf holds the N*count input and the result lands in its first
-** count elements). Any count >= 0 works: shard k of `count` elements is
+** tc_mpi_allreduce(sendbuf, recvbuf, count, ...); tc_mpi_alltoall(sendbuf, recvbuf, count,
+** ...) is MPI_Alltoall with sendcount == recvcount == count (sendbuf holds N*count, block t
+** for rank t; recvbuf gets N*count, block s from rank s). TC_MPI_IN_PLACE (== MPI_IN_PLACE)
+** as sendbuf means in place, with MPI's conventions (allgather: own block already in
+** recvbuf; reduce-scatter: recvbuf holds the N*count input and the result lands in its
+** first count elements; alltoall: recvbuf holds the input, which the call first copies into
+** a buffer of the plan, N*count elements kept for later calls). Any count >= 0 works: shard k of `count` elements is
 ** [k*count/nshards, (k+1)*count/nshards) rounded down and each unit likewise, so chunks
 ** may be empty or uneven. Datatypes MPI_INT32_T, MPI_INT64_T, MPI_FLOAT, MPI_DOUBLE (and
 ** MPI_INT, MPI_LONG, MPI_LONG_LONG when they have one of those sizes); ops MPI_SUM,
-** MPI_MAX, MPI_MIN. A plan serves only its own collective.
+** MPI_MAX, MPI_MIN. A plan serves only its own collective. An alltoall rank's scratch
+** holds the blocks it relays for others, `count` elements each (none for a schedule of
+** direct sends).
 **
 ** Execution: step by step; in step t the program's pre-copies run, then every receive and
 ** send of the step is posted non-blocking (receives first, copy-receives straight into
@@ -87,6 +92,8 @@ TC_API int tc_mpi_reduce_scatter(tc_mpi_plan *plan, const void *sendbuf, void *r
                                  MPI_Datatype type, MPI_Op op, tc_error *err);
 TC_API int tc_mpi_allreduce(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
                             MPI_Op op, tc_error *err);
+TC_API int tc_mpi_alltoall(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                           tc_error *err);
 
 /* Testing and simulation aid: when off, reductions and copies are skipped (the messages
    are exactly the same), so SMPI can time 1 GB collectives on shared dummy buffers (under

@@ -49,6 +49,8 @@ const char *tc_msccl_coll_name(tc_collective c) {
     return "reducescatter";
   case TC_COLL_ALLREDUCE:
     return "allreduce";
+  case TC_COLL_ALLTOALL:
+    return "alltoall";
   default:
     return NULL;
   }
@@ -75,8 +77,9 @@ static int check_options(const tc_schedule *s, const tc_msccl_options *o, tc_err
   if (o->redop) {
     if (strcmp(o->redop, "sum") && strcmp(o->redop, "prod") && strcmp(o->redop, "max") && strcmp(o->redop, "min"))
       return tc_error_set(err, TC_EINPUT, "unknown reduction \"%s\" (sum, prod, max, min)", o->redop);
-    if (s->coll == TC_COLL_ALLGATHER)
-      return tc_error_set(err, TC_EINPUT, "a reduction (redop) applies to reduce-scatter and allreduce, not allgather");
+    if (s->coll == TC_COLL_ALLGATHER || s->coll == TC_COLL_ALLTOALL)
+      return tc_error_set(err, TC_EINPUT, "a reduction (redop) applies to reduce-scatter and allreduce, not %s",
+                          tc_collective_name(s->coll));
   }
   if (o->max_steps < 0 || o->max_steps > 1024)
     return tc_error_set(err, TC_EINPUT, "max steps per threadblock %d outside 1..1024", o->max_steps);
@@ -142,10 +145,67 @@ static int element_lower_bound(exporter *E, const tc_graph *g) {
   return rc;
 }
 
+static int cmp_interval(const void *a, const void *b) {
+  const int64_t *x = a, *y = b;
+  return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Alltoall: the program's scratch mirrors all C*C shards (program.h), of which a rank
+   relays a few; MSCCL sizes scratch by s_chunks (the same chunk size as the buffers) and
+   offsets are int16, so the chunks the ops touch are packed together in their order. An
+   op's range lies within one merged interval of the touched chunks, so it stays one range. */
+static int compact_scratch(tc_program *p, tc_error *err) {
+  int64_t n = 0, (*iv)[2] = malloc(sizeof *iv * (size_t)(2 * p->nops + 1));
+  if (!iv) return tc_error_set(err, TC_ENOMEM, "out of memory packing the scratch of rank %d", p->rank);
+  for (int64_t i = 0; i < p->nops; i++) {
+    const tc_op *op = &p->ops[i];
+    if (op->kind != TC_OP_RECV && op->src == TC_BUF_SCRATCH) iv[n][0] = op->src_off, iv[n++][1] = op->src_off + op->cnt;
+    if (op->kind != TC_OP_SEND && op->dst == TC_BUF_SCRATCH) iv[n][0] = op->dst_off, iv[n++][1] = op->dst_off + op->cnt;
+  }
+  qsort(iv, (size_t)n, sizeof *iv, cmp_interval);
+  int64_t m = 0; /* merge, and give each merged interval its packed start in iv[k][1] after */
+  for (int64_t i = 0; i < n; i++) {
+    if (m && iv[i][0] <= iv[m - 1][1]) {
+      if (iv[i][1] > iv[m - 1][1]) iv[m - 1][1] = iv[i][1];
+    } else {
+      iv[m][0] = iv[i][0];
+      iv[m++][1] = iv[i][1];
+    }
+  }
+  int64_t *packed = malloc(sizeof *packed * (size_t)(m + 1));
+  if (!packed) {
+    free(iv);
+    return tc_error_set(err, TC_ENOMEM, "out of memory packing the scratch of rank %d", p->rank);
+  }
+  packed[0] = 0;
+  for (int64_t k = 0; k < m; k++) packed[k + 1] = packed[k] + iv[k][1] - iv[k][0];
+  for (int64_t i = 0; i < p->nops; i++) {
+    tc_op *op = &p->ops[i];
+    int64_t *offs[2] = {op->kind != TC_OP_RECV && op->src == TC_BUF_SCRATCH ? &op->src_off : NULL,
+                        op->kind != TC_OP_SEND && op->dst == TC_BUF_SCRATCH ? &op->dst_off : NULL};
+    for (int j = 0; j < 2; j++) {
+      if (!offs[j]) continue;
+      int64_t a = 0, b = m - 1; /* the merged interval holding the offset */
+      while (a < b) {
+        int64_t mid = a + (b - a + 1) / 2;
+        if (iv[mid][0] <= *offs[j]) a = mid;
+        else b = mid - 1;
+      }
+      *offs[j] = packed[a] + (*offs[j] - iv[a][0]);
+    }
+  }
+  p->scratch_chunks = p->redundant_off = packed[m];
+  free(packed);
+  free(iv);
+  return TC_OK;
+}
+
 static int lower_all(exporter *E, const tc_graph *g) {
   E->progs = calloc((size_t)E->n, sizeof *E->progs);
   if (!E->progs) return tc_error_set(E->err, TC_ENOMEM, "out of memory lowering %d ranks", E->n);
   if (tc_program_lower_all(g, E->s, TC_LOWER_DEPS, E->progs, E->err)) return E->err->code;
+  for (int32_t r = 0; r < E->n && E->s->coll == TC_COLL_ALLTOALL; r++)
+    if (compact_scratch(&E->progs[r], E->err)) return E->err->code;
   return tci_mx_channels_assign(E->progs, E->n, &E->ch, E->err);
 }
 
@@ -254,7 +314,7 @@ int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_opti
   const tc_msccl_options *o = opts ? opts : &defaults;
   const char *coll = tc_msccl_coll_name(s->coll);
   if (!coll)
-    return tc_error_set(err, TC_EINPUT, "MSCCL export covers allgather, reduce-scatter and allreduce, not %s",
+    return tc_error_set(err, TC_EINPUT, "MSCCL export covers allgather, reduce-scatter, allreduce and alltoall, not %s",
                         tc_collective_name(s->coll));
   if (check_options(s, o, err)) return err->code;
   int32_t ranks = tc_rank_count(g);
@@ -284,9 +344,15 @@ int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_opti
                     .proto = tc_msccl_proto_name(o->proto),
                     .redop = o->redop,
                     .ngpus = E.n,
-                    .nchunksperloop = (int64_t)s->nshards * s->units,
+                    /* the whole buffer in chunks: the gathered / scattered / reduced one, or
+                       alltoall's per-rank send buffer (C shards; the runtime multiplies the
+                       per-peer count by ngpus) */
+                    .nchunksperloop = s->coll == TC_COLL_ALLTOALL ? (int64_t)ranks * s->units
+                                                                  : (int64_t)s->nshards * s->units,
                     .min_bytes = o->min_bytes,
                     .max_bytes = o->max_bytes,
+                    /* alltoall's dependencies keep input and output apart (program.h) */
+                    .inplace = s->coll != TC_COLL_ALLTOALL,
                     .gpus = E.gpus};
     fill_stats(&E, W, &a, &st);
     rc = tci_mx_write(&a, path, err);

@@ -80,6 +80,7 @@ typedef struct tc_mx_algo {
   const char *name, *coll, *proto, *redop; /* redop may be NULL */
   int32_t nchannels, ngpus;
   int64_t nchunksperloop, min_bytes, max_bytes;
+  int inplace; /* the inplace attribute (outofplace is always 1) */
   const tc_mx_gpu *gpus;
 } tc_mx_algo;
 

@@ -47,8 +47,9 @@ int tci_mx_write(const tc_mx_algo *a, const char *path, tc_error *err) {
   fprintf(af.fp,
           "<algo name=\"%s\" proto=\"%s\" nchannels=\"%d\" nchunksperloop=\"%" PRId64
           "\" ngpus=\"%d\" coll=\"%s\""
-          " inplace=\"1\" outofplace=\"1\" minBytes=\"%" PRId64 "\" maxBytes=\"%" PRId64 "\"",
-          a->name, a->proto, a->nchannels, a->nchunksperloop, a->ngpus, a->coll, a->min_bytes, a->max_bytes);
+          " inplace=\"%d\" outofplace=\"1\" minBytes=\"%" PRId64 "\" maxBytes=\"%" PRId64 "\"",
+          a->name, a->proto, a->nchannels, a->nchunksperloop, a->ngpus, a->coll, a->inplace ? 1 : 0, a->min_bytes,
+          a->max_bytes);
   if (a->redop) fprintf(af.fp, " redop=\"%s\"", a->redop);
   fprintf(af.fp, ">\n");
   for (int32_t r = 0; r < a->ngpus; r++) write_gpu(af.fp, r, &a->gpus[r]);

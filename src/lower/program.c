@@ -16,6 +16,9 @@
 **            chunks received in the current step, which join `held` after the step;
 **   reduced  (reduce phase, TC_LOWER_DEPS) chunks a receive of the current step reduces
 **            into: a send of the step that reads one of them is staged (program.h).
+** Alltoall takes the copy phase's path with its own locations (a2a_send, a2a_recv: input
+** row, output column, the scratch mirror for relays) and no interval sets: under flow
+** semantics a unit is in one place at a time, so nothing arrives twice.
 ** Dependencies, when asked for, are a second pass over the final op list.
 ** The transfers come as messages between ranks (lower/relay.h): on a graph without
 ** switches the schedule's own, on a fabric with the switch hops collapsed; rank r plays the
@@ -169,6 +172,45 @@ static int reduce_recv(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t 
                                    .cnt = c1 - c0});
 }
 
+/* Alltoall (flow semantics: each unit travels one walk, so a relay holds a unit at most
+   once at a time). Rank r sends a unit of its own shard from its input, any other from the
+   mirror (scratch chunk == global chunk) where it received it; a unit lands in the output
+   at its destination and in the mirror anywhere else — including back at its owner, which
+   keeps sending from its input (the same data). */
+static int a2a_send(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1, int32_t peer) {
+  int64_t row = (int64_t)L->r * L->p->ranks * L->p->units; /* r's shards: r*C .. r*C + C-1 */
+  int own = c0 >= row && c0 < row + (int64_t)L->p->ranks * L->p->units;
+  location src = own ? (location){TC_BUF_INPUT, c0 - row} : (location){TC_BUF_SCRATCH, c0};
+  return push(L, &L->send, (tc_op){.kind = TC_OP_SEND, .step = x->step, .peer = peer, .arc = x->arc,
+                                   .src = src.buf, .src_off = src.off, .dst = TC_BUF_INPUT, .dst_off = -1,
+                                   .cnt = c1 - c0});
+}
+
+static int a2a_recv(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1, int32_t peer) {
+  int64_t k = c0 / L->p->units, C = L->p->ranks;
+  location dst = k % C == L->r ? (location){TC_BUF_OUTPUT, (k / C) * L->p->units + (c0 - k * L->p->units)}
+                               : (location){TC_BUF_SCRATCH, c0};
+  return push(L, &L->recv, (tc_op){.kind = TC_OP_RECV, .step = x->step, .peer = peer, .arc = x->arc,
+                                   .src = TC_BUF_INPUT, .src_off = -1, .dst = dst.buf, .dst_off = dst.off,
+                                   .cnt = c1 - c0});
+}
+
+/* The program's shard of message x: the schedule's own, or for alltoall the rank pair
+   rank(s) * C + rank(t) of its node pair (s, t) — TC_EINPUT if an end is a switch, which a
+   verified schedule never moves. */
+static int program_shard(lowering *L, const tci_rank_xfer *x, int64_t *k) {
+  if (L->p->coll != TC_COLL_ALLTOALL) {
+    *k = x->shard;
+    return TC_OK;
+  }
+  int32_t n = L->s->nodes, s = L->map->rank[x->shard / n], t = L->map->rank[x->shard % n];
+  if (s < 0 || t < 0)
+    return tc_error_set(L->err, TC_EINPUT, "alltoall shard %d (%d -> %d) has a switch end: it carries no data",
+                        x->shard, x->shard / n, x->shard % n);
+  *k = (int64_t)s * L->p->ranks + t;
+  return TC_OK;
+}
+
 /* Copy phase: the sender holds [c0, c1) (the verifier saw to that). */
 static int copy_send(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1, int32_t peer) {
   int own = L->p->coll == TC_COLL_ALLGATHER && x->shard == L->r;
@@ -275,14 +317,25 @@ static int rank_transfers(lowering *L, const tci_rank_xfers *all, tci_rank_xfer 
 
 /* Everything tc_program_check asks but the relays, which the lowering meets anyway. */
 static int check_layout(const tc_graph *g, const tc_schedule *s, const tc_rank_map *map, tc_error *err) {
-  if (s->coll != TC_COLL_ALLGATHER && s->coll != TC_COLL_REDUCE_SCATTER && s->coll != TC_COLL_ALLREDUCE)
-    return tc_error_set(err, TC_EINPUT, "a %s schedule; the executors run allgather, reduce-scatter and allreduce only",
-                        tc_collective_name(s->coll));
+  if (s->coll != TC_COLL_ALLGATHER && s->coll != TC_COLL_REDUCE_SCATTER && s->coll != TC_COLL_ALLREDUCE &&
+      s->coll != TC_COLL_ALLTOALL)
+    return tc_error_set(err, TC_EINPUT, "a %s schedule; the executors run allgather, reduce-scatter, allreduce and "
+                        "alltoall only", tc_collective_name(s->coll));
   if (g->n != s->nodes)
     return tc_error_set(err, TC_EINPUT, "schedule has %d nodes but the graph has %d", s->nodes, g->n);
   int fabric = map->ranks < g->n;
   if (fabric && map->ranks == 0)
     return tc_error_set(err, TC_EINPUT, "the graph has no compute node: there is no rank to run the schedule");
+  if (s->coll == TC_COLL_ALLTOALL) { /* the fixed layout; the program's shards are the rank pairs */
+    int64_t nchunks;
+    if (s->owner || (int64_t)s->nshards != (int64_t)s->nodes * s->nodes)
+      return tc_error_set(err, TC_EINPUT, "alltoall schedule must have N*N shards (N = %d) in its fixed layout",
+                          s->nodes);
+    if (s->units < 1 || __builtin_mul_overflow((int64_t)map->ranks * map->ranks, s->units, &nchunks))
+      return tc_error_set(err, TC_ERANGE, "schedule has too many chunks (%d ranks squared x %lld units)", map->ranks,
+                          (long long)s->units);
+    return TC_OK;
+  }
   for (int32_t k = 0; k < s->nshards; k++) { /* ranks hold the data; switches hold none */
     int32_t u = tc_schedule_owner(s, k);
     if (u < 0 || u >= g->n) return tc_error_set(err, TC_EINPUT, "owner %d of shard %d is not a node", u, k);
@@ -330,9 +383,17 @@ typedef struct dep_state {
   int64_t nscratch, scratch_room;
 } dep_state;
 
+/* Alltoall's input and output are distinct buffers (in place, the executor copies the
+   input away first): input, output, then scratch. */
+static int64_t storage_base(const tc_program *p) {
+  if (p->coll == TC_COLL_ALLTOALL) return p->input_chunks + p->output_chunks;
+  return (int64_t)p->nshards * p->units;
+}
+
 static int64_t storage_of(const tc_program *p, tc_buffer b, int64_t off) {
-  int64_t nchunks = (int64_t)p->nshards * p->units, own = (int64_t)p->rank * p->units;
-  if (b == TC_BUF_SCRATCH) return nchunks + off;
+  int64_t own = (int64_t)p->rank * p->units;
+  if (b == TC_BUF_SCRATCH) return storage_base(p) + off;
+  if (p->coll == TC_COLL_ALLTOALL) return b == TC_BUF_OUTPUT ? p->input_chunks + off : off;
   if (p->coll == TC_COLL_ALLGATHER && b == TC_BUF_INPUT) return own + off;
   if (p->coll == TC_COLL_REDUCE_SCATTER && b == TC_BUF_OUTPUT) return own + off;
   return off;
@@ -364,7 +425,7 @@ static int op_reads(const tc_op *op) { return op->kind != TC_OP_RECV; }
 static int op_writes(const tc_op *op) { return op->kind != TC_OP_SEND; }
 
 static int compute_deps(tc_program *p, tc_error *err) {
-  int64_t storage = (int64_t)p->nshards * p->units + p->scratch_chunks;
+  int64_t storage = storage_base(p) + p->scratch_chunks;
   if (storage > TC_PROGRAM_DEPS_MAX_CHUNKS)
     return tc_error_set(err, TC_ERANGE, "rank %d has %lld chunks of buffers: dependencies are tracked for at most %lld",
                         p->rank, (long long)storage, (long long)TC_PROGRAM_DEPS_MAX_CHUNKS);
@@ -445,6 +506,10 @@ static void set_layout(tc_program *p, int64_t nchunks) {
     p->output_chunks = p->units;
     p->redundant_off = nchunks;
     break;
+  case TC_COLL_ALLTOALL: /* C shards each way; the mirror of every shard for relays */
+    p->input_chunks = p->output_chunks = (int64_t)p->ranks * p->units;
+    p->redundant_off = nchunks;
+    break;
   default:
     p->input_chunks = p->output_chunks = nchunks;
     p->redundant_off = 0;
@@ -461,6 +526,12 @@ static int lower_steps(lowering *L, const tci_rank_xfer *mine, int64_t count) {
       return L->err->code;
     if (tci_interval_set_add(&L->held, own, own + p->units, L->err)) return L->err->code;
   }
+  int a2a = p->coll == TC_COLL_ALLTOALL;
+  if (a2a) { /* the diagonal shard (r, r) never travels */
+    int64_t own = (int64_t)r * p->units;
+    if (push(L, &L->all, copy_op(0, (location){TC_BUF_INPUT, own}, (location){TC_BUF_OUTPUT, own}, p->units)))
+      return L->err->code;
+  }
   int64_t at = 0;
   for (int32_t t = 1; t <= s->steps; t++) {
     int reduce = p->coll == TC_COLL_REDUCE_SCATTER || (p->coll == TC_COLL_ALLREDUCE && t <= s->rs_steps);
@@ -473,8 +544,15 @@ static int lower_steps(lowering *L, const tci_rank_xfer *mine, int64_t count) {
       for (int64_t i = at; i < end; i++) {
         const tci_rank_xfer *x = &mine[i];
         int32_t u = x->from, w = x->to;
-        int64_t c0 = (int64_t)x->shard * p->units + x->lo, c1 = (int64_t)x->shard * p->units + x->hi;
+        int64_t k = 0;
         if (!reduce && u == w) continue; /* a copy to oneself carries nothing */
+        if (program_shard(L, x, &k)) return L->err->code;
+        int64_t c0 = k * p->units + x->lo, c1 = k * p->units + x->hi;
+        if (a2a) {
+          if ((pass == 1 && u == r && a2a_send(L, x, c0, c1, w)) || (pass == 2 && w == r && a2a_recv(L, x, c0, c1, u)))
+            return L->err->code;
+          continue;
+        }
         if (pass == 0 && w == r && tci_interval_set_add(&L->reduced, c0, c1, L->err)) return L->err->code;
         if (pass == 1 && u == r && (reduce ? reduce_send(L, x, c0, c1, w) : copy_send(L, x, c0, c1, w)))
           return L->err->code;
@@ -484,7 +562,7 @@ static int lower_steps(lowering *L, const tci_rank_xfer *mine, int64_t count) {
     at = end;
     if (append_list(L, &L->all, &L->pre) || append_list(L, &L->all, &L->send) || append_list(L, &L->all, &L->recv))
       return L->err->code;
-    if (!reduce && end_copy_step(L)) return L->err->code;
+    if (!reduce && !a2a && end_copy_step(L)) return L->err->code;
     tci_interval_set_clear(&L->reduced);
     L->redundant_used = 0; /* the per-step area is reused by the next step */
   }
@@ -507,12 +585,12 @@ static int lower_from(const tc_graph *g, const tc_schedule *s, const tc_rank_map
   p->coll = s->coll;
   p->rank = rank;
   p->ranks = map->ranks;
-  p->nshards = s->nshards;
+  p->nshards = s->coll == TC_COLL_ALLTOALL ? map->ranks * map->ranks : s->nshards; /* checked: fits */
   p->units = s->units;
   p->steps = s->steps;
   p->rs_steps = s->rs_steps;
   p->owner = s->owner;
-  int64_t nchunks = (int64_t)s->nshards * s->units;
+  int64_t nchunks = (int64_t)p->nshards * s->units;
   set_layout(p, nchunks);
 
   lowering L = {.g = g, .s = s, .map = map, .p = p, .r = rank, .nchunks = nchunks,

@@ -196,8 +196,9 @@ static int read_header(reader *rd, tc_program_file_header *hdr) {
   char buf[32];
   if (next_line(rd, "line 2 (collective)") || keyword(rd, "collective")) return rd->err->code;
   int coll = field(rd, buf, sizeof buf) ? tc_collective_parse(buf) : -1;
-  if (coll != TC_COLL_ALLGATHER && coll != TC_COLL_REDUCE_SCATTER && coll != TC_COLL_ALLREDUCE)
-    return bad(rd, "not allgather, reduce-scatter or allreduce");
+  if (coll != TC_COLL_ALLGATHER && coll != TC_COLL_REDUCE_SCATTER && coll != TC_COLL_ALLREDUCE &&
+      coll != TC_COLL_ALLTOALL)
+    return bad(rd, "not allgather, reduce-scatter, allreduce or alltoall");
   hdr->coll = (tc_collective)coll;
   if (line_end(rd) || next_line(rd, "line 3 (algorithm)")) return rd->err->code;
   if (strncmp(rd->line, "algorithm ", 10)) return bad(rd, "unexpected field");

@@ -8,15 +8,17 @@
 **                 [--no-check] [--no-compute] [--inplace] [--trusted]
 **
 ** The collective is the plan's. A size is the collective's whole buffer M in bytes
-** (allgather: the output, reduce-scatter: the input, allreduce: the buffer); the count is
-** M/elt (allreduce) or M/(N*elt) (allgather, reduce-scatter), at least 1, and the size
+** (allgather: the output, reduce-scatter: the input, allreduce: the buffer, alltoall: each
+** rank's send buffer); the count is M/elt (allreduce) or M/(N*elt) (allgather,
+** reduce-scatter, alltoall: elements per destination), at least 1, and the size
 ** reported is the M actually used. Per size: inputs filled deterministically with small
 ** integers (a hash of rank and index), so that every sum is exact in every type and the
 ** executor's result can be compared with MPI's bit for bit; the executor prepared for the
 ** size (tci_run_plan_prepare: layout, buffers and the agreement a first call with a new
 ** count needs, out of every timed call, so --warmup 0 times a clean first call); then
 ** warmup + iters calls of
-** the executor and of MPI_Allgather / MPI_Reduce_scatter_block / MPI_Allreduce on the same
+** the executor and of MPI_Allgather / MPI_Reduce_scatter_block / MPI_Allreduce /
+** MPI_Alltoall on the same
 ** input, each timed as MPI_Barrier; t0 = MPI_Wtime(); call; elapsed (under SMPI the ranks
 ** start at one common simulated instant instead), the maximum over the
 ** ranks taken per iteration; the median over the iters is reported. Rank 0 prints one JSON
@@ -238,6 +240,7 @@ static int call_executor(const exec_ctx *c, const exec_size *z, tc_error *err) {
   switch (c->coll) {
     case TC_COLL_ALLGATHER: return tc_mpi_allgather(c->plan, send, z->work[0], z->count, c->type, err);
     case TC_COLL_REDUCE_SCATTER: return tc_mpi_reduce_scatter(c->plan, send, z->work[0], z->count, c->type, c->op, err);
+    case TC_COLL_ALLTOALL: return tc_mpi_alltoall(c->plan, send, z->work[0], z->count, c->type, err);
     default: return tc_mpi_allreduce(c->plan, send, z->work[0], z->count, c->type, c->op, err);
   }
 }
@@ -251,6 +254,10 @@ static int call_mpi(const exec_ctx *c, const exec_size *z) {
         return MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, z->work[1], n, c->type, MPI_COMM_WORLD);
       return MPI_Allgather(send, n, c->type, z->work[1], n, c->type, MPI_COMM_WORLD);
     case TC_COLL_REDUCE_SCATTER: return MPI_Reduce_scatter_block(send, z->work[1], n, c->type, c->op, MPI_COMM_WORLD);
+    case TC_COLL_ALLTOALL:
+      if (c->o->inplace)
+        return MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, z->work[1], n, c->type, MPI_COMM_WORLD);
+      return MPI_Alltoall(send, n, c->type, z->work[1], n, c->type, MPI_COMM_WORLD);
     default: return MPI_Allreduce(send, z->work[1], n, c->type, c->op, MPI_COMM_WORLD);
   }
 }
@@ -296,7 +303,7 @@ static int time_side(const exec_ctx *c, const exec_size *z, int which, double *m
   }
   /* The executor's agreement for a new count happens here, out of the timed calls: with
      --warmup 0 (simulate) the first call is timed alone. */
-  if (which == 0 && (rc = tci_run_plan_prepare(c->plan, z->count, c->type, err))) {
+  if (which == 0 && (rc = tci_run_plan_prepare(c->plan, z->count, c->type, c->o->inplace, err))) {
     free(t);
     return rc;
   }
@@ -356,8 +363,8 @@ static int size_for(const exec_ctx *c, int64_t requested, exec_size *z, tc_error
     return tc_error_set(err, TC_EINPUT, "size %lld: %lld elements per call exceed MPI's int count (use --only "
                         "topocoll)", (long long)requested, z->count);
   long long whole = z->bytes / (long long)z->elt;
-  z->nin = c->coll == TC_COLL_REDUCE_SCATTER ? whole : z->count;
-  z->nout = c->coll == TC_COLL_ALLGATHER ? whole : z->count;
+  z->nin = c->coll == TC_COLL_REDUCE_SCATTER || c->coll == TC_COLL_ALLTOALL ? whole : z->count;
+  z->nout = c->coll == TC_COLL_ALLGATHER || c->coll == TC_COLL_ALLTOALL ? whole : z->count;
   z->work_bytes = (size_t)whole * z->elt; /* room for the in-place layout too */
   return TC_OK;
 }

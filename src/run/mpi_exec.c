@@ -1,6 +1,6 @@
 /*
 ** mpi_exec.c — running a loaded plan: tc_mpi_allgather, tc_mpi_reduce_scatter,
-** tc_mpi_allreduce (run_mpi.h).
+** tc_mpi_allreduce, tc_mpi_alltoall (run_mpi.h).
 **
 ** A call: check the arguments and prepare everything that could fail — the element
 ** layout for this count (tci_run_layout_prepare: every op's element offsets, every
@@ -55,9 +55,26 @@ int64_t tci_run_chunk_start(const tc_mpi_plan *plan, int64_t total, int64_t c) {
   return lo + mul_div(j, size, plan->units);
 }
 
+/* Alltoall: the scratch slot of relayed shard k (run_internal.h). */
+static int64_t relay_slot(const tc_mpi_plan *plan, int64_t k) {
+  int64_t a = 0, b = plan->a2a_nrelayed - 1;
+  while (a < b) {
+    int64_t mid = a + (b - a) / 2;
+    if (plan->a2a_relayed[mid] < k) a = mid + 1;
+    else b = mid;
+  }
+  return a;
+}
+
 /* Element offset of chunk `chunk` at l, relative to l's buffer. */
 static int64_t element_at(const tc_mpi_plan *plan, const run_layout *ly, const run_loc *l, int64_t chunk) {
   int64_t own = (int64_t)plan->rank * plan->units;
+  if (plan->coll == TC_COLL_ALLTOALL) { /* every shard has `count` elements */
+    int64_t k = chunk / plan->units, into = tci_run_chunk_start(plan, ly->total, chunk) - k * ly->count;
+    int64_t block = l->buf == TC_BUF_INPUT ? k % plan->ranks : l->buf == TC_BUF_OUTPUT ? k / plan->ranks
+                                                                                       : relay_slot(plan, k);
+    return block * ly->count + into;
+  }
   switch (l->buf) {
     case TC_BUF_INPUT:
       return tci_run_chunk_start(plan, ly->total, chunk) -
@@ -86,6 +103,8 @@ int tci_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err) {
   int64_t total = count;
   if (plan->coll != TC_COLL_ALLREDUCE && __builtin_mul_overflow((int64_t)count, (int64_t)plan->ranks, &total))
     return tc_error_set(err, TC_EINPUT, "count %lld times %d ranks overflows 64 bits", count, plan->ranks);
+  if (plan->coll == TC_COLL_ALLTOALL && __builtin_mul_overflow(total, (int64_t)plan->ranks, &total))
+    return tc_error_set(err, TC_EINPUT, "count %lld times %d ranks squared overflows 64 bits", count, plan->ranks);
   if (total > RUN_MAX_ELEMENTS)
     return tc_error_set(err, TC_EINPUT, "count %lld is too large: %lld elements overflow the byte offsets", count,
                         (long long)total);
@@ -103,6 +122,7 @@ int tci_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err) {
       redundant > RUN_MAX_ELEMENTS - total)
     return tc_error_set(err, TC_EINPUT, "count %lld is too large for the scratch space of rank %d", count, plan->rank);
   ly->scratch_elems = tci_run_chunk_start(plan, total, plan->redundant_off) + redundant;
+  if (plan->coll == TC_COLL_ALLTOALL) ly->scratch_elems = plan->a2a_nrelayed * (int64_t)count; /* <= total */
   ly->staging_elems = 0;
   ly->max_requests = 0;
   for (int32_t t = 0; t <= plan->steps + 1; t++) {
@@ -200,7 +220,10 @@ typedef struct run_call {
   int elt;
 } run_call;
 
-static int prepare_count(tc_mpi_plan *plan, long long count, int elt, tc_error *err);
+static int prepare_count(tc_mpi_plan *plan, long long count, int elt, int inplace, tc_error *err);
+
+/* Alltoall in place needs its own copy of the input (below); the others alias freely. */
+static int needs_input_copy(const tc_mpi_plan *plan, int inplace) { return inplace && plan->coll == TC_COLL_ALLTOALL; }
 
 static int check_call(tc_mpi_plan *plan, run_call *c, tc_error *err) {
   if (plan->coll != c->coll)
@@ -209,19 +232,23 @@ static int check_call(tc_mpi_plan *plan, run_call *c, tc_error *err) {
   if (c->count < 0) return tc_error_set(err, TC_EINPUT, "negative count %lld", c->count);
   if (decode_type(c->type, &c->dt, &c->elt, err)) return err->code;
   c->rop = RUN_NONE;
-  if (c->coll != TC_COLL_ALLGATHER && decode_op(c->op, &c->rop, err)) return err->code;
+  if (c->coll != TC_COLL_ALLGATHER && c->coll != TC_COLL_ALLTOALL && decode_op(c->op, &c->rop, err))
+    return err->code;
   if (c->count > 0 && (!c->recvbuf || !c->sendbuf))
     return tc_error_set(err, TC_EINPUT, "NULL %s with count %lld", c->recvbuf ? "sendbuf" : "recvbuf", c->count);
-  return prepare_count(plan, c->count, c->elt, err);
+  return prepare_count(plan, c->count, c->elt, needs_input_copy(plan, c->sendbuf == TC_MPI_IN_PLACE), err);
 }
 
-/* The layout, buffers and request array for calls of `count` elements of `elt` bytes. */
-static int prepare_count(tc_mpi_plan *plan, long long count, int elt, tc_error *err) {
+/* The layout, buffers and request array for calls of `count` elements of `elt` bytes
+   (copy: room for an alltoall's input copied away, C*count elements). */
+static int prepare_count(tc_mpi_plan *plan, long long count, int elt, int copy, tc_error *err) {
   if (tci_run_layout_prepare(plan, count, err)) return err->code;
   const run_layout *ly = &plan->layout;
   int shared = !plan->compute; /* dummy data: SMPI may share it between ranks */
   if (tci_run_buf_reserve(&plan->scratch, (size_t)ly->scratch_elems * (size_t)elt, shared, err) ||
       tci_run_buf_reserve(&plan->staging, (size_t)ly->staging_elems * (size_t)elt, shared, err))
+    return err->code;
+  if (copy && tci_run_buf_reserve(&plan->a2a_input, (size_t)count * (size_t)plan->ranks * (size_t)elt, shared, err))
     return err->code;
   if (ly->max_requests > plan->req_room) {
     MPI_Request *r = realloc(plan->req, sizeof *r * (size_t)ly->max_requests);
@@ -389,15 +416,16 @@ static int run_step(const run_exec *x, int32_t t, tc_error *err) {
   return TC_OK;
 }
 
-int tci_run_plan_prepare(tc_mpi_plan *plan, long long count, MPI_Datatype type, tc_error *err) {
+int tci_run_plan_prepare(tc_mpi_plan *plan, long long count, MPI_Datatype type, int inplace, tc_error *err) {
   run_dtype dt;
-  int elt = 0;
+  int elt = 0, copy = needs_input_copy(plan, inplace);
   tc_error_clear(err);
   int rc = count < 0 ? tc_error_set(err, TC_EINPUT, "negative count %lld", count) : decode_type(type, &dt, &elt, err);
-  if (!rc) rc = prepare_count(plan, count, elt, err);
+  if (!rc) rc = prepare_count(plan, count, elt, copy, err);
   if ((rc = tci_run_agree(plan->comm, rc, NULL, err))) return rc;
   plan->agreed_count = count;
   plan->agreed_elt = elt;
+  plan->agreed_inplace = copy;
   return TC_OK;
 }
 
@@ -407,19 +435,21 @@ static int run_collective(tc_mpi_plan *plan, run_call *c, tc_error *err) {
   tc_error_clear(err);
   if (!plan) return tc_error_set(err, TC_EINPUT, "no plan (NULL)");
   int rc = check_call(plan, c, err);
+  int inplace = c->sendbuf == TC_MPI_IN_PLACE, copy = needs_input_copy(plan, inplace);
   /* Agreement costs a small allreduce; it is needed only where one rank may fail and
-     another not: a new (count, type), for which layout and buffers are prepared. Otherwise
-     the checks depend on arguments MPI requires equal on every rank (and the buffers). */
-  if (c->count != plan->agreed_count || c->elt != plan->agreed_elt) {
+     another not: a new (count, type), for which layout and buffers are prepared, or an
+     alltoall newly in place (its input copy). Otherwise the checks depend on arguments MPI
+     requires equal on every rank (MPI_IN_PLACE too) and the buffers. */
+  if (c->count != plan->agreed_count || c->elt != plan->agreed_elt || copy > plan->agreed_inplace) {
     if ((rc = tci_run_agree(plan->comm, rc, NULL, err))) return rc;
     plan->agreed_count = c->count;
     plan->agreed_elt = c->elt;
+    plan->agreed_inplace = copy;
   } else if (rc) {
     return rc; /* an op every rank refuses alike, or this rank's own NULL buffer */
   }
   if (c->count == 0) return TC_OK;
   size_t elt = (size_t)c->elt, block = (size_t)c->count * elt, own = (size_t)plan->rank * block;
-  int inplace = c->sendbuf == TC_MPI_IN_PLACE;
   char *recv = c->recvbuf;
   run_exec x = {.plan = plan, .call = c, .staging = plan->staging.ptr};
   x.buf[TC_BUF_SCRATCH] = plan->scratch.ptr;
@@ -429,6 +459,12 @@ static int run_collective(tc_mpi_plan *plan, run_call *c, tc_error *err) {
     x.buf[TC_BUF_INPUT] = c->coll == TC_COLL_ALLGATHER ? recv + own : recv;
     /* MPI puts an in-place reduce-scatter result first; the program's alias is r's block. */
     if (c->coll == TC_COLL_REDUCE_SCATTER) x.buf[TC_BUF_OUTPUT] = recv + own;
+    /* Alltoall: rank s's block for t is overwritten by t's block for s, possibly before it
+       leaves, so the input is copied away first (as MPI libraries do). */
+    if (copy) {
+      x.buf[TC_BUF_INPUT] = plan->a2a_input.ptr;
+      if (plan->compute) memcpy(plan->a2a_input.ptr, recv, block * (size_t)plan->ranks);
+    }
   }
   for (int32_t t = 0; t <= plan->steps + 1; t++)
     if ((rc = run_step(&x, t, err))) return rc;
@@ -454,5 +490,12 @@ int tc_mpi_allreduce(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long
                      MPI_Op op, tc_error *err) {
   run_call c = {.coll = TC_COLL_ALLREDUCE, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .type = type,
                 .op = op};
+  return run_collective(plan, &c, err);
+}
+
+int tc_mpi_alltoall(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                    tc_error *err) {
+  run_call c = {.coll = TC_COLL_ALLTOALL, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .type = type,
+                .op = MPI_OP_NULL};
   return run_collective(plan, &c, err);
 }

@@ -122,6 +122,11 @@ static int is_redundant(const tc_mpi_plan *plan, tc_buffer b, int64_t off) {
 /* Global chunk id of (b, off) outside the redundant area. */
 static int64_t global_chunk(const tc_mpi_plan *plan, tc_buffer b, int64_t off) {
   int64_t own = (int64_t)plan->rank * plan->units;
+  if (plan->coll == TC_COLL_ALLTOALL && b != TC_BUF_SCRATCH) { /* shard r*C + t out, s*C + r in */
+    int64_t row = (int64_t)plan->ranks * plan->units;
+    if (b == TC_BUF_INPUT) return plan->rank * row + off;
+    return (off / plan->units) * row + own + off % plan->units;
+  }
   if (b == TC_BUF_INPUT && plan->coll == TC_COLL_ALLGATHER) return own + off;
   if (b == TC_BUF_OUTPUT && plan->coll == TC_COLL_REDUCE_SCATTER) return own + off;
   return off; /* allreduce buffers, allgather output, reduce-scatter input and mirror */
@@ -129,8 +134,14 @@ static int64_t global_chunk(const tc_mpi_plan *plan, tc_buffer b, int64_t off) {
 
 /* Where the program's buffers sit in one address space with the in-place aliases applied
    (allgather input = output[r*units...], reduce-scatter output = input[r*units...],
-   allreduce input = output): space 0 is the data, space 1 the scratch buffer. */
+   allreduce input = output): space 0 is the data, space 1 the scratch buffer. Alltoall's
+   three buffers never alias. */
 static void unified(const tc_mpi_plan *plan, tc_buffer b, int64_t off, int *space, int64_t *pos) {
+  if (plan->coll == TC_COLL_ALLTOALL) { /* three buffers apart: in place, the input is copied away */
+    *space = (int)b;
+    *pos = off;
+    return;
+  }
   *space = b == TC_BUF_SCRATCH;
   *pos = b == TC_BUF_SCRATCH ? off : global_chunk(plan, b, off);
 }
@@ -142,10 +153,14 @@ static int program_error(const tc_mpi_plan *plan, tc_error *err, int64_t i, cons
 }
 
 static int check_shape(tc_mpi_plan *plan, const tc_program *p, tc_error *err) {
-  int64_t n = plan->nchunks;
-  int64_t in = p->coll == TC_COLL_ALLGATHER ? p->units : n;
-  int64_t out = p->coll == TC_COLL_REDUCE_SCATTER ? p->units : n;
-  int64_t mirror = p->coll == TC_COLL_REDUCE_SCATTER ? n : 0;
+  int64_t n = plan->nchunks, row = (int64_t)p->ranks * p->units;
+  int a2a = p->coll == TC_COLL_ALLTOALL;
+  int64_t in = p->coll == TC_COLL_ALLGATHER ? p->units : a2a ? row : n;
+  int64_t out = p->coll == TC_COLL_REDUCE_SCATTER ? p->units : a2a ? row : n;
+  int64_t mirror = p->coll == TC_COLL_REDUCE_SCATTER || a2a ? n : 0;
+  if (a2a && (int64_t)p->nshards != (int64_t)p->ranks * p->ranks)
+    return tc_error_set(err, TC_EFAIL, "alltoall program of rank %d has %d shards, not %d ranks squared", plan->rank,
+                        p->nshards, p->ranks);
   if (p->ranks != plan->ranks || p->rank != plan->rank || p->input_chunks != in || p->output_chunks != out ||
       p->redundant_off != mirror || p->scratch_chunks < mirror || p->steps < 0 || p->nops < 0)
     return tc_error_set(err, TC_EFAIL, "program of rank %d has an unexpected shape (input %lld, output %lld, "
@@ -276,6 +291,34 @@ static int check_steps(tc_mpi_plan *plan, tc_error *err) {
   return rc;
 }
 
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Alltoall: the shards the scratch ops touch (plan->a2a_relayed), each op within one. */
+static int collect_relayed(tc_mpi_plan *plan, tc_error *err) {
+  int64_t n = 0, *k = malloc(sizeof *k * (size_t)(plan->nops ? plan->nops : 1));
+  if (!k) return tc_error_set(err, TC_ENOMEM, "out of memory loading the program of rank %d", plan->rank);
+  for (int64_t i = 0; i < plan->nops; i++) {
+    const run_op *op = &plan->ops[i];
+    const run_loc *l = op->kind == TC_OP_SEND ? &op->src : op->kind == TC_OP_RECV ? &op->dst : NULL;
+    if (!l || l->buf != TC_BUF_SCRATCH) continue; /* alltoall has no scratch COPY or RECV_REDUCE */
+    if (l->off / plan->units != (l->off + op->cnt - 1) / plan->units) {
+      free(k);
+      return program_error(plan, err, i, "an alltoall op crosses shards in scratch");
+    }
+    k[n++] = l->off / plan->units;
+  }
+  if (n > 1) qsort(k, (size_t)n, sizeof *k, cmp_i64);
+  int64_t m = 0;
+  for (int64_t i = 0; i < n; i++)
+    if (!m || k[m - 1] != k[i]) k[m++] = k[i];
+  plan->a2a_relayed = k;
+  plan->a2a_nrelayed = m;
+  return TC_OK;
+}
+
 int tci_run_plan_annotate(tc_mpi_plan *plan, const tc_program *p, tc_error *err) {
   plan->nshards = p->nshards;
   plan->units = p->units;
@@ -301,6 +344,7 @@ int tci_run_plan_annotate(tc_mpi_plan *plan, const tc_program *p, tc_error *err)
   }
   while (t <= plan->steps + 1) plan->step_first[++t] = p->nops;
   if (check_steps(plan, err)) return err->code;
+  if (plan->coll == TC_COLL_ALLTOALL && collect_relayed(plan, err)) return err->code;
   return tci_run_plan_group(plan, err);
 }
 
@@ -460,6 +504,8 @@ void tc_mpi_plan_destroy(tc_mpi_plan *plan) {
   free(plan->layout.gspan);
   tci_run_buf_release(&plan->scratch);
   tci_run_buf_release(&plan->staging);
+  tci_run_buf_release(&plan->a2a_input);
+  free(plan->a2a_relayed);
   free(plan->req);
   free(plan);
 }

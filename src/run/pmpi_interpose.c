@@ -1,6 +1,6 @@
 /*
-** pmpi_interpose.c — libtopocoll_pmpi.so: serve MPI_Allreduce, MPI_Allgather and
-** MPI_Reduce_scatter_block of an unmodified MPI program from topocoll plans.
+** pmpi_interpose.c — libtopocoll_pmpi.so: serve MPI_Allreduce, MPI_Allgather,
+** MPI_Reduce_scatter_block and MPI_Alltoall of an unmodified MPI program from topocoll plans.
 **
 **   mpirun -x LD_PRELOAD=libtopocoll_pmpi.so -x TOPOCOLL_PLANS=ar.json:ag.json ./app
 **
@@ -15,15 +15,16 @@
 ** A call is served when its collective has a plan, its communicator is MPI_COMM_WORLD or
 ** congruent to it (MPI_Comm_compare IDENT / CONGRUENT; under MPI_THREAD_MULTIPLE only
 ** MPI_COMM_WORLD itself, whose collectives MPI forbids from running concurrently), its
-** datatype and op are ones the executor takes (run_mpi.h), and, for MPI_Allgather,
-** sendcount == recvcount and sendtype == recvtype (or MPI_IN_PLACE). If the executor
+** datatype and op are ones the executor takes (run_mpi.h), and, for MPI_Allgather and
+** MPI_Alltoall, sendcount == recvcount and sendtype == recvtype (or MPI_IN_PLACE). If the executor
 ** refuses the call anyway (an argument error or no memory, agreed on by every rank before
 ** any message), PMPI does it; if an MPI call fails inside the executor, the communicator's
 ** error handler is called, as for any failed collective.
 ** Internal MPI calls of the executor and the loader reach PMPI directly (a thread-local
 ** guard), so they are neither served nor counted.
 ** At MPI_Finalize the plans are freed (before PMPI_Finalize) and, with TOPOCOLL_VERBOSE=1,
-** rank 0 prints one line: "topocoll: S calls served by topocoll (...), F fell back to MPI".
+** rank 0 prints one line: "topocoll: S calls served by topocoll (allreduce A, allgather G,
+** reduce-scatter R, alltoall T), F fell back to MPI".
 */
 #include <mpi.h>
 
@@ -35,7 +36,7 @@
 #include "run/run_internal.h"
 #include "topocoll/run_mpi.h"
 
-enum { SLOT_ALLGATHER, SLOT_REDUCE_SCATTER, SLOT_ALLREDUCE, NSLOTS };
+enum { SLOT_ALLGATHER, SLOT_REDUCE_SCATTER, SLOT_ALLREDUCE, SLOT_ALLTOALL, NSLOTS };
 
 typedef struct interposer {
   tc_mpi_plan *plan[NSLOTS];
@@ -46,10 +47,15 @@ typedef struct interposer {
 static interposer state;
 static _Thread_local int inside; /* in the executor or the loader: pass straight to PMPI */
 
-static const char *const slot_names[NSLOTS] = {"allgather", "reduce-scatter", "allreduce"};
+static const char *const slot_names[NSLOTS] = {"allgather", "reduce-scatter", "allreduce", "alltoall"};
 
 static int slot_of(tc_collective c) {
-  return c == TC_COLL_ALLGATHER ? SLOT_ALLGATHER : c == TC_COLL_REDUCE_SCATTER ? SLOT_REDUCE_SCATTER : SLOT_ALLREDUCE;
+  switch (c) {
+    case TC_COLL_ALLGATHER: return SLOT_ALLGATHER;
+    case TC_COLL_REDUCE_SCATTER: return SLOT_REDUCE_SCATTER;
+    case TC_COLL_ALLTOALL: return SLOT_ALLTOALL;
+    default: return SLOT_ALLREDUCE; /* the loader refuses every other collective */
+  }
 }
 
 static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -129,8 +135,9 @@ int MPI_Finalize(void) {
     inside = 0;
     if (state.verbose && state.world_rank == 0)
       fprintf(stderr, "topocoll: %lld calls served by topocoll (allreduce %lld, allgather %lld, reduce-scatter "
-              "%lld), %lld fell back to MPI\n", served, state.served[SLOT_ALLREDUCE], state.served[SLOT_ALLGATHER],
-              state.served[SLOT_REDUCE_SCATTER], state.fell_back);
+              "%lld, alltoall %lld), %lld fell back to MPI\n", served, state.served[SLOT_ALLREDUCE],
+              state.served[SLOT_ALLGATHER], state.served[SLOT_REDUCE_SCATTER], state.served[SLOT_ALLTOALL],
+              state.fell_back);
     state.active = 0;
   }
   return PMPI_Finalize();
@@ -216,4 +223,20 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
   }
   if (!inside) state.fell_back++;
   return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+}
+
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  tc_mpi_plan *plan = plan_for(SLOT_ALLTOALL, comm);
+  int inplace = sendbuf == MPI_IN_PLACE;
+  if (plan && recvcount >= 0 && supported(recvtype, MPI_OP_NULL, 0) &&
+      (inplace || (sendcount == recvcount && sendtype == recvtype))) {
+    inside = 1;
+    int rc = tc_mpi_alltoall(plan, sendbuf, recvbuf, recvcount, recvtype, NULL);
+    inside = 0;
+    int mpi_rc;
+    if (served(SLOT_ALLTOALL, rc, comm, &mpi_rc)) return mpi_rc;
+  }
+  if (!inside) state.fell_back++;
+  return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }

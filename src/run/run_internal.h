@@ -6,7 +6,14 @@
 **   - every op knows the global chunk id of the data it moves (`chunk`), which is all
 **     the executor needs to turn chunk ranges into element ranges for any count: shard k
 **     of `total` elements is [k*total/nshards, (k+1)*total/nshards) rounded down, unit j
-**     of a shard of S elements is [j*S/units, (j+1)*S/units) (tci_run_chunk_start);
+**     of a shard of S elements is [j*S/units, (j+1)*S/units) (tci_run_chunk_start).
+**     Alltoall's shards are the C*C rank pairs (program.h) and total = C*C*count, so
+**     every shard has exactly `count` elements: input chunk t*units + j of rank r is
+**     global chunk (r*C + t)*units + j, output chunk s*units + j is (s*C + r)*units + j;
+**     its scratch mirrors all C*C shards in the program (scratch chunk c is chunk c), but
+**     only the shards the rank relays get elements: slot i of `count` elements holds
+**     shard a2a_relayed[i] (ascending), so a rank's scratch is (its relayed shards) *
+**     count elements, not C*C*count;
 **   - the redundant scratch area (copy-receives of data the rank already holds) has no
 **     chunk ids of its own: it is laid out in slots of `maxc` elements, the most a chunk
 **     can have, and a receive landing at slot o occupies its slots contiguously from
@@ -124,12 +131,16 @@ struct tc_mpi_plan {
   int64_t msg_max;     /* the most elements per MPI message (INT_MAX; tests lower it) */
   run_layout layout;
   run_buf scratch, staging;
+  run_buf a2a_input; /* alltoall in place: the input copied away before any receive lands */
+  int64_t *a2a_relayed;  /* alltoall: the shards this rank's scratch ops touch, ascending */
+  int64_t a2a_nrelayed;
   MPI_Request *req;
   int64_t req_room;
   /* The (count, element size) of the last call every rank agreed on: a call with the same
      ones prepares nothing that could fail on one rank only, so it skips the agreement. */
   long long agreed_count;
   int agreed_elt;
+  int agreed_inplace; /* alltoall: whether a2a_input was prepared (an in-place call needs it) */
 };
 
 /* Agree on the outcome of a collective step: `code` and err->msg are this rank's. Returns
@@ -177,10 +188,11 @@ int64_t tci_run_chunk_start(const tc_mpi_plan *plan, int64_t total, int64_t c);
    TC_EINPUT when the count is too large for the plan. Local: no communication. */
 int tci_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err);
 
-/* Collective: prepare what a first call with `count` elements of `type` prepares (layout,
-   buffers, requests) and agree on it, so that calls with them skip the agreement (the
-   executor's timed calls then hold the collective's messages alone). Errors as a call's. */
-int tci_run_plan_prepare(tc_mpi_plan *plan, long long count, MPI_Datatype type, tc_error *err);
+/* Collective: prepare what a first call with `count` elements of `type` (in place or not)
+   prepares (layout, buffers, requests) and agree on it, so that calls with them skip the
+   agreement (the executor's timed calls then hold the collective's messages alone).
+   Errors as a call's. */
+int tci_run_plan_prepare(tc_mpi_plan *plan, long long count, MPI_Datatype type, int inplace, tc_error *err);
 
 /* Make b at least `bytes` long (contents not kept); `shared` as in run_buf. */
 int tci_run_buf_reserve(run_buf *b, size_t bytes, int shared, tc_error *err);
