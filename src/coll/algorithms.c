@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "coll/coll_internal.h"
+#include "topocoll/a2a_flows.h"
 #include "topocoll/baselines.h"
 #include "topocoll/bfb.h"
 #include "topocoll/construct.h"
@@ -131,6 +132,24 @@ LOWERED(d_sssp, r_sssp)
 LOWERED(d_ewsp, r_ewsp)
 LOWERED(d_dor, r_dor)
 
+/* ---- all-to-all from flows (a2a_flows.h) ---- */
+
+static void flow_options(const tc_collective_opts *o, tc_a2a_flow_options *fo) {
+  tc_a2a_flow_options_default(fo);
+  fo->lmax = o->steps;
+  fo->paths = (tc_a2a_path_set)o->paths;
+  fo->time_limit = o->time_limit;
+}
+
+/* tsMCF: a step schedule of its own, not a routing. */
+static int d_mcf(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                 tc_error *err) {
+  (void)coll;
+  tc_a2a_flow_options fo;
+  flow_options(o, &fo);
+  return tc_a2a_tsmcf_schedule(g, &fo, out, NULL, err);
+}
+
 /* ---- the plan's baseline topologies ---- */
 
 static int home_spec(const char *spec, tc_graph **g, char *desc, size_t size, tc_error *err) {
@@ -205,6 +224,10 @@ static const tc_algorithm algorithms[] = {
     {{"torus-dor", "torus dimension order", AG_RS_AR, "torus(l1,...,lk), written so", "refines to P equal chunks",
       "dimension-by-dimension torus schedule (paper 000 §5.3, §6.2)"},
      NULL, NULL, d_torus_dor, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"mcf", "tsMCF", A2A, "any strongly connected graph of compute nodes",
+      "refines to P equal chunks (P a multiple of the LP's units)",
+      "time-stepped MCF (paper 003 §3.1.3): least sum of per-step max loads over l_max steps, exact chunks"},
+     NULL, NULL, d_mcf, TC_CHUNKS_REFINE, NULL, 0, NULL},
     {{"direct", "direct shortest paths", A2A, "any strongly connected graph", "refines to P equal chunks",
       "one shortest path per pair, lowest arc first (paper 003 §5.2's native all-to-all), hop h in step h"},
      NULL, NULL, d_direct, TC_CHUNKS_REFINE, NULL, 0, r_direct},
