@@ -164,12 +164,144 @@ static void tsmcf_refusals(void **state) {
   tc_graph_destroy(g);
 }
 
+
+/* The fluid rate of a routing, after checking it lowers to a verified schedule. */
+static tc_rat routing_rate(const tc_graph *g, const tc_a2a_routing *r) {
+  tc_a2a_load l;
+  tc_schedule s;
+  tc_error err;
+  assert_int_equal(tc_a2a_routing_load(g, r, &l, &err), TC_OK);
+  assert_int_equal(tc_a2a_routing_lower(g, r, &s, &err), TC_OK);
+  if (tc_schedule_verify(g, &s, &err)) fail_msg("%s: %s", r->algorithm, err.msg);
+  tc_schedule_destroy(&s);
+  tc_rat f = l.rate;
+  tc_a2a_load_destroy(&l);
+  return f;
+}
+
+/* pMCF over disjoint paths reaches the link MCF's F on the paper's testbed graphs and the
+   torus (digest of paper 003 §6: "pMCF(disjoint) ≈ optimal"). */
+static void pmcf_disjoint(void **state) {
+  (void)state;
+  const char *specs[] = {"hypercube(3)", "bipartite(4)", "torus(3,3,3)"};
+  const int64_t den[] = {4, 5, 9}, num[] = {1, 2, 1};
+  for (int i = 0; i < 3; i++) {
+    tc_graph *g = tc_test_spec(specs[i]);
+    tc_a2a_routing r;
+    tc_error err;
+    if (tc_a2a_route_pmcf(g, NULL, &r, &err)) fail_msg("pmcf %s: %s", specs[i], err.msg);
+    expect_rat(specs[i], routing_rate(g, &r), num[i], den[i]);
+    tc_a2a_routing_destroy(&r);
+    tc_graph_destroy(g);
+  }
+}
+
+/* Shortest paths only: enough on Q3 (F = 1/4), not on GenKautz(8,3) where the link MCF
+   (1/4) needs longer paths; paths of <= 3 hops get there. */
+static void pmcf_sets(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("hypercube(3)");
+  tc_a2a_flow_options o;
+  tc_a2a_flow_options_default(&o);
+  tc_a2a_routing r;
+  tc_error err;
+  o.paths = TC_A2A_PATHS_SHORTEST;
+  assert_int_equal(tc_a2a_route_pmcf(g, &o, &r, &err), TC_OK);
+  expect_rat("Q3 shortest", routing_rate(g, &r), 1, 4);
+  tc_a2a_routing_destroy(&r);
+  tc_graph_destroy(g);
+  g = tc_test_spec("genkautz(3,8)");
+  tc_rat F = mcf_value(g);
+  expect_rat("genkautz(3,8) MCF", F, 1, 4);
+  assert_int_equal(tc_a2a_route_pmcf(g, &o, &r, &err), TC_OK);
+  assert_true(tc_rat_cmp(routing_rate(g, &r), F) < 0);
+  tc_a2a_routing_destroy(&r);
+  o.paths = TC_A2A_PATHS_LMAX;
+  o.lmax = 3;
+  assert_int_equal(tc_a2a_route_pmcf(g, &o, &r, &err), TC_OK);
+  expect_rat("genkautz(3,8) lmax 3", routing_rate(g, &r), 1, 4);
+  tc_a2a_routing_destroy(&r);
+  o.lmax = 1;
+  assert_int_equal(tc_a2a_route_pmcf(g, &o, &r, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "pmcf: paths of at most 1 hops cannot join every pair (the diameter is 2)");
+  tc_graph_destroy(g);
+}
+
+/* MCF-extP: per commodity, rates non-increasing and summing to F exactly. */
+static void extract_rates(void **state) {
+  (void)state;
+  const char *specs[] = {"bipartite(4)", "genkautz(3,12)"};
+  for (int i = 0; i < 2; i++) {
+    tc_graph *g = tc_test_spec(specs[i]);
+    tc_a2a_result mcf;
+    tc_a2a_routing r;
+    tc_error err;
+    assert_int_equal(tc_a2a_solve(g, NULL, &mcf, &err), TC_OK);
+    assert_true(mcf.exact);
+    assert_int_equal(tc_a2a_route_extract(g, &mcf, &r, &err), TC_OK);
+    for (int64_t k = 0; k < (int64_t)g->n * g->n; k++) {
+      if (r.first[k + 1] == r.first[k]) continue;
+      int64_t sum = 0, prev = INT64_MAX;
+      for (int64_t p = r.first[k]; p < r.first[k + 1]; p++) {
+        /* the rate in units of 1/commodity_den: weight × the commodity's total */
+        const int64_t *flow = mcf.commodity_flow + k * g->m;
+        int64_t in = 0;
+        for (int64_t a = 0; a < g->m; a++) in += g->dst[a] == k % g->n ? flow[a] : 0;
+        assert_int_equal(in % r.weight[p].den, 0);
+        int64_t rate = r.weight[p].num * (in / r.weight[p].den);
+        assert_true(rate <= prev);
+        prev = rate;
+        sum += rate;
+      }
+      /* Σ rates = F: sum / commodity_den == f_exact */
+      assert_int_equal((__int128)sum * mcf.f_exact.den, (__int128)mcf.f_exact.num * mcf.commodity_den);
+    }
+    expect_rat(specs[i], routing_rate(g, &r), mcf.f_exact.num, mcf.f_exact.den);
+    tc_a2a_routing_destroy(&r);
+    tc_a2a_result_destroy(&mcf);
+    tc_graph_destroy(g);
+  }
+}
+
+/* K4,4: the best single path per pair has max load 3 (F = 1/3) against the MCF's 2/5; on Q3
+   single disjoint paths reach 1/4. */
+static void ilp(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("bipartite(4)");
+  tc_a2a_routing r;
+  tc_error err;
+  int optimal = 0;
+  assert_int_equal(tc_a2a_route_ilp(g, TC_A2A_PATHS_DISJOINT, 0, &r, &optimal, &err), TC_OK);
+  assert_true(optimal);
+  expect_rat("K4,4 ilp-disjoint", routing_rate(g, &r), 1, 3);
+  assert_int_equal(r.npaths, 56);
+  tc_a2a_routing_destroy(&r);
+  assert_int_equal(tc_a2a_route_ilp(g, TC_A2A_PATHS_SHORTEST, 0, &r, &optimal, &err), TC_OK);
+  expect_rat("K4,4 ilp-shortest", routing_rate(g, &r), 1, 3);
+  tc_a2a_routing_destroy(&r);
+  tc_graph_destroy(g);
+  g = tc_test_spec("hypercube(3)");
+  assert_int_equal(tc_a2a_route_ilp(g, TC_A2A_PATHS_DISJOINT, 0, &r, &optimal, &err), TC_OK);
+  assert_true(optimal);
+  expect_rat("Q3 ilp-disjoint", routing_rate(g, &r), 1, 4);
+  tc_a2a_routing_destroy(&r);
+  tc_graph_destroy(g);
+  g = tc_test_spec("hypercube(7)");
+  assert_int_equal(tc_a2a_route_ilp(g, TC_A2A_PATHS_DISJOINT, 0, &r, NULL, &err), TC_ERANGE);
+  assert_string_equal(err.msg, "ilp-disjoint: at most 64 nodes (the graph has 128): the single-path ILP is NP-hard");
+  tc_graph_destroy(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(tsmcf_paper),
       cmocka_unit_test(tsmcf_more_steps),
       cmocka_unit_test(tsmcf_ring),
       cmocka_unit_test(tsmcf_refusals),
+      cmocka_unit_test(pmcf_disjoint),
+      cmocka_unit_test(pmcf_sets),
+      cmocka_unit_test(extract_rates),
+      cmocka_unit_test(ilp),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
