@@ -175,7 +175,7 @@ static void refusals(void **state) {
   tc_error err;
   assert_int_equal(tc_collective_build(g, "nope", TC_COLL_ALLGATHER, NULL, &s, NULL, &err), TC_EINPUT);
   assert_string_equal(err.msg, "unknown algorithm 'nope' (bfb, expand, forestcoll, ring, biring, bfbring, shiftedring, "
-                               "shiftedbfbring, dbt, rhd, torus-dor, direct, sssp, ewsp, dor)");
+                               "shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, direct, sssp, ewsp, dor)");
   assert_int_equal(tc_collective_build(g, "bfb", TC_COLL_BROADCAST, NULL, &s, NULL, &err), TC_EINPUT);
   assert_string_equal(err.msg, "bfb builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)");
   tc_collective_opts root9 = {.root = 9, .chunks = 0, .spec = NULL};
