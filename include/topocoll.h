@@ -36,6 +36,7 @@
 #include "topocoll/expand_sched.h"
 #include "topocoll/fig_schedules.h"
 /* a2a */
+#include "topocoll/a2a_flows.h"
 #include "topocoll/a2a_route.h"
 /* coll */
 #include "topocoll/a2a.h"

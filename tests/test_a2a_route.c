@@ -27,7 +27,7 @@ static void route(const char *algo, const char *spec, const tc_graph *g, tc_a2a_
   tc_spec *parsed = NULL;
   tc_error err;
   if (tc_spec_parse(spec, &parsed, &err)) fail_msg("spec %s: %s", spec, err.msg);
-  tc_collective_opts opts = {-1, 0, parsed};
+  tc_collective_opts opts = {.root = -1, .chunks = 0, .spec = parsed};
   int rc = tc_algorithm_routing(g, algo, &opts, r, &err);
   tc_spec_destroy(parsed);
   if (rc) fail_msg("%s on %s: %s", algo, spec, err.msg);
@@ -70,7 +70,7 @@ static void expect_lowered(const char *algo, const char *spec, int steps, const 
   tc_cost bc;
   tc_spec *parsed = NULL;
   assert_int_equal(tc_spec_parse(spec, &parsed, &err), TC_OK);
-  tc_collective_opts opts = {-1, 0, parsed};
+  tc_collective_opts opts = {.root = -1, .chunks = 0, .spec = parsed};
   assert_int_equal(tc_collective_build(g, algo, TC_COLL_ALLTOALL, &opts, &built, &bc, &err), TC_OK);
   assert_int_equal(tc_rat_cmp(bc.tau, tau), 0);
   assert_int_equal(built.count, s.count);
@@ -147,12 +147,12 @@ static void dor(void **state) {
   g = tc_test_spec("hypercube(3)");
   tc_spec *spec = NULL;
   assert_int_equal(tc_spec_parse("hypercube(3)", &spec, &err), TC_OK);
-  tc_collective_opts opts = {-1, 0, spec};
+  tc_collective_opts opts = {.root = -1, .chunks = 0, .spec = spec};
   assert_int_equal(tc_algorithm_routing(g, "dor", &opts, &r, &err), TC_EINPUT);
   assert_string_equal(err.msg, "dor needs SPEC written as torus(l1,...,lk) to know the dimensions (DOR routes tori only)");
   assert_int_equal(tc_algorithm_routing(g, "ring", &opts, &r, &err), TC_EINPUT);
-  assert_string_equal(err.msg, "ring builds allgather, reduce-scatter and allreduce, not alltoall (use --algo direct or "
-                      "sssp or ewsp or dor)");
+  assert_string_equal(err.msg, "ring builds allgather, reduce-scatter and allreduce, not alltoall (use --algo mcf or "
+                      "pmcf or mcf-extp or ilp-disjoint or ilp-shortest or direct or sssp or ewsp or dor)");
   tc_spec_destroy(spec);
   tc_graph_destroy(g);
 }

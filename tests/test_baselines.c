@@ -450,7 +450,7 @@ static void wrong_topologies(void **state) {
   expect_einput(tc_baseline_dbt(g, TC_COLL_ALLREDUCE, -1, 0, &s, &err), &err, "dbt:");
   expect_einput(tc_test_generate("bogus", NULL, g, TC_COLL_ALLGATHER, -1, 0, &s, &err), &err,
                 "unknown algorithm 'bogus' (bfb, expand, forestcoll, ring, biring, bfbring, shiftedring, "
-                "shiftedbfbring, dbt, rhd, torus-dor, direct, sssp, ewsp, dor)");
+                "shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, direct, sssp, ewsp, dor)");
   expect_einput(tc_test_generate("ring", NULL, g, TC_COLL_BROADCAST, 0, 0, &s, &err), &err,
                 "ring builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)");
   tc_graph_destroy(g);
@@ -514,18 +514,19 @@ static void size_limits(void **state) {
 static void names(void **state) {
   (void)state;
   static const char *const want[] = {"bfb", "expand", "forestcoll", "ring", "biring", "bfbring", "shiftedring",
-                                     "shiftedbfbring", "dbt", "rhd", "torus-dor", "direct", "sssp", "ewsp", "dor"};
-  assert_int_equal(tc_algorithm_count(), 15);
-  for (int i = 0; i < 15; i++) {
+                                     "shiftedbfbring", "dbt", "rhd", "torus-dor", "mcf", "pmcf", "mcf-extp",
+                                     "ilp-disjoint", "ilp-shortest", "direct", "sssp", "ewsp", "dor"};
+  assert_int_equal(tc_algorithm_count(), 20);
+  for (int i = 0; i < 20; i++) {
     assert_string_equal(tc_algorithm_at(i)->name, want[i]);
     assert_ptr_equal(tc_algorithm_find(want[i]), tc_algorithm_at(i));
     uint32_t rs_ag_ar = TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) |
                         TC_COLL_BIT(TC_COLL_ALLREDUCE);
     uint32_t dbt = TC_COLL_BIT(TC_COLL_ALLREDUCE) | TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE);
-    uint32_t a2a = TC_COLL_BIT(TC_COLL_ALLTOALL); /* the routings of test_a2a_route.c */
+    uint32_t a2a = TC_COLL_BIT(TC_COLL_ALLTOALL); /* the routings of test_a2a_route.c, the flows of test_a2a_flows.c */
     assert_int_equal(tc_algorithm_at(i)->collectives, i >= 11 ? a2a : strcmp(want[i], "dbt") ? rs_ag_ar : dbt);
   }
-  assert_null(tc_algorithm_at(15));
+  assert_null(tc_algorithm_at(20));
   assert_null(tc_algorithm_find("bogus"));
 }
 

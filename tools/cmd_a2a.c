@@ -8,14 +8,17 @@
 ** --gap is our failure (exit 1), after the report.
 */
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_options.h"
+#include "launch.h"
 #include "topocoll/a2a.h"
 #include "topocoll/spec.h"
 #include "topocoll/units.h"
@@ -44,6 +47,10 @@ void tc_cmd_a2a_help(void) {
       "  --link-bw B     b, the bandwidth of capacity 1 (needed by --size), e.g. 25Gbps\n"
       "  --alpha A       the latency term of that time (default 0), e.g. 2us\n"
       "  --threads N     child LPs on N threads (default: OpenMP's; 1: serial)\n"
+      "  --mpi N         solve with the child LPs spread over N MPI ranks: mpirun runs\n"
+      "                  topocoll-a2a-mpi ($TOPOCOLL_A2A_MPI, else beside this topocoll, else\n"
+      "                  PATH) and its report is printed, with the flows' exact hash (--method\n"
+      "                  lp; not with --json, --size, --threads)\n"
       "  --json          print a JSON document instead (docs/formats.md)\n" TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Exit status: 0 success, 1 our failure (an LP not solved, a gap above --gap),\n"
@@ -51,7 +58,8 @@ void tc_cmd_a2a_help(void) {
 }
 
 typedef struct a2a_cli {
-  const char *spec, *method, *engine, *host_text, *gap_text, *size_text, *bw_text, *alpha_text, *threads_text;
+  const char *spec, *method, *engine, *host_text, *gap_text, *size_text, *bw_text, *alpha_text, *threads_text, *mpi_text;
+  int mpi;
   int64_t size;
   double link_bw, alpha;
   int threads, json;
@@ -70,6 +78,7 @@ static const tc_cli_option a2a_table[] = {
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
     {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha)},
     {.name = "--threads", .kind = TC_CLI_INT, .text = AT(threads_text), .value = AT(threads), .lo = 1, .hi = 1024},
+    {.name = "--mpi", .kind = TC_CLI_INT, .text = AT(mpi_text), .value = AT(mpi), .lo = 1, .hi = 4096},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
 };
 static const tc_cli_command a2a_command = {
@@ -120,6 +129,44 @@ static int64_t node_degree(const tc_graph *g) {
 
 static void rat_text(tc_rat r, char *buf, int size) { tc_rat_format(r, buf, size); }
 
+/* --mpi N: mpirun -np N topocoll-a2a-mpi SPEC --engine E [--host-cap C]; its report (or its
+   error line) is ours. */
+static int run_mpi(const a2a_cli *o, const tc_a2a_options *ao) {
+  char mpirun[PATH_MAX], prog[PATH_MAX], np[16], cap[48];
+  tc_error err;
+  if (tc_launch_locate("topocoll-a2a-mpi", "TOPOCOLL_A2A_MPI", 1, prog, sizeof prog, &err) ||
+      tc_launch_locate("mpirun", "TOPOCOLL_MPIRUN", 0, mpirun, sizeof mpirun, &err))
+    return tc_cli_fail("a2a", &err);
+  snprintf(np, sizeof np, "%d", o->mpi);
+  char *argv[16];
+  int k = 0;
+  argv[k++] = mpirun, argv[k++] = "--oversubscribe", argv[k++] = "-np", argv[k++] = np;
+  if (geteuid() == 0) argv[k++] = "--allow-run-as-root";
+  argv[k++] = "--bind-to", argv[k++] = "none", argv[k++] = prog, argv[k++] = (char *)o->spec;
+  argv[k++] = "--engine", argv[k++] = (char *)tc_a2a_engine_name(ao->engine);
+  if (ao->host_cap.num > 0) {
+    tc_rat_format(ao->host_cap, cap, sizeof cap);
+    argv[k++] = "--host-cap", argv[k++] = cap;
+  }
+  argv[k] = NULL;
+  tc_launch_result res;
+  if (tc_launch_run(argv, NULL, &res, &err)) return tc_cli_fail("a2a", &err);
+  int rc = TC_EXIT_OK;
+  if (res.exited && res.exit_code == 0) {
+    fputs(res.out, stdout);
+  } else {
+    char line[512], how[128];
+    tc_launch_error_line(res.err_tail, "topocoll-a2a-mpi: ", line, sizeof line);
+    tc_launch_describe(&res, 0, how, sizeof how);
+    const char *msg = strncmp(line, "topocoll-a2a-mpi: ", 18) ? line : line + 18;
+    rc = res.exited && res.exit_code == 2 ? TC_EXIT_USAGE : TC_EXIT_FAIL;
+    if (rc == TC_EXIT_USAGE) tc_cli_error("a2a", "%s", msg);
+    else tc_cli_error("a2a", "--mpi %d: topocoll-a2a-mpi %s: %s", o->mpi, how, msg);
+  }
+  tc_launch_result_destroy(&res);
+  return rc;
+}
+
 int tc_cmd_a2a(int argc, char **argv) {
   a2a_cli o;
   memset(&o, 0, sizeof o);
@@ -127,7 +174,7 @@ int tc_cmd_a2a(int argc, char **argv) {
   if (status) return status == TC_CLI_DONE ? TC_EXIT_OK : status;
   if (!o.spec) return tc_cli_usage_error("a2a", "missing SPEC");
   if ((status = tc_cli_convert(&a2a_command, &o, "--method", "--engine", "--size", "--link-bw", "--alpha", "--threads",
-                               NULL)))
+                               "--mpi", NULL)))
     return status;
   tc_a2a_options ao;
   tc_a2a_options_default(&ao);
@@ -141,6 +188,12 @@ int tc_cmd_a2a(int argc, char **argv) {
   if ((o.bw_text || o.alpha_text) && !o.size_text)
     return tc_cli_usage_error("a2a", "--link-bw and --alpha are for the time of --size M: give --size");
 
+  if (o.mpi_text) {
+    if (o.json || o.size_text || o.threads_text || ao.method != TC_A2A_LP)
+      return tc_cli_usage_error("a2a", "--mpi runs --method lp and prints its own report: not with --json, --size, "
+                                "--threads or --method full");
+    return run_mpi(&o, &ao);
+  }
   tc_graph *g = NULL;
   if (tc_spec_build(o.spec, &g, &err)) return tc_cli_fail("a2a", &err);
   tc_a2a_result r;

@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "sched_report.h"
+#include "topocoll/a2a_flows.h"
 #include "topocoll/a2a_route.h"
 #include "topocoll/collective.h"
 #include "topocoll/output.h"
@@ -76,6 +77,13 @@ void tc_cmd_sched_help(void) {
       "  --routes-out FILE  alltoall: write the routing as a route file (as --out)\n"
       "                  alltoall reports also give the routing's f = 1 / max link load and its\n"
       "                  virtual-channel layers (LASH-sequential)\n"
+      "  --steps L       alltoall mcf: l_max time steps (default: the diameter); pmcf --paths\n"
+      "                  lmax: paths of at most L hops\n"
+      "  --paths SET     alltoall pmcf: candidate paths disjoint (default: a maximal set of\n"
+      "                  arc-disjoint paths per pair), shortest, or lmax (every path of at most\n"
+      "                  --steps hops)\n"
+      "  --time-limit T  alltoall mcf, pmcf, mcf-extp, ilp-*: a limit per LP or MIP solve, e.g.\n"
+      "                  30s (ILPs: 60s by default; the best single-path choice found by then)\n"
       "  --json          one JSON object instead of the text report\n"
       "  --list          the algorithms, one a line: name, collectives, topology, summary\n"
       TC_CLI_MAX_MEMORY_HELP
@@ -101,8 +109,10 @@ static void list_algorithms(void) {
 
 typedef struct sched_options {
   const char *spec, *coll_text, *algo, *root_text, *chunks_text, *alpha_text, *bw_text, *size_text, *out;
-  const char *routes, *routes_out;
-  int json;
+  const char *routes, *routes_out, *steps_text, *paths_text, *time_limit_text;
+  int json, steps;
+  double time_limit;
+  tc_a2a_path_set paths;
   tc_collective coll;
   int root;
   int64_t chunks, size_bytes;
@@ -121,6 +131,9 @@ static const tc_cli_option sched_table[] = {
     {.name = "--out", .kind = TC_CLI_PATH, .text = AT(out)},
     {.name = "--routes", .kind = TC_CLI_STRING, .text = AT(routes)},
     {.name = "--routes-out", .kind = TC_CLI_PATH, .text = AT(routes_out)},
+    {.name = "--steps", .kind = TC_CLI_INT, .text = AT(steps_text), .value = AT(steps), .lo = 1, .hi = 4096},
+    {.name = "--paths", .kind = TC_CLI_STRING, .text = AT(paths_text)},
+    {.name = "--time-limit", .kind = TC_CLI_TIME, .text = AT(time_limit_text), .value = AT(time_limit)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
     {.name = "--list", .kind = TC_CLI_ACTION, .action = list_algorithms},
 };
@@ -150,10 +163,25 @@ static int check_options(sched_options *o) {
     tc_algorithm_check(o->algo, o->coll, &err);
     return tc_cli_usage_error("sched", "%s", err.msg);
   }
+  /* the options of the flow algorithms (a2a_flows.h) */
+  const char *algo = o->algo ? o->algo : "";
+  int pmcf = !strcmp(algo, "pmcf"), flows = pmcf || !strcmp(algo, "mcf") || !strcmp(algo, "mcf-extp") ||
+                                           !strncmp(algo, "ilp-", 4);
+  if (o->paths_text && !pmcf) return tc_cli_usage_error("sched", "--paths applies to --algo pmcf only");
+  if (o->paths_text) {
+    tc_error err;
+    if (tc_a2a_path_set_parse(o->paths_text, &o->paths, &err)) return tc_cli_usage_error("sched", "--paths: %s", err.msg);
+  }
+  if (o->steps_text && strcmp(algo, "mcf") && !(pmcf && o->paths == TC_A2A_PATHS_LMAX))
+    return tc_cli_usage_error("sched", "--steps applies to --algo mcf and to --algo pmcf --paths lmax only");
+  if (o->time_limit_text && !flows)
+    return tc_cli_usage_error("sched", "--time-limit applies to --algo mcf, pmcf, mcf-extp, ilp-disjoint and "
+                              "ilp-shortest only");
   int rooted = o->coll == TC_COLL_BROADCAST || o->coll == TC_COLL_REDUCE;
   if (o->root_text && !rooted) return tc_cli_usage_error("sched", "--root applies to broadcast and reduce only");
   o->root = rooted ? 0 : -1;
-  return tc_cli_convert(&sched_cli, o, "--root", "--chunks", "--alpha", "--link-bw", "--size", NULL);
+  return tc_cli_convert(&sched_cli, o, "--root", "--chunks", "--alpha", "--link-bw", "--size", "--steps",
+                        "--time-limit", NULL);
 }
 
 static int parse_options(int argc, char **argv, sched_options *o) {
@@ -205,7 +233,7 @@ static int produce(const tc_graph *g, const tc_spec *spec, const sched_options *
                    int64_t *chosen, tc_error *err) {
   if (o->root >= g->n)
     return tc_error_set(err, TC_EINPUT, "--root %d is not a node of %s (0..%d)", o->root, o->spec, g->n - 1);
-  tc_collective_opts opts = {o->root, o->chunks, spec};
+  tc_collective_opts opts = {.root = o->root, .chunks = o->chunks, .spec = spec};
   int rc;
   *chosen = 0;
   if (!o->chunks_text && model_given(o) && tc_algorithm_pipelined(tc_algorithm_find(o->algo)))
@@ -240,8 +268,17 @@ static int routed_schedule(const tc_graph *g, const tc_a2a_routing *r, const sch
 /* Alltoall: the routing (--algo's or --routes'), its schedule (through tc_collective_build
    for --algo, so it is the library's), the routing's load and layers, the files. */
 static int produce_alltoall(const tc_graph *g, const tc_spec *spec, const sched_options *o, tc_schedule *s,
-                            tc_cost *c, tc_cli_routing_report *rep, tc_error *err) {
-  tc_collective_opts opts = {-1, o->chunks, spec};
+                            tc_cost *c, tc_cli_routing_report *rep, int *routed, tc_error *err) {
+  tc_collective_opts opts = {.root = -1, .chunks = o->chunks, .spec = spec, .steps = o->steps_text ? o->steps : 0,
+                             .paths = (int)o->paths, .time_limit = o->time_limit_text ? o->time_limit : 0};
+  *routed = o->routes || tc_algorithm_routes(tc_algorithm_find(o->algo));
+  if (!*routed) { /* a step schedule of its own (mcf): no routing to report or write */
+    if (o->routes_out)
+      return tc_error_set(err, TC_EINPUT, "--routes-out: %s builds a step schedule, not a routing", o->algo);
+    int rc = tc_collective_build(g, o->algo, TC_COLL_ALLTOALL, &opts, s, c, err);
+    if (!rc && o->out) rc = tc_schedule_write_json(g, o->spec, s, o->out, err);
+    return rc;
+  }
   tc_a2a_routing r;
   tc_a2a_load load;
   memset(&r, 0, sizeof r);
@@ -299,14 +336,15 @@ int tc_cmd_sched(int argc, char **argv) {
   memset(&c, 0, sizeof c);
   int64_t chosen = 0;
   tc_cli_routing_report routing = {{0, 1}, {0, 1}, -1, 0, 0, o.routes, o.routes_out};
-  int rc = o.coll == TC_COLL_ALLTOALL ? produce_alltoall(g, spec, &o, &s, &c, &routing, &err)
+  int routed = 0;
+  int rc = o.coll == TC_COLL_ALLTOALL ? produce_alltoall(g, spec, &o, &s, &c, &routing, &routed, &err)
                                       : produce(g, spec, &o, &s, &c, &chosen, &err);
   if (rc) status = tc_cli_fail("sched", &err);
   else {
     tc_cli_sched_report r = {o.spec, g, &s, &c, o.root, o.alpha_s, o.link_bw,
                              model_given(&o) ? tc_cost_time(&c, o.alpha_s, o.link_bw, (double)o.size_bytes) : -1,
                              o.size_bytes, o.out, NULL, chosen, TC_PIPELINE_MAX,
-                             o.coll == TC_COLL_ALLTOALL ? &routing : NULL};
+                             routed ? &routing : NULL};
     tc_cli_print_sched_report(&r, o.json);
   }
   tc_cost_destroy(&c);

@@ -71,13 +71,22 @@ typedef struct tc_collective_opts {
   int64_t chunks;       /* --chunks P; 0: the algorithm's own chunking */
   const tc_spec *spec;  /* how g was written, if known: torus-dor reads the dimensions off
                            torus(l1,...,lk), expand follows the construction */
+  int32_t steps;        /* alltoall mcf: its l_max time steps; pmcf over paths of at most
+                           that many hops; 0: the diameter (a2a_flows.h) */
+  int paths;            /* alltoall pmcf: its candidate paths, a tc_a2a_path_set (0: disjoint) */
+  double time_limit;    /* alltoall mcf, pmcf, mcf-extp, ilp-*: seconds per LP or MIP solve; 0:
+                           none (the ILPs: 60) */
 } tc_collective_opts;
 
 /* The all-to-all routing (a2a_route.h) of a routing algorithm (direct, sssp, ewsp, dor),
    finished, before lowering: what `--coll alltoall --algo ALGO` lowers to its schedule.
-   TC_EINPUT "ring routes no alltoall (use --algo direct or ...)" for other algorithms. */
+   TC_EINPUT "ring routes no alltoall (use --algo direct or ...)" for other algorithms, and
+   "mcf builds its alltoall step schedule directly, not from a routing" for mcf. */
 TC_API int tc_algorithm_routing(const tc_graph *g, const char *algo, const tc_collective_opts *opts,
                                 tc_a2a_routing *out, tc_error *err);
+/* 1 if the algorithm builds its alltoall from a routing (tc_algorithm_routing works), 0 if
+   it builds a step schedule directly (mcf) or builds no alltoall. */
+TC_API int tc_algorithm_routes(const tc_algorithm_info *a);
 
 /* The collective `coll` by `algo` on g, NOT verified, in the generator's order. */
 TC_API int tc_algorithm_generate(const tc_graph *g, const char *algo, tc_collective coll,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "coll/coll_internal.h"
+#include "topocoll/a2a_flows.h"
 #include "topocoll/baselines.h"
 #include "topocoll/bfb.h"
 #include "topocoll/construct.h"
@@ -131,6 +132,45 @@ LOWERED(d_sssp, r_sssp)
 LOWERED(d_ewsp, r_ewsp)
 LOWERED(d_dor, r_dor)
 
+/* ---- all-to-all from flows (a2a_flows.h) ---- */
+
+static void flow_options(const tc_collective_opts *o, tc_a2a_flow_options *fo) {
+  tc_a2a_flow_options_default(fo);
+  fo->lmax = o->steps;
+  fo->paths = (tc_a2a_path_set)o->paths;
+  fo->time_limit = o->time_limit;
+}
+
+/* tsMCF: a step schedule of its own, not a routing. */
+static int d_mcf(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                 tc_error *err) {
+  (void)coll;
+  tc_a2a_flow_options fo;
+  flow_options(o, &fo);
+  return tc_a2a_tsmcf_schedule(g, &fo, out, NULL, err);
+}
+
+static int r_pmcf(const tc_graph *g, const tc_collective_opts *o, tc_a2a_routing *out, tc_error *err) {
+  tc_a2a_flow_options fo;
+  flow_options(o, &fo);
+  return tc_a2a_route_pmcf(g, &fo, out, err);
+}
+static int r_extp(const tc_graph *g, const tc_collective_opts *o, tc_a2a_routing *out, tc_error *err) {
+  tc_a2a_flow_options fo;
+  flow_options(o, &fo);
+  return tc_a2a_route_mcf_extp(g, &fo, out, err);
+}
+static int r_ilp_disjoint(const tc_graph *g, const tc_collective_opts *o, tc_a2a_routing *out, tc_error *err) {
+  return tc_a2a_route_ilp(g, TC_A2A_PATHS_DISJOINT, o->time_limit, out, NULL, err);
+}
+static int r_ilp_shortest(const tc_graph *g, const tc_collective_opts *o, tc_a2a_routing *out, tc_error *err) {
+  return tc_a2a_route_ilp(g, TC_A2A_PATHS_SHORTEST, o->time_limit, out, NULL, err);
+}
+LOWERED(d_pmcf, r_pmcf)
+LOWERED(d_extp, r_extp)
+LOWERED(d_ilp_disjoint, r_ilp_disjoint)
+LOWERED(d_ilp_shortest, r_ilp_shortest)
+
 /* ---- the plan's baseline topologies ---- */
 
 static int home_spec(const char *spec, tc_graph **g, char *desc, size_t size, tc_error *err) {
@@ -205,6 +245,22 @@ static const tc_algorithm algorithms[] = {
     {{"torus-dor", "torus dimension order", AG_RS_AR, "torus(l1,...,lk), written so", "refines to P equal chunks",
       "dimension-by-dimension torus schedule (paper 000 §5.3, §6.2)"},
      NULL, NULL, d_torus_dor, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"mcf", "tsMCF", A2A, "any strongly connected graph of compute nodes",
+      "refines to P equal chunks (P a multiple of the LP's units)",
+      "time-stepped MCF (paper 003 §3.1.3): least sum of per-step max loads over l_max steps, exact chunks"},
+     NULL, NULL, d_mcf, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"pmcf", "pMCF", A2A, "any strongly connected graph of compute nodes", "refines to P equal chunks",
+      "path-based MCF over a path set (paper 003 §3.1.4; --paths disjoint|shortest|lmax), hop h in step h"},
+     NULL, NULL, d_pmcf, TC_CHUNKS_REFINE, NULL, 0, r_pmcf},
+    {{"mcf-extp", "MCF-extP", A2A, "any strongly connected graph of compute nodes", "refines to P equal chunks",
+      "widest paths extracted from the certified link MCF (paper 003 §3.2.1), hop h in step h"},
+     NULL, NULL, d_extp, TC_CHUNKS_REFINE, NULL, 0, r_extp},
+    {{"ilp-disjoint", "ILP-disjoint", A2A, "strongly connected, at most 64 compute nodes", "refines to P equal chunks",
+      "one disjoint-set path per pair, least max load by MIP (paper 003 §5.2, Cbc), hop h in step h"},
+     NULL, NULL, d_ilp_disjoint, TC_CHUNKS_REFINE, NULL, 0, r_ilp_disjoint},
+    {{"ilp-shortest", "ILP-shortest", A2A, "strongly connected, at most 64 compute nodes", "refines to P equal chunks",
+      "one shortest path per pair, least max load by MIP (paper 003 §5.2, Cbc), hop h in step h"},
+     NULL, NULL, d_ilp_shortest, TC_CHUNKS_REFINE, NULL, 0, r_ilp_shortest},
     {{"direct", "direct shortest paths", A2A, "any strongly connected graph", "refines to P equal chunks",
       "one shortest path per pair, lowest arc first (paper 003 §5.2's native all-to-all), hop h in step h"},
      NULL, NULL, d_direct, TC_CHUNKS_REFINE, NULL, 0, r_direct},

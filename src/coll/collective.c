@@ -68,13 +68,18 @@ int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *err) {
 /* ---- all-to-all routings ---- */
 int tc_algorithm_routing(const tc_graph *g, const char *algo, const tc_collective_opts *opts, tc_a2a_routing *out,
                          tc_error *err) {
-  static const tc_collective_opts none = {0, 0, NULL};
+  static const tc_collective_opts none = {.root = 0, .chunks = 0, .spec = NULL};
   memset(out, 0, sizeof *out);
   int rc = tc_algorithm_check(algo, TC_COLL_ALLTOALL, err);
   if (rc) return rc;
   if (!g) return tc_error_set(err, TC_EINPUT, "%s: no graph", algo);
-  return tci_algorithm_row(tc_algorithm_find(algo))->routing(g, opts ? opts : &none, out, err);
+  const tc_algorithm *row = tci_algorithm_row(tc_algorithm_find(algo));
+  if (!row->routing)
+    return tc_error_set(err, TC_EINPUT, "%s builds its alltoall step schedule directly, not from a routing", algo);
+  return row->routing(g, opts ? opts : &none, out, err);
 }
+
+int tc_algorithm_routes(const tc_algorithm_info *a) { return a && tci_algorithm_row(a)->routing != NULL; }
 
 /* ---- what a collective costs in memory, before it is built ---- */
 
@@ -226,7 +231,7 @@ static int check_request(const tc_graph *g, const char *algo, tc_collective coll
 
 int tc_algorithm_generate(const tc_graph *g, const char *algo, tc_collective coll, const tc_collective_opts *opts,
                           tc_schedule *out, tc_error *err) {
-  static const tc_collective_opts none = {0, 0, NULL};
+  static const tc_collective_opts none = {.root = 0, .chunks = 0, .spec = NULL};
   memset(out, 0, sizeof *out);
   if (!opts) opts = &none;
   int rc = check_request(g, algo, coll, opts, err);
@@ -307,7 +312,7 @@ static int derive_set(const tc_graph *g, const tc_algorithm *row, const tc_colle
 
 int tc_collective_build_set(const tc_graph *g, const char *algo, const tc_collective_opts *opts,
                             tc_collective_set *out, tc_error *err) {
-  static const tc_collective_opts none = {0, 0, NULL};
+  static const tc_collective_opts none = {.root = 0, .chunks = 0, .spec = NULL};
   memset(out, 0, sizeof *out);
   if (!opts) opts = &none;
   int rc = check_request(g, algo, TC_COLL_ALLGATHER, opts, err);

@@ -66,7 +66,7 @@ static int build_chosen(tc_plan *p, tc_plan_progress progress, void *ctx, tc_err
   memset(&set, 0, sizeof set);
   int rc = tc_spec_parse(c->spec, &spec, err);
   if (!rc) rc = tc_spec_eval(spec, NULL, &p->graph, err);
-  tc_collective_opts opts = {0, 0, spec};
+  tc_collective_opts opts = {.root = 0, .chunks = 0, .spec = spec};
   if (!rc) rc = tc_collective_build_set(p->graph, "expand", &opts, &set, err);
   tc_spec_destroy(spec);
   if (rc) {
@@ -133,7 +133,7 @@ static int measure_baseline(tc_plan *p, const tc_algorithm_info *a, const tc_gra
   if (built) return unavailable(b, built, why, err);
   tc_schedule s;
   tc_cost c;
-  tc_collective_opts opts = {0, tc_algorithm_pipelined(a) ? P : 0, NULL};
+  tc_collective_opts opts = {.root = 0, .chunks = tc_algorithm_pipelined(a) ? P : 0, .spec = NULL};
   int rc = tc_collective_build(g, a->name, TC_COLL_ALLREDUCE, &opts, &s, &c, why);
   if (rc == TC_EFAIL) *err = *why; /* a schedule that failed verification is our bug: stop */
   if (rc) return rc == TC_EFAIL ? rc : unavailable(b, rc, why, err);
