@@ -35,11 +35,13 @@
 #include "topocoll/construct.h"
 #include "topocoll/expand_sched.h"
 #include "topocoll/fig_schedules.h"
+/* forest */
+#include "topocoll/forest.h"
 /* a2a */
+#include "topocoll/a2a.h"
 #include "topocoll/a2a_flows.h"
 #include "topocoll/a2a_route.h"
 /* coll */
-#include "topocoll/a2a.h"
 #include "topocoll/collective.h"
 /* find, plan */
 #include "topocoll/find.h"
