@@ -158,7 +158,7 @@ static void k3_unit_capacity_gives_the_stars(void **state) {
   tci_packing p;
   tc_error err;
   oracle_ctx ctx = {0};
-  assert_int_equal(tci_pack_trees_probed(&d, 1, oracle_probe, &ctx, &p, &err), TC_OK);
+  assert_int_equal(tci_pack_trees_probed(&d, 1, NULL, oracle_probe, &ctx, &p, &err), TC_OK);
   assert_int_equal(p.count, 3);
   const int32_t from[3][2] = {{0, 0}, {1, 1}, {2, 2}}, to[3][2] = {{1, 2}, {0, 2}, {0, 1}};
   for (int i = 0; i < 3; i++) {
@@ -192,7 +192,7 @@ static void split_by_hand(void **state) {
   tci_packing p, again;
   tc_error err;
   oracle_ctx ctx = {0};
-  assert_int_equal(tci_pack_trees_probed(&d, 2, oracle_probe, &ctx, &p, &err), TC_OK);
+  assert_int_equal(tci_pack_trees_probed(&d, 2, NULL, oracle_probe, &ctx, &p, &err), TC_OK);
   assert_int_equal(p.count, 4);
   const int32_t root[4] = {0, 1, 2, 0}, from[4][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 2}},
                 to[4][2] = {{1, 2}, {0, 2}, {0, 1}, {2, 1}};
@@ -209,7 +209,7 @@ static void split_by_hand(void **state) {
   assert_int_equal(ctx.evaluations, 8);
   assert_int_equal(ctx.splits, 1);
   check_packing(3, cap, 2, &p);
-  assert_int_equal(tci_pack_trees(&d, 2, &again, &err), TC_OK);
+  assert_int_equal(tci_pack_trees(&d, 2, NULL, &again, &err), TC_OK);
   assert_true(same_packing(&p, &again));
   tci_packing_destroy(&p);
   tci_packing_destroy(&again);
@@ -242,14 +242,14 @@ static void random_digraphs_match_the_definition(void **state) {
     for (int j = 0; j < 3 && kmax >= 1; j++) {
       if (ks[j] < 1 || (j >= 1 && ks[j] == ks[0]) || (j == 2 && ks[2] == ks[1])) continue;
       int ok;
-      assert_int_equal(tci_pack_feasible(&d, ks[j], &ok, &err), TC_OK);
+      assert_int_equal(tci_pack_feasible(&d, ks[j], NULL, &ok, &err), TC_OK);
       assert_int_equal(ok, 1);
       tci_packing p, again;
       oracle_ctx ctx = {0};
-      if (tci_pack_trees_probed(&d, ks[j], oracle_probe, &ctx, &p, &err))
+      if (tci_pack_trees_probed(&d, ks[j], NULL, oracle_probe, &ctx, &p, &err))
         fail_msg("n=%d k=%lld: %s", n, (long long)ks[j], err.msg);
       check_packing(n, cap, ks[j], &p);
-      assert_int_equal(tci_pack_trees(&d, ks[j], &again, &err), TC_OK);
+      assert_int_equal(tci_pack_trees(&d, ks[j], NULL, &again, &err), TC_OK);
       assert_true(same_packing(&p, &again));
       tci_packing_destroy(&p);
       tci_packing_destroy(&again);
@@ -261,10 +261,10 @@ static void random_digraphs_match_the_definition(void **state) {
     /* One more tree per root violates the precondition: no completion exists (any would be
        a valid packing), so the packer must stop with TC_EFAIL and an empty result. */
     int ok;
-    assert_int_equal(tci_pack_feasible(&d, kmax + 1, &ok, &err), TC_OK);
+    assert_int_equal(tci_pack_feasible(&d, kmax + 1, NULL, &ok, &err), TC_OK);
     assert_int_equal(ok, 0);
     tci_packing p;
-    assert_int_equal(tci_pack_trees(&d, kmax + 1, &p, &err), TC_EFAIL);
+    assert_int_equal(tci_pack_trees(&d, kmax + 1, NULL, &p, &err), TC_EFAIL);
     assert_non_null(strstr(err.msg, "pack: no edge can grow batch "));
     assert_null(p.batch);
     assert_int_equal(p.count, 0);
@@ -322,7 +322,7 @@ static void clustered_digraphs_match_the_definition(void **state) {
     tci_packing p;
     oracle_ctx ctx = {0};
     packed++;
-    if (tci_pack_trees_probed(&d, 1, oracle_probe, &ctx, &p, &err)) fail_msg("%s", err.msg);
+    if (tci_pack_trees_probed(&d, 1, NULL, oracle_probe, &ctx, &p, &err)) fail_msg("%s", err.msg);
     check_packing(n, cap, 1, &p);
     tci_packing_destroy(&p);
     total.evaluations += ctx.evaluations;
@@ -359,7 +359,7 @@ static void larger_instance_keeps_the_contract(void **state) {
   assert_int_equal(tci_pack_max_k(&d, &k, &err), TC_OK);
   assert_true(k >= 2);
   tci_packing p;
-  assert_int_equal(tci_pack_trees(&d, k, &p, &err), TC_OK);
+  assert_int_equal(tci_pack_trees(&d, k, NULL, &p, &err), TC_OK);
   assert_true(p.count > 128); /* splits past the second growth of the batch list */
   int64_t per_root[N] = {0};
   tci_capgraph load;
@@ -393,7 +393,7 @@ static void precondition_violation_is_efail(void **state) {
   to_capgraph(2, cap, &d);
   tci_packing p;
   tc_error err;
-  assert_int_equal(tci_pack_trees(&d, 1, &p, &err), TC_EFAIL);
+  assert_int_equal(tci_pack_trees(&d, 1, NULL, &p, &err), TC_EFAIL);
   assert_string_equal(err.msg, "pack: no edge can grow batch 1 (root 1, m = 1, 1 of 2 nodes reached): D* violates "
                                "min_v F(s, v; D*_k) >= n*k for k = 1");
   assert_null(p.batch);
@@ -410,15 +410,15 @@ static void bad_arguments(void **state) {
   to_capgraph(2, cap, &d);
   tci_packing p;
   tc_error err;
-  assert_int_equal(tci_pack_trees(&d, 0, &p, &err), TC_EINPUT);
+  assert_int_equal(tci_pack_trees(&d, 0, NULL, &p, &err), TC_EINPUT);
   assert_string_equal(err.msg, "pack: k must be >= 1 (got 0)");
-  assert_int_equal(tci_pack_trees(&d, INT64_MAX / 2, &p, &err), TC_ERANGE);
+  assert_int_equal(tci_pack_trees(&d, INT64_MAX / 2, NULL, &p, &err), TC_ERANGE);
   assert_string_equal(err.msg, "pack: capacities of D* (with k = 4611686018427387903 on 2 nodes) overflow 64 bits");
   assert_null(p.batch);
   tci_capgraph_destroy(&d);
   /* One node: its k trees are the node alone. */
   assert_int_equal(tci_capgraph_init(&d, 1, &err), TC_OK);
-  assert_int_equal(tci_pack_trees(&d, 7, &p, &err), TC_OK);
+  assert_int_equal(tci_pack_trees(&d, 7, NULL, &p, &err), TC_OK);
   assert_int_equal(p.count, 1);
   assert_int_equal(p.batch[0].root, 0);
   assert_int_equal(p.batch[0].mult, 7);
