@@ -42,7 +42,7 @@ static inline int tc_test_generate(const char *algo, const char *spec, const tc_
                                    int32_t root, int64_t chunks, tc_schedule *s, tc_error *err) {
   tc_spec *parsed = NULL;
   if (spec && tc_spec_parse(spec, &parsed, err)) fail_msg("spec %s: %s", spec, err->msg);
-  tc_collective_opts opts = {root, chunks, parsed};
+  tc_collective_opts opts = {.root = root, .chunks = chunks, .spec = parsed};
   int rc = tc_algorithm_generate(g, algo, coll, &opts, s, err);
   tc_spec_destroy(parsed);
   return rc;

@@ -27,6 +27,7 @@ typedef struct tc_cli_sched_report {
   const char *file;    /* the schedule file read (verify), or NULL */
   int64_t chunks_chosen; /* > 0: P picked by the predicted time among 1, 2, 4, ..., chunks_tried */
   int64_t chunks_tried;
+  const char *chosen;  /* the variant the builder kept (tc_collective_opts.chosen), or NULL / "" */
 } tc_cli_sched_report;
 
 /* Print r on stdout as text, or as one JSON object when json. */

@@ -70,6 +70,10 @@ typedef struct tc_collective_opts {
   int64_t chunks;       /* --chunks P; 0: the algorithm's own chunking */
   const tc_spec *spec;  /* how g was written, if known: torus-dor reads the dimensions off
                            torus(l1,...,lk), expand follows the construction */
+  char *chosen;         /* optional (NULL: not asked): a builder that measures variants and keeps
+                           one says which here, one line of at most chosen_size bytes, "" when
+                           it had no choice (forestcoll allreduce: equal or auto weights) */
+  size_t chosen_size;
 } tc_collective_opts;
 
 /* The collective `coll` by `algo` on g, NOT verified, in the generator's order. */

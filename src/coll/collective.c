@@ -208,7 +208,7 @@ static int check_request(const tc_graph *g, const char *algo, tc_collective coll
 
 int tc_algorithm_generate(const tc_graph *g, const char *algo, tc_collective coll, const tc_collective_opts *opts,
                           tc_schedule *out, tc_error *err) {
-  static const tc_collective_opts none = {0, 0, NULL};
+  static const tc_collective_opts none = {.root = 0};
   memset(out, 0, sizeof *out);
   if (!opts) opts = &none;
   int rc = check_request(g, algo, coll, opts, err);
@@ -289,7 +289,7 @@ static int derive_set(const tc_graph *g, const tc_algorithm *row, const tc_colle
 
 int tc_collective_build_set(const tc_graph *g, const char *algo, const tc_collective_opts *opts,
                             tc_collective_set *out, tc_error *err) {
-  static const tc_collective_opts none = {0, 0, NULL};
+  static const tc_collective_opts none = {.root = 0};
   memset(out, 0, sizeof *out);
   if (!opts) opts = &none;
   int rc = check_request(g, algo, TC_COLL_ALLGATHER, opts, err);
