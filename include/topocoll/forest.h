@@ -121,7 +121,7 @@ typedef struct tc_forest {
   int verified;            /* 1 once tc_forest_verify passed */
   int64_t *weights;        /* per node of g (owned): the shares of each compute node, or NULL
                               when every compute node owns one (the unweighted forest) */
-  int64_t weight_total;    /* W: Σ weights (N when NULL) */
+  int64_t weight_total;    /* W: Σ weights (N when NULL), set by tc_forest_verify */
 } tc_forest;
 
 /* The most compute nodes accepted: the search, the removal and the packing grow about as N³
