@@ -322,6 +322,14 @@ expect 0 "$bin" verify "$gk/allreduce-forestcoll.json" 'genkautz(4,64)' --json
 python3 -c "import json; j=json.load(open('$tmp/out')); assert (j['shards'], j['tb_factor'], j['steps']) == (4, '33/16', 132), j" ||
   fail "genkautz(4,64) allreduce-forestcoll.json: $(head -c 400 "$tmp/out")"
 
+# auto weights ForestColl cannot lower (3000073 shares on a triangle of prime capacities)
+# leave equal shares, and the summary says why
+printf '0 1 1000003\n1 0 1000003\n1 2 1000033\n2 1 1000033\n0 2 1000037\n2 0 1000037\n' >"$tmp/tri.edges"
+expect 0 "$bin" plan --fabric "file($tmp/tri.edges)" --alpha 1us --link-bw 1GBps --size 1MB --out "$tmp/ptri"
+grep -qxF "ForestColl's allreduce has equal shares: the auto weights (water-filling) were refused: forestcoll: the weights add up to 3000073 shares; a step schedule holds at most 1048576 shards (divide the weights by a common factor, or use smaller ones)" \
+  "$tmp/ptri/summary.md" || fail "the triangle plan's weights line: $(grep -i weights "$tmp/ptri/summary.md")"
+grep -q '"weights"' "$tmp/ptri/forest.json" && fail "the triangle plan kept a weighted forest"
+
 # a chosen member whose allreduce misses the bound: ForestColl is tried beyond 32 nodes. With
 # alpha = 100us and most calls small, debruijn(4,3) wins the frontier (3 steps); it has 4
 # self-loops like genkautz(4,64), and ForestColl's weighted allreduce beats its own at 1 GiB

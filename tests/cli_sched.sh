@@ -239,6 +239,12 @@ grep -qx "chosen            equal shares (every node's links alike: the auto wei
   fail "hypercube(4) forestcoll allreduce: $(cat "$tmp/out")"
 expect 0 "$bin" sched 'hypercube(4)' --coll allgather --algo forestcoll
 grep -q '^chosen' "$tmp/out" && fail "an allgather has nothing to choose: $(cat "$tmp/out")"
+# auto weights a step schedule cannot hold (a triangle of prime capacities near 10^6: the
+# shares are about 10^6 each) leave equal shares, with the reason
+printf '0 1 1000003\n1 0 1000003\n1 2 1000033\n2 1 1000033\n0 2 1000037\n2 0 1000037\n' >"$tmp/tri.edges"
+expect 0 "$bin" sched "file($tmp/tri.edges)" --coll allreduce --algo forestcoll
+grep -qx 'chosen            equal shares: T_B factor 666722001120/500025500297 (auto weights refused: forestcoll: the weights add up to 3000073 shares; a step schedule holds at most 1048576 shards (divide the weights by a common factor, or use smaller ones))' \
+  "$tmp/out" || fail "refused auto weights: $(cat "$tmp/out")"
 # with the model, the choice of the fastest P's schedule: P = 64 and the weights at 1 GiB
 expect 0 "$bin" sched 'genkautz(4,64)' --coll allreduce --algo forestcoll --alpha 1us --link-bw 100Gbps --size 1GiB --json
 check_json chunks_chosen=64 shards=4 tb_factor='"33/16"' \

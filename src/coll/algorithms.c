@@ -80,16 +80,18 @@ static int d_forestcoll(const tc_graph *g, tc_collective coll, const tc_collecti
   memset(&wt, 0, sizeof wt);
   memset(&ceq, 0, sizeof ceq);
   memset(&cwt, 0, sizeof cwt);
-  int64_t *w = malloc((size_t)g->n * sizeof *w);
-  int uniform = 1, weighted = 0, wrc = TC_OK;
+  int64_t *w = calloc((size_t)g->n, sizeof *w);
+  int uniform = 0, weighted = 0, wrc = TC_OK;
   int rc = w ? forestcoll_lowered(g, coll, NULL, P, &eq, &ceq, err)
              : tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for %d weights", g->n);
-  if (!rc) rc = tc_forest_allreduce_weights(g, w, &uniform, err);
   tc_error why;
   tc_error_clear(&why);
-  if (!rc && !uniform) {
-    wrc = forestcoll_lowered(g, coll, w, P, &wt, &cwt, &why);
-    if (wrc == TC_EFAIL || wrc == TC_ENOMEM) { /* our failure: reported, as it would be for equal shares */
+  if (!rc) {
+    /* weights ForestColl refuses (too many shares, arithmetic beyond 64 bits) leave equal
+       shares, said so; our own failures are reported as they would be for equal shares */
+    wrc = tc_forest_allreduce_weights(g, w, &uniform, &why);
+    if (!wrc && !uniform) wrc = forestcoll_lowered(g, coll, w, P, &wt, &cwt, &why);
+    if (wrc == TC_EFAIL || wrc == TC_ENOMEM) {
       rc = wrc;
       *err = why;
     }
@@ -104,10 +106,10 @@ static int d_forestcoll(const tc_graph *g, tc_collective coll, const tc_collecti
     char a[64], b[64];
     tc_rat_format(ceq.tau, a, sizeof a);
     tc_rat_format(cwt.tau, b, sizeof b);
-    if (uniform)
-      snprintf(o->chosen, o->chosen_size, "equal shares (every node's links alike: the auto weights are equal)");
-    else if (wrc)
+    if (wrc)
       snprintf(o->chosen, o->chosen_size, "equal shares: T_B factor %s (auto weights refused: %s)", a, why.msg);
+    else if (uniform)
+      snprintf(o->chosen, o->chosen_size, "equal shares (every node's links alike: the auto weights are equal)");
     else if (weighted)
       snprintf(o->chosen, o->chosen_size, "auto weights (water-filling: %d of %d nodes own the buffer): T_B factor %s "
                "against %s with equal shares", owners, nc, b, a);

@@ -112,23 +112,24 @@ static void lowered_destroy(lowered *lo) {
    TC_ERANGE: too many shares) leave equal shares with the reason in fc->other.note. */
 static int try_weights(tc_plan *p, tc_forest *f, lowered *eq_lo, tc_error *err) {
   tc_plan_forestcoll *fc = &p->forestcoll;
-  int64_t *w = malloc((size_t)p->graph->n * sizeof *w);
-  int uniform = 1;
-  int rc = w ? tc_forest_allreduce_weights(p->graph, w, &uniform, err)
-             : tc_error_set(err, TC_ENOMEM, "plan: out of memory for %d weights", p->graph->n);
-  if (rc || uniform) {
+  int64_t *w = calloc((size_t)p->graph->n, sizeof *w);
+  if (!w) return tc_error_set(err, TC_ENOMEM, "plan: out of memory for %d weights", p->graph->n);
+  int uniform = 0;
+  tc_error why;
+  tc_error_clear(&why);
+  int wrc = tc_forest_allreduce_weights(p->graph, w, &uniform, &why);
+  if (!wrc && uniform) {
     free(w);
-    return rc;
+    return TC_OK;
   }
   fc->weights_tried = 1;
   for (int32_t v = 0; v < p->graph->n; v++) fc->weight_owners += w[v] > 0;
   tc_forest fw;
+  memset(&fw, 0, sizeof fw);
   lowered wlo;
   memset(&wlo, 0, sizeof wlo);
   tc_forest_options fo = {.coll = TC_COLL_ALLREDUCE, .weights = w};
-  tc_error why;
-  tc_error_clear(&why);
-  int wrc = tc_forest_build(p->graph, &fo, &fw, &why);
+  if (!wrc) wrc = tc_forest_build(p->graph, &fo, &fw, &why);
   free(w);
   if (!wrc) {
     wrc = lower_depths(p, &fw, &wlo, &why);
@@ -191,8 +192,8 @@ void tci_plan_forestcoll_weights_line(FILE *f, const tc_plan *p) {
   tc_rat_format(fc->other.tau, other, sizeof other);
   int32_t nc = tc_graph_count_kind(p->graph, TC_NODE_COMPUTE);
   if (!fc->other.available)
-    fprintf(f, "ForestColl's allreduce has equal shares: the auto weights (water-filling: %d of %d compute nodes "
-            "own the buffer) were refused: %s\n\n", fc->weight_owners, nc, fc->other.note);
+    fprintf(f, "ForestColl's allreduce has equal shares: the auto weights (water-filling) were refused: %s\n\n",
+            fc->other.note);
   else if (fc->weighted)
     fprintf(f, "ForestColl's allreduce has weighted roots: the auto weights (water-filling: %d of %d compute nodes "
             "own the buffer, forest.h) measure T_B = %s M/B at P = %" PRId64 ", against %s M/B at P = %d with "
