@@ -30,7 +30,8 @@
 **     run cut at shard boundaries (fig2toy(), weights 2,1,1,1,0,1,1,1: node 0's 8 trees come
 **     in batches of 5 and 3, so with k = 4 units per shard the first batch's run [0,5) is
 **     shard 0's [0,4) and shard 1's [0,1)); every lowered schedule passes the verifier;
-**   - too many shares for a step schedule is refused with its line.
+**   - too many shares for a step schedule, and weights changed after verification, are
+**     refused with their lines.
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -243,6 +244,13 @@ static void test_too_many_shares(void **state) {
   assert_string_equal(err.msg, "forestcoll: the weights add up to 1048577 shares; a step schedule holds at most "
                                "1048576 shards (divide the weights by a common factor, or use smaller ones)");
   assert_int_equal(s.count, 0);
+  /* weights changed after verification are caught before anything is laid out */
+  f.weights[1] = -1;
+  assert_int_equal(tc_forest_lower(g, &f, 1, &s, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "forestcoll: the forest gives node 1 weight -1, not a number of shares");
+  f.weights[0] = f.weights[1] = 0;
+  assert_int_equal(tc_forest_lower(g, &f, 1, &s, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "forestcoll: the forest's weights are all 0");
   tc_forest_destroy(&f);
   tc_graph_destroy(g);
 }

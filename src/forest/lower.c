@@ -243,7 +243,13 @@ static int emit_part(const tc_graph *g, const tc_forest_part *part, int64_t P, c
 static int weighted_shards(const tc_forest *f, const int32_t *compute, int32_t ncompute, int32_t *first,
                            int32_t **owner, int32_t *nshards, tc_error *err) {
   int64_t total = 0;
-  for (int32_t i = 0; i < ncompute; i++) total += f->weights[compute[i]];
+  for (int32_t i = 0; i < ncompute; i++) {
+    if (f->weights[compute[i]] < 0)
+      return tc_error_set(err, TC_EINPUT, "forestcoll: the forest gives node %d weight %" PRId64 ", not a number of "
+                          "shares", compute[i], f->weights[compute[i]]);
+    if (tci_add64(total, f->weights[compute[i]], &total)) total = INT64_MAX; /* tc_forest_verify refuses that */
+  }
+  if (total == 0) return tc_error_set(err, TC_EINPUT, "forestcoll: the forest's weights are all 0");
   if (total > TC_FOREST_MAX_SHARDS)
     return tc_error_set(err, TC_ERANGE, "forestcoll: the weights add up to %" PRId64 " shares; a step schedule holds "
                         "at most %d shards (divide the weights by a common factor, or use smaller ones)", total,
