@@ -147,7 +147,7 @@ static int run_once(const bench_case *c, int fd) {
   }
   tci_packing p;
   double t0 = now();
-  int rc = tci_pack_trees(&d, k, &p, &err);
+  int rc = tci_pack_trees(&d, k, NULL, &p, &err);
   double t1 = now();
   if (rc) {
     fprintf(stderr, "bench_forest_pack: %s\n", err.msg);

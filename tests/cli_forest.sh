@@ -117,4 +117,62 @@ expect 0 "$bin" forest "file($tmp/skew.json)" --k 2
 grep -qx '    fixed k         algbw 6.00 GB/s = 6 (U\* = 2/3, Algorithm 3)' "$tmp/out" || fail "skew --k 2: $(sed -n 2p "$tmp/out")"
 expect_err 2 "forestcoll: 8000 compute nodes is beyond the 4096 ForestColl is built for here" "$bin" forest 'dgx_a100(1000)'
 expect_err 2 "cannot write $tmp: it is a directory" "$bin" forest 'fig2toy()' --out "$tmp"
+
+# ---- weighted roots (--weights; forest.h, docs/forestcoll.md "Weighted roots") ----
+# genkautz(4,64): the four nodes with a self-loop (12, 25, 38, 51) have 3 links each way to
+# others, the rest 4; water-filling gives the looped nodes a quarter of M each and the others
+# nothing, and with those shares no cut beats 1/x* = 1 (S* = every node but 0: 4 shares, 4
+# links into node 0), one tree per share and half: 4 GB/s a half, 2 GB/s the allreduce —
+# the cost model's bound (tau* = 2 at d = 4), where equal shares reach 32/21.
+expect 0 "$bin" forest 'genkautz(4,64)' --coll allreduce --weights auto
+cat >"$tmp/want" <<'OUT'
+forest genkautz(4,64): allreduce on 64 compute + 0 switch nodes (ForestColl, paper 001)
+  weights           auto (allreduce water-filling): 4 of 64 compute nodes own the W = 4 shares (node:shares) 12:1 25:1 38:1 51:1
+  reduce-scatter (in-trees, built on the transpose):
+    optimum         algbw 4.00 GB/s = 4 (1/x* = 1: T = (M/W)·(1/x*))
+    bottleneck cut  63 compute nodes owning 4 shares, 4 leaving: 4/4 = 1; S* = {1-63}
+    trees           k = 1 per share (4 in all), y = 1 GB/s per tree, 4 batches
+OUT
+head -n 6 "$tmp/out" | cmp -s - "$tmp/want" || fail "genkautz(4,64) --weights auto: $(head -n 6 "$tmp/out")"
+grep -qx '  allreduce         algbw 2.00 GB/s = 2 (T = T_RS + T_AG)' "$tmp/out" ||
+  fail "genkautz(4,64) weighted allreduce: $(grep '^  allreduce' "$tmp/out")"
+# equal shares (the default, --weights equal, or 1 for every node) are the unweighted forest, to the byte
+expect 0 "$bin" forest 'genkautz(4,64)' --coll allreduce --json
+cp "$tmp/out" "$tmp/plain.json"
+grep -q '"weights"' "$tmp/plain.json" && fail "an unweighted forest document has weights"
+grep -qx '  "algbw": "32/21",' "$tmp/plain.json" || fail "genkautz(4,64) equal shares: $(grep '"algbw"' "$tmp/plain.json" | head -1)"
+expect 0 "$bin" forest 'genkautz(4,64)' --coll allreduce --json --weights equal
+cmp -s "$tmp/out" "$tmp/plain.json" || fail "--weights equal changed the forest document"
+ones=$(printf '1,%.0s' $(seq 64)); ones=${ones%,}
+expect 0 "$bin" forest 'genkautz(4,64)' --coll allreduce --json --weights "$ones"
+cmp -s "$tmp/out" "$tmp/plain.json" || fail "--weights 1,...,1 changed the forest document"
+expect 0 "$bin" forest 'hypercube(3)' --coll allreduce --weights auto
+grep -qx '  weights           auto (allreduce water-filling): one share each (every node'"'"'s links alike), the unweighted forest' \
+  "$tmp/out" || fail "hypercube(3) --weights auto: $(sed -n 2p "$tmp/out")"
+# a list, through switches: fig2toy() with GPU 0 owning 2 shares and GPU 4 none. W = 8 and
+# 1/x* = 5/4: cluster 1 and its switch {0-3, 9} hold 5 shares and 4 links leave them (the
+# same cut as unweighted, now 5/4 instead of 4/4), so algbw 8/(5/4) = 32/5 and k = 4: 8 trees
+# at GPU 0, none at GPU 4, 4 at the others.
+expect 0 "$bin" forest 'fig2toy()' --weights 2,1,1,1,0,1,1,1 --json
+python3 - "$tmp/out" <<'PY' || fail "fig2toy() --weights 2,1,1,1,0,1,1,1: $(head -c 600 "$tmp/out")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["weights"] == [2, 1, 1, 1, 0, 1, 1, 1], j["weights"]
+assert (j["inv_x"], j["algbw"], j["k"], j["trees"]) == ("5/4", "32/5", 4, 32), j
+assert j["bottleneck_cut"] == [0, 1, 2, 3, 9] and (j["bottleneck_compute"], j["bottleneck_exit"]) == (5, 4), j
+roots = {}
+for b in j["batches"]:
+    roots[b["root"]] = roots.get(b["root"], 0) + b["trees"]
+assert roots == {0: 8, 1: 4, 2: 4, 3: 4, 5: 4, 6: 4, 7: 4}, roots
+PY
+expect_err 2 "--weights gives 2 weights, fig2toy() has 8 compute nodes (one weight each, in id order)" \
+  "$bin" forest 'fig2toy()' --weights 1,2
+expect_err 2 "--weights expects an integer in 0..1048576, got 'x'" "$bin" forest 'fig2toy()' --weights 1,x,1,1,1,1,1,1
+expect_err 2 "--weights expects an integer in 0..1048576, got '-1'" "$bin" forest 'fig2toy()' --weights -1,1,1,1,1,1,1,1
+expect_err 2 "--weights expects auto, equal or integers w0,w1,... (got '1,,1')" "$bin" forest 'fig2toy()' --weights 1,,1
+expect_err 2 "forestcoll: every weight is 0: at least one compute node must own a share of the buffer" \
+  "$bin" forest 'fig2toy()' --weights 0,0,0,0,0,0,0,0 --out "$tmp/nothing.json"
+[ -e "$tmp/nothing.json" ] && fail "a refused --weights wrote a file"
+expect_err 2 "--weights auto is the allreduce's water-filling: give --coll allreduce" "$bin" forest 'fig2toy()' --weights auto
+expect_err 2 "--weights and --k-scan exclude each other" "$bin" forest 'fig2toy()' --weights 1 --k-scan 1..2
 finish cli_forest

@@ -295,6 +295,58 @@ for line in \
   grep -qxF -- "$line" "$hyp/summary.md" || fail "hypercube(3) fabric summary.md lacks: $line"
 done
 
+# genkautz(4,64): 4 nodes have a self-loop, 3 links each way to others. BFB's allreduce
+# (6α, 21/8 M/B) misses the cost model's bound 2 (cost.h); ForestColl's with equal shares too
+# (1347/512 at P = 64), but with the water-filling weights — one share on each looped node,
+# none elsewhere — its trees are 3 hops deep and tau(P) = 2(P + 2)/P (test_forest_weights.c):
+# 33/16 at P = 64, 33/32 of the bound. At 1 GiB, B = 4·12.5 GB/s: 132 µs + 33/16·M/B =
+# 44.424 ms against BFB's 6 µs + 21/8·M/B = 56.377 ms, the fluid optimum M/(2·12.5 GB/s) =
+# 42.950 ms (the weighted forest's algbw, 2 links' worth).
+gk=$tmp/fabgk
+expect 0 "$bin" plan --fabric 'genkautz(4,64)' --alpha 1us --link-bw 100Gbps --size 1MB,1GiB --out "$gk"
+for line in \
+  '## The optimum and its certificate (paper 001, eq. (1), weighted roots)' \
+  '- allgather (out-trees, k = 1 per share): algbw 50 GB/s; bottleneck cut holding 4 of the W = 4 shares with 4 capacity leaving, 1/x* = 1; S* = {1-63}' \
+  'ForestColl'"'"'s allreduce has weighted roots: the auto weights (water-filling: 4 of 64 compute nodes own the buffer, forest.h) measure T_B = 33/16 M/B at P = 64, against 1347/512 M/B at P = 64 with equal shares, so the plan keeps them.' \
+  '- ForestColl allreduce, pipelined at P = 64 (the fastest of P = 1, 2, 4, ..., 64 at the largest size): T_L = 132α, T_B = 33/16 M/B (B = 4·b)' \
+  '| 1 GiB | 56.377 ms | 44.424 ms (P = 64) | 42.950 ms | ForestColl, P = 64 |'; do
+  grep -qxF -- "$line" "$gk/summary.md" || fail "genkautz(4,64) fabric summary.md lacks: $line"
+done
+python3 - "$gk/forest.json" <<'PY' || fail "genkautz(4,64) forest.json: $(head -c 400 "$gk/forest.json")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["weights"] == [int(v in (12, 25, 38, 51)) for v in range(64)], j["weights"]
+assert (j["algbw"], j["inv_x"], j["trees"]) == ("2", "1", 4), j
+PY
+expect 0 "$bin" verify "$gk/allreduce-forestcoll.json" 'genkautz(4,64)' --json
+python3 -c "import json; j=json.load(open('$tmp/out')); assert (j['shards'], j['tb_factor'], j['steps']) == (4, '33/16', 132), j" ||
+  fail "genkautz(4,64) allreduce-forestcoll.json: $(head -c 400 "$tmp/out")"
+
+# auto weights ForestColl cannot lower (3000073 shares on a triangle of prime capacities)
+# leave equal shares, and the summary says why
+printf '0 1 1000003\n1 0 1000003\n1 2 1000033\n2 1 1000033\n0 2 1000037\n2 0 1000037\n' >"$tmp/tri.edges"
+expect 0 "$bin" plan --fabric "file($tmp/tri.edges)" --alpha 1us --link-bw 1GBps --size 1MB --out "$tmp/ptri"
+grep -qxF "ForestColl's allreduce has equal shares: the auto weights (water-filling) were refused: forestcoll: the weights add up to 3000073 shares; a step schedule holds at most 1048576 shards (divide the weights by a common factor, or use smaller ones)" \
+  "$tmp/ptri/summary.md" || fail "the triangle plan's weights line: $(grep -i weights "$tmp/ptri/summary.md")"
+grep -q '"weights"' "$tmp/ptri/forest.json" && fail "the triangle plan kept a weighted forest"
+
+# a chosen member whose allreduce misses the bound: ForestColl is tried beyond 32 nodes. With
+# alpha = 100us and most calls small, debruijn(4,3) wins the frontier (3 steps); it has 4
+# self-loops like genkautz(4,64), and ForestColl's weighted allreduce beats its own at 1 GiB
+# (P = 16: 36 steps, 9/4 M/B).
+dbj=$tmp/pdbj
+expect 0 "$bin" plan --nodes 64 --degree 4 --alpha 100us --link-bw 100Gbps --size 64KB:100,1GiB:1 --out "$dbj"
+grep -q '^topology     debruijn(4,3) ' "$tmp/out" || fail "the debruijn plan chose: $(head -1 "$tmp/out")"
+for line in \
+  '| 1 GiB | 56.971 ms | 51.918 ms (P = 16) | ForestColl, P = 16 |' \
+  'ForestColl is faster at the largest size: its allreduce at P = 16 is written too, `allreduce-forestcoll.json`.' \
+  'ForestColl'"'"'s allreduce has weighted roots: the auto weights (water-filling: 4 of 64 compute nodes own the buffer, forest.h) measure T_B = 9/4 M/B at P = 16, against 171/64 M/B at P = 8 with equal shares, so the plan keeps them.'; do
+  grep -qxF -- "$line" "$dbj/summary.md" || fail "debruijn(4,3) plan summary.md lacks: $line"
+done
+expect 0 "$bin" verify "$dbj/allreduce-forestcoll.json" 'debruijn(4,3)' --json
+python3 -c "import json; j=json.load(open('$tmp/out')); assert (j['shards'], j['tb_factor']) == (4, '9/4'), j" ||
+  fail "debruijn(4,3) allreduce-forestcoll.json: $(head -c 400 "$tmp/out")"
+
 # --fabric refusals: one line, exit 2, nothing written
 expect_err 2 "--fabric takes the cluster from the fabric; --nodes does not apply to it" \
   "$bin" plan --fabric 'dgx_a100(2)' --nodes 16 "${FAB[@]}" --size 1MB --out "$tmp/badf"

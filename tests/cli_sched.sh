@@ -220,6 +220,35 @@ python3 -c "import json; j=json.load(open('$tmp/toy-ar.json'))['schedule']; asse
   fail "forestcoll allreduce file: rs_steps"
 expect 0 "$bin" sched 'genkautz(4,64)' --coll allreduce --algo forestcoll --json
 check_json nodes=64 shards=64 verified=True
+# an allreduce on unequal links is built with equal shares and with the water-filling
+# weights (forest.h) at the same P, and the smaller T_B factor is kept and named: on
+# genkautz(4,64) the weights give the 4 looped nodes one share each, whose trees are 3 hops
+# deep, so tau(P) = 2(P + 2)/P (tests/test_forest_weights.c): 6 against the equal shares' 3
+# at P = 1, 33/16 against 1347/512 at P = 64 (the bound is 2)
+expect 0 "$bin" sched 'genkautz(4,64)' --coll allreduce --algo forestcoll --chunks 64 --out "$tmp/gk-ar.json"
+grep -qx 'T_B factor        33/16 = 2.062500 M/B; optimum 2/1: not BW-optimal' "$tmp/out" &&
+  grep -qx 'chunks per shard  64 (4 shards)' "$tmp/out" &&
+  grep -qx 'chosen            auto weights (water-filling: 4 of 64 nodes own the buffer): T_B factor 33/16 against 1347/512 with equal shares' "$tmp/out" ||
+  fail "genkautz(4,64) weighted allreduce: $(cat "$tmp/out")"
+expect 0 "$bin" verify "$tmp/gk-ar.json" --json
+check_json shards=4 tb_factor='"33/16"' verified=True
+expect 0 "$bin" sched 'genkautz(4,64)' --coll allreduce --algo forestcoll --json
+check_json shards=64 tb_factor='"3/1"' chosen='"equal shares: T_B factor 3; auto weights (water-filling: 4 of 64 nodes own the buffer) give 6"'
+expect 0 "$bin" sched 'hypercube(4)' --coll allreduce --algo forestcoll
+grep -qx "chosen            equal shares (every node's links alike: the auto weights are equal)" "$tmp/out" ||
+  fail "hypercube(4) forestcoll allreduce: $(cat "$tmp/out")"
+expect 0 "$bin" sched 'hypercube(4)' --coll allgather --algo forestcoll
+grep -q '^chosen' "$tmp/out" && fail "an allgather has nothing to choose: $(cat "$tmp/out")"
+# auto weights a step schedule cannot hold (a triangle of prime capacities near 10^6: the
+# shares are about 10^6 each) leave equal shares, with the reason
+printf '0 1 1000003\n1 0 1000003\n1 2 1000033\n2 1 1000033\n0 2 1000037\n2 0 1000037\n' >"$tmp/tri.edges"
+expect 0 "$bin" sched "file($tmp/tri.edges)" --coll allreduce --algo forestcoll
+grep -qx 'chosen            equal shares: T_B factor 666722001120/500025500297 (auto weights refused: forestcoll: the weights add up to 3000073 shares; a step schedule holds at most 1048576 shards (divide the weights by a common factor, or use smaller ones))' \
+  "$tmp/out" || fail "refused auto weights: $(cat "$tmp/out")"
+# with the model, the choice of the fastest P's schedule: P = 64 and the weights at 1 GiB
+expect 0 "$bin" sched 'genkautz(4,64)' --coll allreduce --algo forestcoll --alpha 1us --link-bw 100Gbps --size 1GiB --json
+check_json chunks_chosen=64 shards=4 tb_factor='"33/16"' \
+  chosen='"auto weights (water-filling: 4 of 64 nodes own the buffer): T_B factor 33/16 against 1347/512 with equal shares"'
 # without --chunks but with the alpha-beta model, a pipelined algorithm (forestcoll, dbt)
 # takes the fastest P of 1, 2, 4, ..., 64, each P's time being that schedule's own (the
 # same command with --chunks P)

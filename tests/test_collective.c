@@ -17,7 +17,7 @@ static void expect_cost(const char *spec, const char *algo, tc_collective coll, 
   tc_spec *s = NULL;
   tc_error err;
   assert_int_equal(tc_spec_parse(spec, &s, &err), TC_OK);
-  tc_collective_opts opts = {.root = 0, .chunks = P, .spec = s};
+  tc_collective_opts opts = {.chunks = P, .spec = s};
   tc_schedule sched;
   tc_cost c;
   if (tc_collective_build(g, algo, coll, &opts, &sched, &c, &err))
@@ -136,7 +136,7 @@ static void chunks(void **state) {
   assert_int_equal(tc_collective_build(k22, "bfb", TC_COLL_ALLGATHER, NULL, &s, &frac, &err), TC_OK);
   tc_schedule_destroy(&s);
   assert_int_equal(tc_spec_parse("kautz(2,2)", &spec, &err), TC_OK);
-  tc_collective_opts four = {.root = 0, .chunks = 4, .spec = spec};
+  tc_collective_opts four = {.chunks = 4, .spec = spec};
   tc_collective_set set;
   assert_int_equal(tc_collective_build_set(k22, "bfb", &four, &set, &err), TC_OK);
   assert_int_equal(set.allgather.units, 4);
@@ -158,7 +158,7 @@ static void chunks(void **state) {
   /* DBT allreduce on K_7, K = floor(log2 7) = 2: T_L = 2(K+P-1), tau = d(K+P-1)/P, d = 6 */
   expect_cost("complete(7)", "dbt", TC_COLL_ALLREDUCE, 4, 10, 15, 2, NULL);
   tc_graph *g = tc_test_spec("biring(2,8)");
-  tc_collective_opts opts = {.root = 0, .chunks = 3, .spec = NULL};
+  tc_collective_opts opts = {.chunks = 3};
   assert_int_equal(tc_collective_build(g, "biring", TC_COLL_ALLGATHER, &opts, &s, NULL, &err), TC_EINPUT);
   assert_string_equal(err.msg, "--chunks 3: the biring schedule on this graph cuts shards into 2 equal chunks, so "
                                "P must be a multiple of 2");
@@ -178,7 +178,7 @@ static void refusals(void **state) {
                                "shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, direct, sssp, ewsp, dor)");
   assert_int_equal(tc_collective_build(g, "bfb", TC_COLL_BROADCAST, NULL, &s, NULL, &err), TC_EINPUT);
   assert_string_equal(err.msg, "bfb builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)");
-  tc_collective_opts root9 = {.root = 9, .chunks = 0, .spec = NULL};
+  tc_collective_opts root9 = {.root = 9};
   assert_int_equal(tc_collective_build(g, "dbt", TC_COLL_BROADCAST, &root9, &s, NULL, &err), TC_EINPUT);
   assert_string_equal(err.msg, "root 9 is not a node (0..3)");
   assert_int_equal(tc_collective_build(g, "expand", TC_COLL_ALLGATHER, NULL, &s, NULL, &err), TC_EINPUT);
@@ -187,7 +187,7 @@ static void refusals(void **state) {
   assert_string_equal(err.msg, "torus-dor needs SPEC written as torus(l1,...,lk) to know the dimensions");
   tc_spec *other = NULL;
   assert_int_equal(tc_spec_parse("complete(5)", &other, &err), TC_OK);
-  tc_collective_opts wrong = {.root = 0, .chunks = 0, .spec = other};
+  tc_collective_opts wrong = {.spec = other};
   assert_int_equal(tc_collective_build(g, "expand", TC_COLL_ALLGATHER, &wrong, &s, NULL, &err), TC_EINPUT);
   assert_string_equal(err.msg, "expand: the graph is not the one complete(5) builds");
   assert_int_equal(s.count, 0);

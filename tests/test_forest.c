@@ -13,9 +13,14 @@
 **     digraphs), the verified algbw of all three collectives equals N / max over all cuts of
 **     |S ∩ V_c| / B⁺(S) (allreduce: T_RS + T_AG), with the greedy removal and with Algorithm 4
 **     forced, and every arc's load is re-added here from the routes;
+**   - weighted roots: the same brute force with random weights 0..3 (algbw = W / max over cuts
+**     of w(S ∩ V_c) / B⁺(S)), k·w_v trees counted at every root, and weights all 1 building
+**     the unweighted forest exactly (the same batches and routes, no weights kept);
 **   - the verifier: each mutation of a valid forest (a broken route, two parents, missing
 **     units, a root with more than k trees, an overloaded arc, a cut that does not re-add, a
-**     promise the trees miss, the wrong tree direction) is refused with its exact message.
+**     promise the trees miss, the wrong tree direction; with weights: a tree too many or too
+**     few for k·w, a weight on a switch, a negative weight, all weights 0) is refused with its
+**     exact message.
 */
 #include <stdio.h>
 
@@ -30,11 +35,15 @@ static tc_rat rat(int64_t n, int64_t d) {
   return r;
 }
 
-static void build(const tc_graph *g, tc_collective coll, int64_t k, int exact, tc_forest *f) {
+static void build_w(const tc_graph *g, tc_collective coll, int64_t k, int exact, const int64_t *w, tc_forest *f) {
   tc_error err;
-  tc_forest_options o = {.coll = coll, .k = k, .exact_split = exact};
+  tc_forest_options o = {.coll = coll, .k = k, .exact_split = exact, .weights = w};
   if (tc_forest_build(g, &o, f, &err)) fail_msg("forest: %s", err.msg);
   assert_int_equal(f->verified, 1);
+}
+
+static void build(const tc_graph *g, tc_collective coll, int64_t k, int exact, tc_forest *f) {
+  build_w(g, coll, k, exact, NULL, f);
 }
 
 static void assert_algbw(const tc_forest *f, int64_t num, int64_t den) {
@@ -128,14 +137,21 @@ static tc_graph *random_fabric(tc_rng *r, int n, int directed) {
   return g;
 }
 
-/* N / max_S |S ∩ V_c| / B⁺(S) over every cut (of g, or of g^T when `reverse`). */
-static tc_rat brute_algbw(const tc_graph *g, int reverse) {
+/* W / max_S w(S ∩ V_c) / B⁺(S) over every cut S ⊉ V_c (of g, or of g^T when `reverse`);
+   w NULL: N / max |S ∩ V_c| / B⁺(S). */
+static tc_rat brute_algbw_w(const tc_graph *g, int reverse, const int64_t *w) {
   tc_rat best = {0, 1};
-  int64_t total = tc_graph_count_kind(g, TC_NODE_COMPUTE);
+  int64_t total = 0;
+  for (int v = 0; v < g->n; v++) total += g->kind[v] == TC_NODE_COMPUTE ? (w ? w[v] : 1) : 0;
   for (uint32_t s = 1; s < (1u << g->n); s++) {
     int64_t comp = 0, ex = 0;
-    for (int v = 0; v < g->n; v++) comp += g->kind[v] == TC_NODE_COMPUTE && ((s >> v) & 1);
-    if (comp == 0 || comp == total) continue;
+    int misses = 0;
+    for (int v = 0; v < g->n; v++)
+      if (g->kind[v] == TC_NODE_COMPUTE) {
+        if ((s >> v) & 1) comp += w ? w[v] : 1;
+        else misses = 1;
+      }
+    if (comp == 0 || !misses) continue;
     for (int64_t a = 0; a < g->m; a++) {
       int x = reverse ? g->dst[a] : g->src[a], y = reverse ? g->src[a] : g->dst[a];
       ex += ((s >> x) & 1) && !((s >> y) & 1) ? g->cap[a] : 0;
@@ -147,6 +163,40 @@ static tc_rat brute_algbw(const tc_graph *g, int reverse) {
   tc_error err;
   assert_int_equal(tc_rat_div(rat(total, 1), best, &out, &err), TC_OK);
   return out;
+}
+
+static tc_rat brute_algbw(const tc_graph *g, int reverse) { return brute_algbw_w(g, reverse, NULL); }
+
+/* The trees rooted at each node, counted from the batches: k·w_v (k when w is NULL). */
+static void check_roots(const tc_graph *g, const tc_forest_part *p, const int64_t *w) {
+  int64_t per_root[16] = {0};
+  for (int64_t b = 0; b < p->nbatches; b++) per_root[p->batch[b].root] += p->batch[b].mult;
+  for (int v = 0; v < g->n; v++)
+    assert_int_equal(per_root[v], g->kind[v] == TC_NODE_COMPUTE ? p->opt.k * (w ? w[v] : 1) : 0);
+}
+
+/* Two forests with the same batches, edges and routes. */
+static void assert_same_forest(const tc_forest *a, const tc_forest *b) {
+  assert_int_equal(a->nparts, b->nparts);
+  assert_int_equal(tc_rat_cmp(a->algbw, b->algbw), 0);
+  for (int i = 0; i < a->nparts; i++) {
+    const tc_forest_part *p = &a->part[i], *q = &b->part[i];
+    assert_int_equal(p->opt.k, q->opt.k);
+    assert_int_equal(p->nbatches, q->nbatches);
+    assert_int_equal(p->opt.iterations, q->opt.iterations);
+    assert_int_equal(p->pack_maxflows, q->pack_maxflows);
+    for (int64_t j = 0; j < p->nbatches; j++) {
+      const tc_forest_batch *x = &p->batch[j], *y = &q->batch[j];
+      assert_int_equal(x->root, y->root);
+      assert_int_equal(x->mult, y->mult);
+      assert_int_equal(x->nedges, y->nedges);
+      assert_int_equal(x->nroutes, y->nroutes);
+      assert_memory_equal(x->from, y->from, (size_t)x->nedges * sizeof *x->from);
+      assert_memory_equal(x->to, y->to, (size_t)x->nedges * sizeof *x->to);
+      assert_memory_equal(x->route_units, y->route_units, (size_t)x->nroutes * sizeof *x->route_units);
+      assert_memory_equal(x->hop_arc, y->hop_arc, (size_t)x->hop_off[x->nroutes] * sizeof *x->hop_arc);
+    }
+  }
 }
 
 /* The loads re-added from the routes: within U·b_e, and the max load / b_e the algbw says. */
@@ -196,6 +246,81 @@ static void test_brute_force(void **state) {
     tc_graph_destroy(g);
   }
   assert_true(checked >= 120);
+}
+
+/* Weighted roots on random fabrics with switches: the three collectives reach W over the
+   weighted cut maximum (greedy and exact switch removal), every root has k·w_v trees, and
+   weights all 1 give the unweighted forest itself. */
+static void test_weighted_brute_force(void **state) {
+  (void)state;
+  tc_rng r;
+  tci_rng_seed(&r, 20261125);
+  int checked = 0, zeros = 0;
+  for (int iter = 0; iter < 160; iter++) {
+    int n = 3 + (int)tci_rng_below(&r, 6);
+    tc_graph *g = random_fabric(&r, n, iter & 1);
+    tc_error err;
+    if (tc_forest_check_fabric(g, 1, &err) != TC_OK) {
+      tc_graph_destroy(g);
+      continue;
+    }
+    int64_t w[16] = {0}, one[16] = {0}, W = 0;
+    while (W == 0)
+      for (int v = 0; v < n; v++)
+        if (g->kind[v] == TC_NODE_COMPUTE) {
+          W += w[v] = (int64_t)tci_rng_below(&r, 4);
+          one[v] = 1;
+        }
+    for (int v = 0; v < n; v++) zeros += g->kind[v] == TC_NODE_COMPUTE && w[v] == 0;
+    checked++;
+    tc_rat ag = brute_algbw_w(g, 0, w), rs = brute_algbw_w(g, 1, w);
+    for (int exact = 0; exact < 2; exact++) {
+      tc_forest f, u;
+      build_w(g, TC_COLL_ALLREDUCE, 0, exact, w, &f);
+      assert_int_equal(tc_rat_cmp(f.part[0].algbw, rs), 0);
+      assert_int_equal(tc_rat_cmp(f.part[1].algbw, ag), 0);
+      assert_int_equal(f.weight_total, W);
+      int unit = 1;
+      for (int v = 0; v < n; v++) unit &= w[v] == one[v];
+      if (unit) assert_null(f.weights);
+      else assert_memory_equal(f.weights, w, (size_t)n * sizeof *w);
+      for (int i = 0; i < 2; i++) {
+        check_roots(g, &f.part[i], w);
+        check_loads(g, &f.part[i]);
+      }
+      tc_forest_destroy(&f);
+      build_w(g, TC_COLL_ALLGATHER, 0, exact, one, &f);
+      build(g, TC_COLL_ALLGATHER, 0, exact, &u);
+      assert_null(f.weights);
+      assert_same_forest(&f, &u);
+      tc_forest_destroy(&f);
+      tc_forest_destroy(&u);
+    }
+    tc_graph_destroy(g);
+  }
+  assert_true(checked >= 80);
+  assert_true(zeros >= 40);
+}
+
+/* Weights all 1 on the paper's fabrics: the same forest as without weights, trees and routes. */
+static void test_unit_weights_are_unweighted(void **state) {
+  (void)state;
+  const char *specs[] = {"fig2toy()", "dgx_a100(2)", "hypercube(4)"};
+  for (int i = 0; i < 3; i++) {
+    tc_graph *g = tc_test_spec(specs[i]);
+    int64_t *one = calloc((size_t)g->n, sizeof *one);
+    for (int32_t v = 0; v < g->n; v++) one[v] = g->kind[v] == TC_NODE_COMPUTE;
+    tc_forest f, u;
+    build_w(g, TC_COLL_ALLREDUCE, 0, 0, one, &f);
+    build(g, TC_COLL_ALLREDUCE, 0, 0, &u);
+    assert_null(f.weights);
+    assert_int_equal(f.weight_total, tc_graph_count_kind(g, TC_NODE_COMPUTE));
+    assert_same_forest(&f, &u);
+    tc_forest_destroy(&f);
+    tc_forest_destroy(&u);
+    free(one);
+    tc_graph_destroy(g);
+  }
 }
 
 /* ---- the verifier against mutations --------------------------------------------------- */
@@ -273,10 +398,32 @@ static void m_overload(tc_graph *g, tc_forest *f) {
   fail_msg("batch 0 has no intra-cluster route");
 }
 
-static void mutate(const char *spec, int64_t k, mutation m, const char *want) {
+/* Weighted fig2toy() (weights 2,1,1,1,0,1,1,1 on GPUs 0-7: k = 4, so 8 trees at GPU 0 and
+   none at GPU 4). */
+static const int64_t toy_w[11] = {2, 1, 1, 1, 0, 1, 1, 1, 0, 0, 0};
+static void m_w_extra_tree(tc_graph *g, tc_forest *f) { /* one more tree at root 0 */
+  m_short_root(g, f);
+}
+static void m_w_zero_root(tc_graph *g, tc_forest *f) { /* GPU 4 claims a share it has no tree for */
+  (void)g;
+  f->weights[4] = 1;
+}
+static void m_w_switch(tc_graph *g, tc_forest *f) {
+  (void)g;
+  f->weights[9] = 1;
+}
+static void m_w_negative(tc_graph *g, tc_forest *f) {
+  (void)g;
+  f->weights[1] = -1;
+}
+static void m_w_all_zero(tc_graph *g, tc_forest *f) {
+  for (int32_t v = 0; v < g->n; v++) f->weights[v] = 0;
+}
+
+static void mutate_w(const char *spec, int64_t k, const int64_t *w, mutation m, const char *want) {
   tc_graph *g = tc_test_spec(spec);
   tc_forest f;
-  build(g, TC_COLL_ALLGATHER, k, 0, &f);
+  build_w(g, TC_COLL_ALLGATHER, k, 0, w, &f);
   m(g, &f);
   tc_error err;
   assert_int_equal(tc_forest_verify(g, &f, &err), TC_EFAIL);
@@ -285,6 +432,8 @@ static void mutate(const char *spec, int64_t k, mutation m, const char *want) {
   tc_forest_destroy(&f);
   tc_graph_destroy(g);
 }
+
+static void mutate(const char *spec, int64_t k, mutation m, const char *want) { mutate_w(spec, k, NULL, m, want); }
 
 static void test_mutations(void **state) {
   (void)state;
@@ -339,12 +488,27 @@ static void test_mutations(void **state) {
   tc_forest_destroy(&f);
   tc_graph_destroy(g);
   mutate("fig2toy()", 0, m_overload, want);
+  /* weighted roots: the weighted forest passes as built, then each mutation is refused */
+  g = tc_test_spec("fig2toy()");
+  build_w(g, TC_COLL_ALLGATHER, 0, 0, toy_w, &f);
+  assert_int_equal(f.part[0].opt.k, 4);
+  assert_int_equal(f.weight_total, 8);
+  check_roots(g, &f.part[0], toy_w);
+  tc_forest_destroy(&f);
+  tc_graph_destroy(g);
+  mutate_w("fig2toy()", 0, toy_w, m_w_extra_tree, "forestcoll: verifier: part 0: root 0 has 9 trees, not k·w = 4·2");
+  mutate_w("fig2toy()", 0, toy_w, m_w_zero_root, "forestcoll: verifier: part 0: root 4 has 0 trees, not k·w = 4·1");
+  mutate_w("fig2toy()", 0, toy_w, m_w_switch, "forestcoll: verifier: switch 9 has weight 1");
+  mutate_w("fig2toy()", 0, toy_w, m_w_negative, "forestcoll: verifier: node 1 has weight -1 < 0");
+  mutate_w("fig2toy()", 0, toy_w, m_w_all_zero, "forestcoll: verifier: every weight is 0");
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_paper),
       cmocka_unit_test(test_brute_force),
+      cmocka_unit_test(test_weighted_brute_force),
+      cmocka_unit_test(test_unit_weights_are_unweighted),
       cmocka_unit_test(test_mutations),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,9 @@
 ** the largest k and smaller ones; every output is checked against pack.h's contract; one
 ** more tree per root than the precondition allows must fail with TC_EFAIL. Two small cases
 ** are worked by hand, and a 96-node one grows the batch list while splits copy from it.
+** Weighted roots: random weights 0..3 per node, k·w_v trees at v (none at weight 0), the
+** largest k with c(S, V−S) >= k·w(S) for every proper S, the same formula (4) check at every
+** step, and one more tree per unit of weight refused.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -97,8 +100,27 @@ static void oracle_probe(void *vctx, const tci_pack_view *v, int32_t x, int32_t 
   if (mu > 0 && mu < m1) ctx->splits++;
 }
 
+/* Weighted Theorem 10: the largest k with c(S, V-S) >= k·w(S) for every proper S with w(S) > 0. */
+static int64_t oracle_max_k_weighted(int n, const int64_t cap[MAX_N][MAX_N], const int64_t *w) {
+  int64_t best = INT64_MAX;
+  for (unsigned S = 1; S + 1 < (1u << n); S++) {
+    int64_t ws = 0;
+    for (int v = 0; v < n; v++) ws += (S >> v & 1) ? w[v] : 0;
+    if (ws > 0 && cut_out(n, cap, S) / ws < best) best = cut_out(n, cap, S) / ws;
+  }
+  return best;
+}
+
+static void check_packing_weighted(int n, const int64_t cap[MAX_N][MAX_N], int64_t k, const int64_t *w,
+                                   const tci_packing *p);
+
 /* Every promise of pack.h, on capacities cap. */
 static void check_packing(int n, const int64_t cap[MAX_N][MAX_N], int64_t k, const tci_packing *p) {
+  check_packing_weighted(n, cap, k, NULL, p);
+}
+
+static void check_packing_weighted(int n, const int64_t cap[MAX_N][MAX_N], int64_t k, const int64_t *w,
+                                   const tci_packing *p) {
   int64_t per_root[MAX_N] = {0}, load[MAX_N][MAX_N] = {{0}};
   for (int64_t i = 0; i < p->count; i++) {
     const tci_batch *b = &p->batch[i];
@@ -118,8 +140,8 @@ static void check_packing(int n, const int64_t cap[MAX_N][MAX_N], int64_t k, con
     per_root[b->root] += b->mult;
   }
   for (int u = 0; u < n; u++) {
-    assert_int_equal(per_root[u], k);
-    for (int w = 0; w < n; w++) assert_true(load[u][w] <= cap[u][w]);
+    assert_int_equal(per_root[u], k * (w ? w[u] : 1)); /* k·w_u trees at u: none at weight 0 */
+    for (int v = 0; v < n; v++) assert_true(load[u][v] <= cap[u][v]);
   }
 }
 
@@ -158,7 +180,7 @@ static void k3_unit_capacity_gives_the_stars(void **state) {
   tci_packing p;
   tc_error err;
   oracle_ctx ctx = {0};
-  assert_int_equal(tci_pack_trees_probed(&d, 1, oracle_probe, &ctx, &p, &err), TC_OK);
+  assert_int_equal(tci_pack_trees_probed(&d, 1, NULL, oracle_probe, &ctx, &p, &err), TC_OK);
   assert_int_equal(p.count, 3);
   const int32_t from[3][2] = {{0, 0}, {1, 1}, {2, 2}}, to[3][2] = {{1, 2}, {0, 2}, {0, 1}};
   for (int i = 0; i < 3; i++) {
@@ -192,7 +214,7 @@ static void split_by_hand(void **state) {
   tci_packing p, again;
   tc_error err;
   oracle_ctx ctx = {0};
-  assert_int_equal(tci_pack_trees_probed(&d, 2, oracle_probe, &ctx, &p, &err), TC_OK);
+  assert_int_equal(tci_pack_trees_probed(&d, 2, NULL, oracle_probe, &ctx, &p, &err), TC_OK);
   assert_int_equal(p.count, 4);
   const int32_t root[4] = {0, 1, 2, 0}, from[4][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 2}},
                 to[4][2] = {{1, 2}, {0, 2}, {0, 1}, {2, 1}};
@@ -209,7 +231,7 @@ static void split_by_hand(void **state) {
   assert_int_equal(ctx.evaluations, 8);
   assert_int_equal(ctx.splits, 1);
   check_packing(3, cap, 2, &p);
-  assert_int_equal(tci_pack_trees(&d, 2, &again, &err), TC_OK);
+  assert_int_equal(tci_pack_trees(&d, 2, NULL, &again, &err), TC_OK);
   assert_true(same_packing(&p, &again));
   tci_packing_destroy(&p);
   tci_packing_destroy(&again);
@@ -242,14 +264,14 @@ static void random_digraphs_match_the_definition(void **state) {
     for (int j = 0; j < 3 && kmax >= 1; j++) {
       if (ks[j] < 1 || (j >= 1 && ks[j] == ks[0]) || (j == 2 && ks[2] == ks[1])) continue;
       int ok;
-      assert_int_equal(tci_pack_feasible(&d, ks[j], &ok, &err), TC_OK);
+      assert_int_equal(tci_pack_feasible(&d, ks[j], NULL, &ok, &err), TC_OK);
       assert_int_equal(ok, 1);
       tci_packing p, again;
       oracle_ctx ctx = {0};
-      if (tci_pack_trees_probed(&d, ks[j], oracle_probe, &ctx, &p, &err))
+      if (tci_pack_trees_probed(&d, ks[j], NULL, oracle_probe, &ctx, &p, &err))
         fail_msg("n=%d k=%lld: %s", n, (long long)ks[j], err.msg);
       check_packing(n, cap, ks[j], &p);
-      assert_int_equal(tci_pack_trees(&d, ks[j], &again, &err), TC_OK);
+      assert_int_equal(tci_pack_trees(&d, ks[j], NULL, &again, &err), TC_OK);
       assert_true(same_packing(&p, &again));
       tci_packing_destroy(&p);
       tci_packing_destroy(&again);
@@ -261,10 +283,10 @@ static void random_digraphs_match_the_definition(void **state) {
     /* One more tree per root violates the precondition: no completion exists (any would be
        a valid packing), so the packer must stop with TC_EFAIL and an empty result. */
     int ok;
-    assert_int_equal(tci_pack_feasible(&d, kmax + 1, &ok, &err), TC_OK);
+    assert_int_equal(tci_pack_feasible(&d, kmax + 1, NULL, &ok, &err), TC_OK);
     assert_int_equal(ok, 0);
     tci_packing p;
-    assert_int_equal(tci_pack_trees(&d, kmax + 1, &p, &err), TC_EFAIL);
+    assert_int_equal(tci_pack_trees(&d, kmax + 1, NULL, &p, &err), TC_EFAIL);
     assert_non_null(strstr(err.msg, "pack: no edge can grow batch "));
     assert_null(p.batch);
     assert_int_equal(p.count, 0);
@@ -275,6 +297,73 @@ static void random_digraphs_match_the_definition(void **state) {
   assert_true(packed > 150);
   assert_true(refused == 160);
   assert_true(total.zero > 0);
+  assert_true(total.splits > 0);
+}
+
+/* Weighted roots: k·w_v trees at v for random weights 0..3 (not all 0), k the largest the
+   weighted condition allows and a smaller one; μ is formula (4) at every step (the oracle
+   reads the batches, whatever their roots' counts), and k + 1 is refused. */
+static void weighted_roots_match_the_definition(void **state) {
+  (void)state;
+  tc_rng r;
+  tci_rng_seed(&r, 20261125);
+  oracle_ctx total = {0};
+  int packed = 0, zero_roots = 0, unequal = 0, hopeless = 0;
+  for (int iter = 0; iter < 160; iter++) {
+    int n = 3 + (int)tci_rng_below(&r, MAX_N - 2);
+    int64_t top = iter % 2 ? 30 : 4;
+    int64_t cap[MAX_N][MAX_N] = {{0}}, w[MAX_N] = {0}, W = 0;
+    for (int u = 0; u < n; u++)
+      for (int v = 0; v < n; v++)
+        if (u != v && (int)tci_rng_below(&r, 100) < 70) cap[u][v] = 1 + (int64_t)tci_rng_below(&r, (uint64_t)top);
+    while (W == 0)
+      for (int v = 0; v < n; v++) W += w[v] = (int64_t)tci_rng_below(&r, 4);
+    tci_capgraph d;
+    to_capgraph(n, cap, &d);
+    tc_error err;
+    int64_t kmax = oracle_max_k_weighted(n, cap, w);
+    if (kmax < 1) { /* some set cannot send its weight out even once */
+      int ok;
+      tci_packing p;
+      assert_int_equal(tci_pack_feasible(&d, 1, w, &ok, &err), TC_OK);
+      assert_int_equal(ok, 0);
+      assert_int_equal(tci_pack_trees(&d, 1, w, &p, &err), TC_EFAIL);
+      assert_non_null(strstr(err.msg, "D* violates min_v F(s, v; D*_k) >= W*k (weighted roots) for k = "));
+      tci_capgraph_destroy(&d);
+      hopeless++;
+      continue;
+    }
+    int64_t ks[2] = {kmax, (kmax + 1) / 2};
+    for (int j = 0; j < 2; j++) {
+      if (j == 1 && ks[1] == ks[0]) continue;
+      int ok;
+      assert_int_equal(tci_pack_feasible(&d, ks[j], w, &ok, &err), TC_OK);
+      assert_int_equal(ok, 1);
+      tci_packing p, again;
+      oracle_ctx ctx = {0};
+      if (tci_pack_trees_probed(&d, ks[j], w, oracle_probe, &ctx, &p, &err))
+        fail_msg("n=%d k=%lld: %s", n, (long long)ks[j], err.msg);
+      check_packing_weighted(n, cap, ks[j], w, &p);
+      assert_int_equal(tci_pack_trees(&d, ks[j], w, &again, &err), TC_OK);
+      assert_true(same_packing(&p, &again));
+      tci_packing_destroy(&p);
+      tci_packing_destroy(&again);
+      total.evaluations += ctx.evaluations;
+      total.splits += ctx.splits;
+      packed++;
+    }
+    for (int v = 0; v < n; v++) zero_roots += w[v] == 0;
+    for (int v = 1; v < n; v++) unequal += w[v] != w[0] && w[v] > 0 && w[0] > 0;
+    int ok;
+    tci_packing p;
+    assert_int_equal(tci_pack_feasible(&d, kmax + 1, w, &ok, &err), TC_OK);
+    assert_int_equal(ok, 0);
+    assert_int_equal(tci_pack_trees(&d, kmax + 1, w, &p, &err), TC_EFAIL);
+    assert_null(p.batch);
+    tci_capgraph_destroy(&d);
+  }
+  assert_true(packed > 120 && hopeless > 10);
+  assert_true(zero_roots > 50 && unequal > 50);
   assert_true(total.splits > 0);
 }
 
@@ -322,7 +411,7 @@ static void clustered_digraphs_match_the_definition(void **state) {
     tci_packing p;
     oracle_ctx ctx = {0};
     packed++;
-    if (tci_pack_trees_probed(&d, 1, oracle_probe, &ctx, &p, &err)) fail_msg("%s", err.msg);
+    if (tci_pack_trees_probed(&d, 1, NULL, oracle_probe, &ctx, &p, &err)) fail_msg("%s", err.msg);
     check_packing(n, cap, 1, &p);
     tci_packing_destroy(&p);
     total.evaluations += ctx.evaluations;
@@ -359,7 +448,7 @@ static void larger_instance_keeps_the_contract(void **state) {
   assert_int_equal(tci_pack_max_k(&d, &k, &err), TC_OK);
   assert_true(k >= 2);
   tci_packing p;
-  assert_int_equal(tci_pack_trees(&d, k, &p, &err), TC_OK);
+  assert_int_equal(tci_pack_trees(&d, k, NULL, &p, &err), TC_OK);
   assert_true(p.count > 128); /* splits past the second growth of the batch list */
   int64_t per_root[N] = {0};
   tci_capgraph load;
@@ -393,7 +482,7 @@ static void precondition_violation_is_efail(void **state) {
   to_capgraph(2, cap, &d);
   tci_packing p;
   tc_error err;
-  assert_int_equal(tci_pack_trees(&d, 1, &p, &err), TC_EFAIL);
+  assert_int_equal(tci_pack_trees(&d, 1, NULL, &p, &err), TC_EFAIL);
   assert_string_equal(err.msg, "pack: no edge can grow batch 1 (root 1, m = 1, 1 of 2 nodes reached): D* violates "
                                "min_v F(s, v; D*_k) >= n*k for k = 1");
   assert_null(p.batch);
@@ -410,15 +499,15 @@ static void bad_arguments(void **state) {
   to_capgraph(2, cap, &d);
   tci_packing p;
   tc_error err;
-  assert_int_equal(tci_pack_trees(&d, 0, &p, &err), TC_EINPUT);
+  assert_int_equal(tci_pack_trees(&d, 0, NULL, &p, &err), TC_EINPUT);
   assert_string_equal(err.msg, "pack: k must be >= 1 (got 0)");
-  assert_int_equal(tci_pack_trees(&d, INT64_MAX / 2, &p, &err), TC_ERANGE);
+  assert_int_equal(tci_pack_trees(&d, INT64_MAX / 2, NULL, &p, &err), TC_ERANGE);
   assert_string_equal(err.msg, "pack: capacities of D* (with k = 4611686018427387903 on 2 nodes) overflow 64 bits");
   assert_null(p.batch);
   tci_capgraph_destroy(&d);
   /* One node: its k trees are the node alone. */
   assert_int_equal(tci_capgraph_init(&d, 1, &err), TC_OK);
-  assert_int_equal(tci_pack_trees(&d, 7, &p, &err), TC_OK);
+  assert_int_equal(tci_pack_trees(&d, 7, NULL, &p, &err), TC_OK);
   assert_int_equal(p.count, 1);
   assert_int_equal(p.batch[0].root, 0);
   assert_int_equal(p.batch[0].mult, 7);
@@ -427,6 +516,47 @@ static void bad_arguments(void **state) {
   int64_t k;
   assert_int_equal(tci_pack_max_k(&d, &k, &err), TC_EINPUT);
   assert_string_equal(err.msg, "pack: D* has 1 node(s): every k packs");
+  tci_capgraph_destroy(&d);
+  /* weights: negative, all 0 */
+  to_capgraph(2, cap, &d);
+  int64_t neg[2] = {1, -1}, zero[2] = {0, 0};
+  assert_int_equal(tci_pack_trees(&d, 1, neg, &p, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "pack: node 1 has weight -1 < 0");
+  assert_int_equal(tci_pack_trees(&d, 1, zero, &p, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "pack: every weight is 0: there is no tree to pack");
+  assert_null(p.batch);
+  tci_capgraph_destroy(&d);
+}
+
+/* K_3, capacity 1, weights (1, 0, 1), k = 1: node 1 roots nothing, so root 0's batch is batch
+   0 and root 2's batch 1 — each its star (the cut {0, 2} -> {1} has exactly the 2 arcs the
+   two trees need). */
+static void weighted_k3_skips_the_zero_root(void **state) {
+  (void)state;
+  int64_t cap[MAX_N][MAX_N] = {{0, 1, 1}, {1, 0, 1}, {1, 1, 0}}, w[3] = {1, 0, 1};
+  tci_capgraph d;
+  to_capgraph(3, cap, &d);
+  tci_packing p;
+  tc_error err;
+  oracle_ctx ctx = {0};
+  assert_int_equal(oracle_max_k_weighted(3, cap, w), 1);
+  assert_int_equal(tci_pack_trees_probed(&d, 1, w, oracle_probe, &ctx, &p, &err), TC_OK);
+  assert_int_equal(p.count, 2);
+  const int32_t root[2] = {0, 2}, from[2][2] = {{0, 0}, {2, 2}}, to[2][2] = {{1, 2}, {0, 1}};
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(p.batch[i].root, root[i]);
+    assert_int_equal(p.batch[i].mult, 1);
+    for (int e = 0; e < 2; e++) {
+      assert_int_equal(p.batch[i].from[e], from[i][e]);
+      assert_int_equal(p.batch[i].to[e], to[i][e]);
+    }
+  }
+  check_packing_weighted(3, cap, 1, w, &p);
+  tci_packing_destroy(&p);
+  /* weight 2 at node 0 asks for 3 trees through the 2 arcs into {1}: refused */
+  int64_t heavy[3] = {2, 0, 1};
+  assert_int_equal(oracle_max_k_weighted(3, cap, heavy), 0);
+  assert_int_equal(tci_pack_trees(&d, 1, heavy, &p, &err), TC_EFAIL);
   tci_capgraph_destroy(&d);
 }
 
@@ -437,6 +567,8 @@ int main(void) {
       cmocka_unit_test(random_digraphs_match_the_definition),
       cmocka_unit_test(clustered_digraphs_match_the_definition),
       cmocka_unit_test(larger_instance_keeps_the_contract),
+      cmocka_unit_test(weighted_roots_match_the_definition),
+      cmocka_unit_test(weighted_k3_skips_the_zero_root),
       cmocka_unit_test(precondition_violation_is_efail),
       cmocka_unit_test(bad_arguments),
   };

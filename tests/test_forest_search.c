@@ -13,7 +13,10 @@
 **   - Algorithm 3 against brute force: U* = max over cuts of the least U with
 **     Σ_{e leaving S} ⌊U·b_e⌋ ≥ k·|S ∩ V_c|, for k = 1..4, Newton and bisection alike;
 **   - Thm 15: U* / k ≤ 1/x* + 1/(k·min b_e) for every fixed k;
-**   - the fabric refusals, message by message.
+**   - weighted roots, the same brute force with random weights 0..4 on the compute nodes:
+**     1/x* = max over cuts S ⊉ V_c of w(S ∩ V_c) / B⁺(S), the cut re-added, Prop. 3, and
+**     Algorithm 3 with Σ ⌊U·b_e⌋ ≥ k·w(S ∩ V_c); all weights 1 is the unweighted search;
+**   - the fabric refusals and the weights' refusals, message by message.
 */
 #include <stdio.h>
 
@@ -120,17 +123,25 @@ static tc_graph *random_fabric(tc_rng *r, int n, int directed) {
   return g;
 }
 
-/* max over S ⊉ V_c, S ∩ V_c ≠ ∅ of |S ∩ V_c| / B⁺(S). */
-static tc_rat brute_inv_x(const tc_graph *g) {
+/* w(S ∩ V_c) and whether S misses a compute node, for the node set s (w NULL: 1 each). */
+static int64_t weight_in(const tc_graph *g, uint32_t s, const int64_t *w, int *misses) {
+  int64_t comp = 0;
+  *misses = 0;
+  for (int v = 0; v < g->n; v++)
+    if (g->kind[v] == TC_NODE_COMPUTE) {
+      if ((s >> v) & 1) comp += w ? w[v] : 1;
+      else *misses = 1;
+    }
+  return comp;
+}
+
+/* max over S ⊉ V_c, w(S ∩ V_c) > 0 of w(S ∩ V_c) / B⁺(S) (w NULL: |S ∩ V_c|). */
+static tc_rat brute_inv_x(const tc_graph *g, const int64_t *w) {
   tc_rat best = {0, 1};
   for (uint32_t s = 1; s < (1u << g->n); s++) {
-    int64_t comp = 0, total = 0, ex = 0;
-    for (int v = 0; v < g->n; v++)
-      if (g->kind[v] == TC_NODE_COMPUTE) {
-        total++;
-        comp += (s >> v) & 1;
-      }
-    if (comp == 0 || comp == total) continue;
+    int misses;
+    int64_t comp = weight_in(g, s, w, &misses), ex = 0;
+    if (comp == 0 || !misses) continue;
     for (int64_t a = 0; a < g->m; a++) ex += ((s >> g->src[a]) & 1) && !((s >> g->dst[a]) & 1) ? g->cap[a] : 0;
     assert_true(ex > 0); /* the fabric check passed: compute nodes reach out */
     tc_rat r = rat(comp, ex);
@@ -158,28 +169,24 @@ static tc_rat brute_least_u(const tc_graph *g, uint32_t s, int64_t T) {
   return best;
 }
 
-static tc_rat brute_fixed_u(const tc_graph *g, int64_t k) {
+static tc_rat brute_fixed_u(const tc_graph *g, int64_t k, const int64_t *w) {
   tc_rat best = {0, 1};
   for (uint32_t s = 1; s < (1u << g->n); s++) {
-    int64_t comp = 0, total = 0;
-    for (int v = 0; v < g->n; v++)
-      if (g->kind[v] == TC_NODE_COMPUTE) {
-        total++;
-        comp += (s >> v) & 1;
-      }
-    if (comp == 0 || comp == total) continue;
+    int misses;
+    int64_t comp = weight_in(g, s, w, &misses);
+    if (comp == 0 || !misses) continue;
     tc_rat u = brute_least_u(g, s, k * comp);
     if (tc_rat_cmp(u, best) > 0) best = u;
   }
   return best;
 }
 
-static int64_t cut_exit(const tc_graph *g, const tc_forest_optimum *o, int64_t *compute) {
+static int64_t cut_exit(const tc_graph *g, const tc_forest_optimum *o, const int64_t *w, int64_t *compute) {
   uint8_t in[64] = {0};
   for (int i = 0; i < o->cut_len; i++) in[o->cut[i]] = 1;
   int64_t ex = 0;
   *compute = 0;
-  for (int v = 0; v < g->n; v++) *compute += in[v] && g->kind[v] == TC_NODE_COMPUTE;
+  for (int v = 0; v < g->n; v++) *compute += in[v] && g->kind[v] == TC_NODE_COMPUTE ? (w ? w[v] : 1) : 0;
   for (int64_t a = 0; a < g->m; a++) ex += in[g->src[a]] && !in[g->dst[a]] ? g->cap[a] : 0;
   return ex;
 }
@@ -198,7 +205,7 @@ static void test_brute_force(void **state) {
       continue;
     }
     checked++;
-    tc_rat want = brute_inv_x(g);
+    tc_rat want = brute_inv_x(g, NULL);
     for (int search = 0; search < 2; search++) {
       tc_forest_optimum o;
       assert_int_equal(tc_forest_search_optimum(g, 0, search, &o, &err), TC_OK);
@@ -206,7 +213,7 @@ static void test_brute_force(void **state) {
         fail_msg("case %d (n=%d %s, search %d): 1/x* = %lld/%lld, brute force %lld/%lld", iter, n,
                  directed ? "directed" : "bidirectional", search, (long long)o.inv_x.num, (long long)o.inv_x.den,
                  (long long)want.num, (long long)want.den);
-      int64_t comp, ex = cut_exit(g, &o, &comp);
+      int64_t comp, ex = cut_exit(g, &o, NULL, &comp);
       assert_int_equal(ex, o.cut_exit);
       assert_int_equal(comp, o.cut_compute);
       assert_int_equal(tc_rat_cmp(rat(comp, ex), want), 0);
@@ -226,7 +233,7 @@ static void test_brute_force(void **state) {
       tc_forest_optimum_destroy(&o);
       if (iter % 4 < 2)
         for (int64_t kk = 1; kk <= 4; kk++) {
-          tc_rat uw = brute_fixed_u(g, kk);
+          tc_rat uw = brute_fixed_u(g, kk, NULL);
           tc_forest_optimum f;
           assert_int_equal(tc_forest_search_optimum(g, kk, search, &f, &err), TC_OK);
           if (tc_rat_cmp(f.U, uw) != 0)
@@ -247,6 +254,84 @@ static void test_brute_force(void **state) {
     tc_graph_destroy(g);
   }
   assert_true(checked >= 300);
+}
+
+/* Weighted roots: random weights 0..4 on the compute nodes (not all 0) of random fabrics;
+   the search against the brute-force maximum of w(S ∩ V_c)/B⁺(S), Prop. 3 and Algorithm 3
+   against theirs, and weights all 1 against the unweighted search. */
+static void test_weighted_brute_force(void **state) {
+  (void)state;
+  tc_rng r;
+  tci_rng_seed(&r, 20261125);
+  int checked = 0, zeros = 0, beyond = 0;
+  for (int iter = 0; iter < 400; iter++) {
+    int n = 3 + (int)tci_rng_below(&r, 7), directed = iter & 1;
+    tc_graph *g = random_fabric(&r, n, directed);
+    tc_error err;
+    if (tc_forest_check_fabric(g, 1, &err) != TC_OK) {
+      tc_graph_destroy(g);
+      continue;
+    }
+    int64_t w[16] = {0}, W = 0, one[16] = {0};
+    while (W == 0)
+      for (int v = 0; v < n; v++)
+        if (g->kind[v] == TC_NODE_COMPUTE) {
+          w[v] = (int64_t)tci_rng_below(&r, 5);
+          W += w[v];
+          one[v] = 1;
+        }
+    for (int v = 0; v < n; v++) zeros += g->kind[v] == TC_NODE_COMPUTE && w[v] == 0;
+    checked++;
+    tc_rat want = brute_inv_x(g, w), plain = brute_inv_x(g, NULL);
+    beyond += tc_rat_cmp(want, rat(W, 1)) != 0 && tc_rat_cmp(want, plain) != 0;
+    for (int search = 0; search < 2; search++) {
+      tc_forest_optimum o, u, o1;
+      assert_int_equal(tc_forest_search_optimum_weighted(g, w, 0, search, &o, &err), TC_OK);
+      if (tc_rat_cmp(o.inv_x, want) != 0)
+        fail_msg("case %d (n=%d, search %d): weighted 1/x* = %lld/%lld, brute force %lld/%lld", iter, n, search,
+                 (long long)o.inv_x.num, (long long)o.inv_x.den, (long long)want.num, (long long)want.den);
+      int64_t comp, ex = cut_exit(g, &o, w, &comp);
+      assert_int_equal(ex, o.cut_exit);
+      assert_int_equal(comp, o.cut_compute);
+      assert_int_equal(tc_rat_cmp(rat(comp, ex), want), 0);
+      int64_t k = 1; /* Prop. 3: the least k with every (k·1/x*)·b_e integral */
+      for (;; k++) {
+        tc_rat U;
+        assert_int_equal(tc_rat_mul(rat(k, 1), want, &U, &err), TC_OK);
+        int ok = 1;
+        for (int64_t a = 0; a < g->m; a++) ok &= (U.num * g->cap[a]) % U.den == 0;
+        if (ok) break;
+      }
+      assert_int_equal(o.k, k);
+      /* all weights 1: the unweighted search, cut and counters alike */
+      assert_int_equal(tc_forest_search_optimum(g, 0, search, &u, &err), TC_OK);
+      assert_int_equal(tc_forest_search_optimum_weighted(g, one, 0, search, &o1, &err), TC_OK);
+      assert_int_equal(tc_rat_cmp(u.inv_x, o1.inv_x), 0);
+      assert_int_equal(u.cut_len, o1.cut_len);
+      assert_memory_equal(u.cut, o1.cut, (size_t)u.cut_len * sizeof *u.cut);
+      assert_int_equal(u.iterations, o1.iterations);
+      assert_int_equal(u.maxflows, o1.maxflows);
+      tc_forest_optimum_destroy(&o);
+      tc_forest_optimum_destroy(&u);
+      tc_forest_optimum_destroy(&o1);
+      if (iter % 4 < 2)
+        for (int64_t kk = 1; kk <= 3; kk++) {
+          tc_rat uw = brute_fixed_u(g, kk, w);
+          tc_forest_optimum f;
+          assert_int_equal(tc_forest_search_optimum_weighted(g, w, kk, search, &f, &err), TC_OK);
+          if (tc_rat_cmp(f.U, uw) != 0)
+            fail_msg("case %d k=%lld search %d: weighted U* = %lld/%lld, brute force %lld/%lld", iter, (long long)kk,
+                     search, (long long)f.U.num, (long long)f.U.den, (long long)uw.num, (long long)uw.den);
+          tc_forest_optimum_destroy(&f);
+        }
+    }
+    tc_graph_destroy(g);
+  }
+  /* the cases exercise what weights change: zero weights, and optima of neither the plain
+     count nor the trivial W */
+  assert_true(checked >= 200);
+  assert_true(zeros >= 100);
+  assert_true(beyond >= 100);
 }
 
 static void test_simplest(void **state) {
@@ -403,6 +488,26 @@ static void test_refusals(void **state) {
                       "forestcoll: node 0 has ingress 1 but egress 2: removing switches needs them equal at every node "
                       "(paper 001 §3.1)");
   tc_graph_destroy(g);
+  /* weights: one line each, before any work, from the search and the whole pipeline alike */
+  int arcs_sw3[][3] = {{0, 2, 1}, {2, 0, 1}, {1, 2, 1}, {2, 1, 1}};
+  g = tc_test_graph(3, arcs_sw3, 4, sw2, 1);
+  int64_t neg[] = {1, -2, 0}, on_switch[] = {1, 1, 3}, none[] = {0, 0, 0};
+  const char *want[] = {"forestcoll: node 1 has weight -2; a weight is a number of shares, >= 0",
+                        "forestcoll: node 2 is a switch and cannot own shares (weight 3); give switches 0",
+                        "forestcoll: every weight is 0: at least one compute node must own a share of the buffer"};
+  const int64_t *bad[] = {neg, on_switch, none};
+  for (int i = 0; i < 3; i++) {
+    tc_forest_optimum o;
+    tc_forest f;
+    tc_forest_options fo = {.coll = TC_COLL_ALLREDUCE, .weights = bad[i]};
+    assert_int_equal(tc_forest_search_optimum_weighted(g, bad[i], 0, TC_FOREST_NEWTON, &o, &err), TC_EINPUT);
+    assert_string_equal(err.msg, want[i]);
+    assert_int_equal(tc_forest_build(g, &fo, &f, &err), TC_EINPUT);
+    assert_string_equal(err.msg, want[i]);
+    assert_null(f.weights);
+    assert_int_equal(f.nparts, 0);
+  }
+  tc_graph_destroy(g);
 }
 
 int main(void) {
@@ -410,6 +515,7 @@ int main(void) {
       cmocka_unit_test(test_toy),
       cmocka_unit_test(test_simplest),
       cmocka_unit_test(test_brute_force),
+      cmocka_unit_test(test_weighted_brute_force),
       cmocka_unit_test(test_paper_optima),
       cmocka_unit_test(test_paper_fixed_k),
       cmocka_unit_test(test_closed_forms),

@@ -6,7 +6,9 @@
 **
 ** Everything printed comes from a forest that passed the independent verifier
 ** (tc_forest_build ends with tc_forest_verify); the k-scan rows are searches (Algorithm 3)
-** and say so. Capacities are read as GB/s, or as multiples of --link-bw.
+** and say so. Capacities are read as GB/s, or as multiples of --link-bw. --weights gives the
+** compute nodes unequal shares of the buffer (forest.h, "Weighted roots"); without it, or with
+** `equal`, the output is the unweighted forest's, unchanged.
 */
 #include <jansson.h>
 #include <stddef.h>
@@ -25,7 +27,8 @@
 
 void tc_cmd_forest_help(void) {
   printf(
-      "usage: topocoll forest SPEC [--coll C] [--k K | --k-scan A..B] [--size M] [--out FILE] [--json]\n"
+      "usage: topocoll forest SPEC [--coll C] [--k K | --k-scan A..B] [--weights W] [--size M] [--out FILE]\n"
+      "                       [--json]\n"
       "\n"
       "ForestColl (paper 001): the throughput-optimal spanning-tree schedule on SPEC — a fabric\n"
       "with switches and unequal links (dgx_a100(2), mi250(2), fattree(4), file(x.json)) or any\n"
@@ -36,6 +39,10 @@ void tc_cmd_forest_help(void) {
       "                  allgather)\n"
       "  --k K           K trees per node (Algorithm 3) instead of the optimal k\n"
       "  --k-scan A..B   the fixed-k search for k = A..B as a table beside the optimum (no trees)\n"
+      "  --weights W     the shares of the buffer each compute node owns: equal (default: one each),\n"
+      "                  auto (allreduce: water-filling on the nodes' link capacities, more to the\n"
+      "                  thinly linked nodes) or w0,w1,... (one integer >= 0 per compute node, in id\n"
+      "                  order, not all 0); node v then roots k·w_v trees\n"
       "  --search S      newton (default: jumps to each violated cut) or bisect (the paper's\n"
       "                  binary search, Algorithms 1 and 3 as printed); the same exact answer\n"
       "  --size M        also print the time of one collective of M bytes, e.g. 1GB\n"
@@ -51,7 +58,7 @@ void tc_cmd_forest_help(void) {
 }
 
 typedef struct forest_options {
-  const char *spec, *coll, *k_text, *k_scan, *search, *size_text, *bw_text, *out;
+  const char *spec, *coll, *k_text, *k_scan, *search, *size_text, *bw_text, *out, *weights;
   int64_t k, size;
   double link_bw;
   int json, lp;
@@ -66,6 +73,7 @@ static const tc_cli_option forest_table[] = {
     {.name = "--k", .kind = TC_CLI_INT64, .text = AT(k_text), .value = AT(k), .lo = 1, .hi = 1000000000},
     {.name = "--k-scan", .kind = TC_CLI_STRING, .text = AT(k_scan)},
     {.name = "--search", .kind = TC_CLI_CHOICE, .text = AT(search), .value = AT(search), .choices = search_names},
+    {.name = "--weights", .kind = TC_CLI_STRING, .text = AT(weights)},
     {.name = "--size", .kind = TC_CLI_SIZE, .text = AT(size_text), .value = AT(size)},
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
     {.name = "--out", .kind = TC_CLI_PATH, .text = AT(out)},
@@ -90,6 +98,56 @@ static int parse_scan(const char *text, long long *a, long long *b) {
   int st = tc_cli_parse_integer("forest", "--k-scan", left, 1, 1000, a);
   if (!st) st = tc_cli_parse_integer("forest", "--k-scan", dots + 2, 1, 1000, b);
   if (!st && *a > *b) return tc_cli_usage_error("forest", "--k-scan %s is empty (A > B)", text);
+  return st;
+}
+
+/* --weights on g: *w = NULL for equal, else one entry per node of g (0 on switches; the
+   caller frees it); *how says which ("equal", "auto" or "given"). A list must have one
+   integer per compute node. */
+static int parse_weights(const forest_options *o, const tc_graph *g, int64_t **w, const char **how) {
+  *w = NULL;
+  *how = "equal";
+  if (!o->weights || !strcmp(o->weights, "equal")) return TC_EXIT_OK;
+  int32_t nc = tc_graph_count_kind(g, TC_NODE_COMPUTE);
+  int64_t *out = calloc((size_t)g->n, sizeof *out);
+  if (!out) return tc_cli_usage_error("forest", "out of memory for %d weights", g->n);
+  if (!strcmp(o->weights, "auto")) {
+    tc_error err;
+    int uniform = 0;
+    *how = "auto";
+    if (tc_forest_allreduce_weights(g, out, &uniform, &err)) {
+      free(out);
+      return tc_cli_fail("forest", &err);
+    }
+    *w = out;
+    return TC_EXIT_OK;
+  }
+  *how = "given";
+  int32_t count = 0, v = 0;
+  int st = TC_EXIT_OK;
+  for (const char *p = o->weights; !st;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    char item[32];
+    long long x = 0;
+    if (len == 0 || len >= sizeof item)
+      st = tc_cli_usage_error("forest", "--weights expects auto, equal or integers w0,w1,... (got '%s')", o->weights);
+    else {
+      memcpy(item, p, len);
+      item[len] = 0;
+      st = tc_cli_parse_integer("forest", "--weights", item, 0, TC_FOREST_MAX_SHARDS, &x);
+    }
+    while (!st && v < g->n && g->kind[v] != TC_NODE_COMPUTE) v++;
+    if (!st && v < g->n) out[v++] = x;
+    count += !st;
+    if (!comma) break;
+    p = comma + 1;
+  }
+  if (!st && count != nc)
+    st = tc_cli_usage_error("forest", "--weights gives %d weight%s, %s has %d compute nodes (one weight each, in id "
+                            "order)", count, count == 1 ? "" : "s", o->spec, nc);
+  if (st) free(out);
+  else *w = out;
   return st;
 }
 
@@ -134,21 +192,29 @@ static void print_cut(const tc_forest_optimum *o) {
   printf("}\n");
 }
 
-static void print_part(const tc_forest_part *p, int32_t nc, double unit, const char *unit_name, const char *title) {
+static void print_part(const tc_graph *g, const tc_forest *f, const tc_forest_part *p, double unit,
+                       const char *unit_name, const char *title) {
   const tc_forest_optimum *o = &p->opt;
   char a[64], b[64];
   if (title) printf("  %s\n", title);
   tc_rat_format(p->algbw, a, sizeof a);
   if (o->optimal) {
     tc_rat_format(o->inv_x, b, sizeof b);
-    printf("    optimum         algbw %.2f %s = %s (1/x* = %s: T = (M/N)·(1/x*))\n", tc_rat_to_double(p->algbw) * unit,
-           unit_name, a, b);
+    printf("    optimum         algbw %.2f %s = %s (1/x* = %s: T = (M/%s)·(1/x*))\n", tc_rat_to_double(p->algbw) * unit,
+           unit_name, a, b, f->weights ? "W" : "N");
     tc_rat r;
     tc_error err;
     tc_rat_make(o->cut_compute, o->cut_exit, &r, &err);
     tc_rat_format(r, b, sizeof b);
-    printf("    bottleneck cut  %lld compute nodes, %lld leaving: %lld/%lld = %s; S* = {", (long long)o->cut_compute,
-           (long long)o->cut_exit, (long long)o->cut_compute, (long long)o->cut_exit, b);
+    if (!f->weights)
+      printf("    bottleneck cut  %lld compute nodes, %lld leaving: %lld/%lld = %s; S* = {", (long long)o->cut_compute,
+             (long long)o->cut_exit, (long long)o->cut_compute, (long long)o->cut_exit, b);
+    else {
+      int32_t inside = 0;
+      for (int32_t i = 0; i < o->cut_len; i++) inside += g->kind[o->cut[i]] == TC_NODE_COMPUTE;
+      printf("    bottleneck cut  %d compute nodes owning %lld shares, %lld leaving: %lld/%lld = %s; S* = {", inside,
+             (long long)o->cut_compute, (long long)o->cut_exit, (long long)o->cut_compute, (long long)o->cut_exit, b);
+    }
     print_cut(o);
   } else {
     tc_rat_format(o->U, b, sizeof b);
@@ -156,16 +222,34 @@ static void print_part(const tc_forest_part *p, int32_t nc, double unit, const c
            unit_name, a, b);
   }
   tc_rat_format(o->y, b, sizeof b);
-  printf("    trees           k = %lld per node (%lld in all), y = %s %s per tree, %lld batches\n", (long long)o->k,
-         (long long)o->k * nc, b, unit_name, (long long)p->nbatches);
+  printf("    trees           k = %lld per %s (%lld in all), y = %s %s per tree, %lld batches\n", (long long)o->k,
+         f->weights ? "share" : "node", (long long)(o->k * f->weight_total), b, unit_name, (long long)p->nbatches);
   printf("    work            %lld search test%s (%lld max-flows); switch removal %lld max-flows; packing %lld "
          "max-flows on %lld logical arcs\n",
          (long long)o->iterations, o->iterations == 1 ? "" : "s", (long long)o->maxflows, (long long)p->split_maxflows, (long long)p->pack_maxflows,
          (long long)p->logical_arcs);
 }
 
+/* The owners and their shares ("3:1 12:1 ..."), at most a line's worth. */
+static void print_weights(const tc_graph *g, const tc_forest *f, const char *how) {
+  int32_t owners = 0;
+  for (int32_t v = 0; v < g->n; v++) owners += f->weights[v] > 0;
+  printf("  weights           %s: %d of %d compute nodes own the W = %lld shares (node:shares)", how, owners,
+         f->ncompute, (long long)f->weight_total);
+  int printed = 0;
+  for (int32_t v = 0; v < g->n; v++) {
+    if (f->weights[v] == 0) continue;
+    if (printed >= 90) {
+      printf(" ...");
+      break;
+    }
+    printed += printf(" %d:%lld", v, (long long)f->weights[v]);
+  }
+  printf("\n");
+}
+
 static int report(const forest_options *o, const tc_graph *g, const tc_forest *f, double unit, const char *unit_name,
-                  double secs, tc_error *err) {
+                  double secs, const char *how, tc_error *err) {
   /* everything that can fail first, so that a refusal prints no half report */
   tc_rat ring, lp = {0, 1};
   int64_t lambda = 0;
@@ -176,8 +260,12 @@ static int report(const forest_options *o, const tc_graph *g, const tc_forest *f
   char a[64];
   printf("forest %s: %s on %d compute + %d switch nodes (ForestColl, paper 001)\n", o->spec,
          tc_collective_name(f->coll), f->ncompute, f->nswitch);
+  if (f->weights) print_weights(g, f, !strcmp(how, "auto") ? "auto (allreduce water-filling)" : "given");
+  else if (!strcmp(how, "auto"))
+    printf("  weights           auto (allreduce water-filling): one share each (every node's links alike), the "
+           "unweighted forest\n");
   for (int i = 0; i < f->nparts; i++)
-    print_part(&f->part[i], f->ncompute, unit, unit_name,
+    print_part(g, f, &f->part[i], unit, unit_name,
                f->nparts > 1 ? (f->part[i].in_trees ? "reduce-scatter (in-trees, built on the transpose):"
                                                     : "allgather (out-trees):")
                              : NULL);
@@ -288,6 +376,9 @@ int tc_cmd_forest(int argc, char **argv) {
   if (o.k_scan && (status = parse_scan(o.k_scan, &ka, &kb))) return status;
   if (o.k_scan && (o.out || (o.coll && strcmp(o.coll, "allgather"))))
     return tc_cli_usage_error("forest", "--k-scan prints an allgather table only (no --out, no other --coll)");
+  if (o.k_scan && o.weights) return tc_cli_usage_error("forest", "--weights and --k-scan exclude each other");
+  if (o.weights && !strcmp(o.weights, "auto") && (!o.coll || strcmp(o.coll, "allreduce")))
+    return tc_cli_usage_error("forest", "--weights auto is the allreduce's water-filling: give --coll allreduce");
   tc_error err;
   if (o.out && tc_output_check(o.out, &err)) return tc_cli_fail("forest", &err);
   double unit = o.link_bw > 0 ? o.link_bw / 1e9 : 1.0;
@@ -301,19 +392,28 @@ int tc_cmd_forest(int argc, char **argv) {
     tc_graph_destroy(g);
     return rc ? tc_cli_fail("forest", &err) : TC_EXIT_OK;
   }
+  int64_t *weights = NULL;
+  const char *how = NULL;
+  if ((status = parse_weights(&o, g, &weights, &how))) {
+    tc_graph_destroy(g);
+    return status;
+  }
   progress_state ps = {0};
   clock_gettime(CLOCK_MONOTONIC, &ps.start);
   tc_forest_options fo = {.coll = (tc_collective)tc_collective_parse(o.coll ? o.coll : "allgather"),
                           .k = o.k,
                           .search = search,
                           .progress = progress,
-                          .progress_ctx = &ps};
+                          .progress_ctx = &ps,
+                          .weights = weights};
   tc_forest f;
   rc = tc_forest_build(g, &fo, &f, &err);
   double secs = seconds_since(&ps.start);
   if (!rc && o.out) rc = tc_forest_write_json(g, o.spec, &f, 1, o.out, &err);
-  if (!rc) rc = o.json ? tc_forest_write_json(g, o.spec, &f, 1, "-", &err) : report(&o, g, &f, unit, unit_name, secs, &err);
+  if (!rc)
+    rc = o.json ? tc_forest_write_json(g, o.spec, &f, 1, "-", &err) : report(&o, g, &f, unit, unit_name, secs, how, &err);
   tc_forest_destroy(&f);
   tc_graph_destroy(g);
+  free(weights);
   return rc ? tc_cli_fail("forest", &err) : TC_EXIT_OK;
 }

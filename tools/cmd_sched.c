@@ -204,11 +204,14 @@ static int model_given(const sched_options *o) { return o->alpha_s >= 0 && o->li
 static int build_fastest(const tc_graph *g, tc_collective_opts *opts, const sched_options *o, tc_schedule *s,
                          tc_cost *c, int64_t *chosen, tc_error *err) {
   double best = 0;
+  char *kept = opts->chosen, variant[TC_ERRMSG_MAX];
   for (int64_t P = 1; P <= TC_PIPELINE_MAX; P *= 2) {
     tc_schedule cand;
     tc_cost cost;
     opts->chunks = P;
+    opts->chosen = variant; /* each candidate's choice; the winner's is kept */
     int rc = tc_collective_build(g, o->algo, o->coll, opts, &cand, &cost, err);
+    opts->chosen = kept;
     if (rc) return rc;
     double t = tc_cost_time(&cost, o->alpha_s, o->link_bw, (double)o->size_bytes);
     if (P == 1 || t < best) {
@@ -218,6 +221,7 @@ static int build_fastest(const tc_graph *g, tc_collective_opts *opts, const sche
       *c = cost;
       best = t;
       *chosen = P;
+      snprintf(kept, opts->chosen_size, "%s", variant);
     } else {
       tc_schedule_destroy(&cand);
       tc_cost_destroy(&cost);
@@ -227,13 +231,15 @@ static int build_fastest(const tc_graph *g, tc_collective_opts *opts, const sche
 }
 
 /* Build, verify, cost (tc_collective_build: a verification failure is TC_EFAIL, exit 1,
-   our failure, not the user's), write; fills s and c (the caller destroys them) and
-   *chosen with the P build_fastest picked (0: none was picked). */
+   our failure, not the user's), write; fills s and c (the caller destroys them),
+   *chosen with the P build_fastest picked (0: none was picked) and `variant` (TC_ERRMSG_MAX
+   bytes) with the builder's choice, if it made one. */
 static int produce(const tc_graph *g, const tc_spec *spec, const sched_options *o, tc_schedule *s, tc_cost *c,
-                   int64_t *chosen, tc_error *err) {
+                   int64_t *chosen, char *variant, tc_error *err) {
   if (o->root >= g->n)
     return tc_error_set(err, TC_EINPUT, "--root %d is not a node of %s (0..%d)", o->root, o->spec, g->n - 1);
-  tc_collective_opts opts = {.root = o->root, .chunks = o->chunks, .spec = spec};
+  variant[0] = '\0';
+  tc_collective_opts opts = {.root = o->root, .chunks = o->chunks, .spec = spec, .chosen = variant, .chosen_size = TC_ERRMSG_MAX};
   int rc;
   *chosen = 0;
   if (!o->chunks_text && model_given(o) && tc_algorithm_pipelined(tc_algorithm_find(o->algo)))
@@ -335,16 +341,18 @@ int tc_cmd_sched(int argc, char **argv) {
   memset(&s, 0, sizeof s);
   memset(&c, 0, sizeof c);
   int64_t chosen = 0;
+  char variant[TC_ERRMSG_MAX];
+  variant[0] = '\0';
   tc_cli_routing_report routing = {{0, 1}, {0, 1}, -1, 0, 0, o.routes, o.routes_out};
   int routed = 0;
   int rc = o.coll == TC_COLL_ALLTOALL ? produce_alltoall(g, spec, &o, &s, &c, &routing, &routed, &err)
-                                      : produce(g, spec, &o, &s, &c, &chosen, &err);
+                                      : produce(g, spec, &o, &s, &c, &chosen, variant, &err);
   if (rc) status = tc_cli_fail("sched", &err);
   else {
     tc_cli_sched_report r = {o.spec, g, &s, &c, o.root, o.alpha_s, o.link_bw,
                              model_given(&o) ? tc_cost_time(&c, o.alpha_s, o.link_bw, (double)o.size_bytes) : -1,
                              o.size_bytes, o.out, NULL, chosen, TC_PIPELINE_MAX,
-                             routed ? &routing : NULL};
+                             routed ? &routing : NULL, variant};
     tc_cli_print_sched_report(&r, o.json);
   }
   tc_cost_destroy(&c);

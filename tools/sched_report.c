@@ -46,6 +46,7 @@ static json_t *report_json(const tc_cli_sched_report *r) {
     json_object_set_new(o, "chunks_chosen", json_integer(r->chunks_chosen));
     json_object_set_new(o, "chunks_tried_max", json_integer(r->chunks_tried));
   }
+  if (r->chosen && r->chosen[0]) json_object_set_new(o, "chosen", json_string(r->chosen));
   if (r->written) json_object_set_new(o, "out", json_string(r->written));
   const tc_cli_routing_report *rt = r->routing;
   if (rt) {
@@ -93,6 +94,7 @@ static void report_text(const tc_cli_sched_report *r) {
   if (r->chunks_chosen > 0)
     printf("pipelining        P = %" PRId64 ": the fastest of P = 1, 2, 4, ..., %" PRId64 " at this size\n",
            r->chunks_chosen, r->chunks_tried);
+  if (r->chosen && r->chosen[0]) printf("chosen            %s\n", r->chosen);
   if (r->written) printf("written           %s\n", r->written);
   const tc_cli_routing_report *rt = r->routing;
   if (!rt) return;

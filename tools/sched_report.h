@@ -39,6 +39,7 @@ typedef struct tc_cli_sched_report {
   int64_t chunks_chosen; /* > 0: P picked by the predicted time among 1, 2, 4, ..., chunks_tried */
   int64_t chunks_tried;
   const tc_cli_routing_report *routing; /* alltoall lowered from a routing, or NULL */
+  const char *chosen;  /* the variant the builder kept (tc_collective_opts.chosen), or NULL / "" */
 } tc_cli_sched_report;
 
 /* Print r on stdout as text, or as one JSON object when json. */

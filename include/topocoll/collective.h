@@ -76,6 +76,10 @@ typedef struct tc_collective_opts {
   int paths;            /* alltoall pmcf: its candidate paths, a tc_a2a_path_set (0: disjoint) */
   double time_limit;    /* alltoall mcf, pmcf, mcf-extp, ilp-*: seconds per LP or MIP solve; 0:
                            none (the ILPs: 60) */
+  char *chosen;         /* optional (NULL: not asked): a builder that measures variants and keeps
+                           one says which here, one line of at most chosen_size bytes, "" when
+                           it had no choice (forestcoll allreduce: equal or auto weights) */
+  size_t chosen_size;
 } tc_collective_opts;
 
 /* The all-to-all routing (a2a_route.h) of a routing algorithm (direct, sssp, ewsp, dor),

@@ -78,7 +78,10 @@ typedef struct tc_plan_baseline {
 /* ForestColl on the plan's graph (forest.h): the optimal forest of each collective built,
    lowered to step schedules (tc_forest_lower) at P = 1, 2, 4, ..., TC_PIPELINE_MAX, each
    verified and costed. depth[i][j] is collective coll[i] at P = 2^j (name "forestcoll");
-   sched[i] is the one fastest at the workload's largest size (ties: the smaller P). */
+   sched[i] is the one fastest at the workload's largest size (ties: the smaller P).
+   The allreduce is also built with the water-filling weights (tc_forest_allreduce_weights)
+   when they are not equal shares, and the weighting whose fastest schedule at the largest
+   size is faster is kept (ties: equal shares): its forest, depths and schedule. */
 #define TC_PLAN_DEPTHS 7
 typedef struct tc_plan_forestcoll {
   int built;                 /* 0: not built, `note` says why (refused fabric, too large) */
@@ -93,12 +96,20 @@ typedef struct tc_plan_forestcoll {
   int64_t chunks[3];         /* P of sched[i] */
   tc_rat ring_algbw;         /* tc_forest_ring_bound: the best any ring allgather reaches */
   int64_t ring_min_cut;
+  int weights_tried;         /* 1: the auto weights differ from equal shares and were measured */
+  int weighted;              /* 1: the allreduce kept (forest, depth row, sched) has the auto weights */
+  int32_t weight_owners;     /* weights_tried: compute nodes with a share under the auto weights */
+  tc_plan_baseline other;    /* weights_tried: the weighting not kept, at its P fastest at the largest
+                                size (other.available 0: it failed, other.note says why) */
 } tc_plan_forestcoll;
 
 /* Plans of more nodes than this do not try ForestColl (its search and packing take seconds
    at N = 64 and 14 s at N = 256 on the chosen members of d = 4, against under one second for
-   the rest of those plans; docs/forestcoll.md, "Planning a fabric"). */
+   the rest of those plans; docs/forestcoll.md, "Planning a fabric") — unless the member's
+   allreduce misses the cost model's bound (tc_cost.bw_optimal == 0: a graph with self-loops
+   or thin nodes, where weighted roots can do better), up to TC_PLAN_FOREST_MAX_NODES_UNMET. */
 #define TC_PLAN_FOREST_MAX_NODES 32
+#define TC_PLAN_FOREST_MAX_NODES_UNMET 64
 
 typedef struct tc_plan {
   char spec[256];           /* the graph's spec: the chosen member's, or the fabric's */

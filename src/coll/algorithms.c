@@ -8,6 +8,7 @@
 ** first, then the baselines.
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "coll/coll_internal.h"
@@ -45,14 +46,88 @@ static int ag_expand(const tc_graph *g, const tc_collective_opts *o, tc_schedule
 
 /* ---- direct builders ---- */
 
-/* ForestColl's optimal forest for `coll` (paper 001 §4), pipelined in P chunks per tree. */
-static int d_forestcoll(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
-                        tc_error *err) {
-  tc_forest_options fo = {.coll = coll};
+/* ForestColl's forest for `coll` with weights w (NULL: equal shares), pipelined in P chunks
+   per tree and costed. */
+static int forestcoll_lowered(const tc_graph *g, tc_collective coll, const int64_t *w, int64_t P, tc_schedule *out,
+                              tc_cost *cost, tc_error *err) {
+  tc_forest_options fo = {.coll = coll, .weights = w};
   tc_forest f;
   int rc = tc_forest_build(g, &fo, &f, err);
-  if (!rc) rc = tc_forest_lower(g, &f, o->chunks ? o->chunks : 1, out, err);
+  if (!rc) rc = tc_forest_lower(g, &f, P, out, err);
   tc_forest_destroy(&f);
+  if (!rc && (rc = tc_schedule_cost(g, out, cost, err))) tc_schedule_destroy(out);
+  return rc;
+}
+
+/* ForestColl's optimal forest for `coll` (paper 001 §4), pipelined in P chunks per tree. An
+   allreduce is built twice when the links are unequal — equal shares, and the water-filling
+   shares of tc_forest_allreduce_weights — and the one with the smaller T_B factor is kept
+   (ties: fewer steps, then equal shares): the weights are a proposal, the measured
+   schedules decide. o->chosen says which. */
+static int d_forestcoll(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                        tc_error *err) {
+  int64_t P = o->chunks ? o->chunks : 1;
+  if (o->chosen && o->chosen_size) o->chosen[0] = '\0';
+  if (coll != TC_COLL_ALLREDUCE) {
+    tc_forest_options fo = {.coll = coll};
+    tc_forest f;
+    int rc = tc_forest_build(g, &fo, &f, err);
+    if (!rc) rc = tc_forest_lower(g, &f, P, out, err);
+    tc_forest_destroy(&f);
+    return rc;
+  }
+  tc_schedule eq, wt;
+  tc_cost ceq, cwt;
+  memset(&eq, 0, sizeof eq);
+  memset(&wt, 0, sizeof wt);
+  memset(&ceq, 0, sizeof ceq);
+  memset(&cwt, 0, sizeof cwt);
+  int64_t *w = calloc((size_t)g->n, sizeof *w);
+  int uniform = 0, weighted = 0, wrc = TC_OK;
+  int rc = w ? forestcoll_lowered(g, coll, NULL, P, &eq, &ceq, err)
+             : tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for %d weights", g->n);
+  tc_error why;
+  tc_error_clear(&why);
+  if (!rc) {
+    /* weights ForestColl refuses (too many shares, arithmetic beyond 64 bits) leave equal
+       shares, said so; our own failures are reported as they would be for equal shares */
+    wrc = tc_forest_allreduce_weights(g, w, &uniform, &why);
+    if (!wrc && !uniform) wrc = forestcoll_lowered(g, coll, w, P, &wt, &cwt, &why);
+    if (wrc == TC_EFAIL || wrc == TC_ENOMEM) {
+      rc = wrc;
+      *err = why;
+    }
+  }
+  if (!rc && !uniform && !wrc) {
+    int c = tc_rat_cmp(cwt.tau, ceq.tau);
+    weighted = c < 0 || (c == 0 && cwt.steps < ceq.steps);
+  }
+  if (!rc && o->chosen) {
+    int32_t owners = 0, nc = tc_graph_count_kind(g, TC_NODE_COMPUTE);
+    for (int32_t v = 0; v < g->n; v++) owners += w[v] > 0;
+    char a[64], b[64];
+    tc_rat_format(ceq.tau, a, sizeof a);
+    tc_rat_format(cwt.tau, b, sizeof b);
+    if (wrc)
+      snprintf(o->chosen, o->chosen_size, "equal shares: T_B factor %s (auto weights refused: %s)", a, why.msg);
+    else if (uniform)
+      snprintf(o->chosen, o->chosen_size, "equal shares (every node's links alike: the auto weights are equal)");
+    else if (weighted)
+      snprintf(o->chosen, o->chosen_size, "auto weights (water-filling: %d of %d nodes own the buffer): T_B factor %s "
+               "against %s with equal shares", owners, nc, b, a);
+    else
+      snprintf(o->chosen, o->chosen_size, "equal shares: T_B factor %s; auto weights (water-filling: %d of %d nodes "
+               "own the buffer) give %s", a, owners, nc, b);
+  }
+  if (!rc) {
+    *out = weighted ? wt : eq;
+    memset(weighted ? &wt : &eq, 0, sizeof eq);
+  }
+  tc_schedule_destroy(&eq);
+  tc_schedule_destroy(&wt);
+  tc_cost_destroy(&ceq);
+  tc_cost_destroy(&cwt);
+  free(w);
   return rc;
 }
 

@@ -5,7 +5,8 @@
 ** others (through any nodes), total
 ** capacity within 64 bits, and — when switches are to be removed — ingress = egress
 ** capacity at every node (paper 001 §3.1, assumption (b): edge splitting needs an Eulerian
-** graph). Self-loops are ignored: they cross no cut.
+** graph). Self-loops are ignored: they cross no cut. Also the checks of a caller's weights
+** (weighted roots, forest.h), which every entry point applies before anything else.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 #include "core/intmath.h"
 #include "forest/forest_internal.h"
 
-static void name_node(const tc_graph *g, int32_t v, char *buf, int size) {
+void tci_forest_name_node(const tc_graph *g, int32_t v, char *buf, int size) {
   const char *l = tc_graph_label(g, v);
   if (l) snprintf(buf, (size_t)size, "%d (%s)", v, l);
   else snprintf(buf, (size_t)size, "%d", v);
@@ -64,8 +65,8 @@ int tc_forest_check_fabric(const tc_graph *g, int need_eulerian, tc_error *err) 
     reach(g, first, pass ? TC_IN : TC_OUT, seen, queue);
     for (int32_t v = 0; v < g->n && !rc; v++)
       if (g->kind[v] == TC_NODE_COMPUTE && !seen[v]) {
-        name_node(g, first, a, sizeof a);
-        name_node(g, v, b, sizeof b);
+        tci_forest_name_node(g, first, a, sizeof a);
+        tci_forest_name_node(g, v, b, sizeof b);
         rc = pass ? tc_error_set(err, TC_EINPUT, "forestcoll: compute node %s cannot reach compute node %s", b, a)
                   : tc_error_set(err, TC_EINPUT, "forestcoll: compute node %s cannot reach compute node %s", a, b);
       }
@@ -75,7 +76,7 @@ int tc_forest_check_fabric(const tc_graph *g, int need_eulerian, tc_error *err) 
     for (int64_t j = g->out_off[v]; j < g->out_off[v + 1]; j++) out += g->dst[j] == v ? 0 : g->cap[j];
     for (int64_t j = g->in_off[v]; j < g->in_off[v + 1]; j++) in += g->src[g->in_arc[j]] == v ? 0 : g->cap[g->in_arc[j]];
     if (in != out) {
-      name_node(g, v, a, sizeof a);
+      tci_forest_name_node(g, v, a, sizeof a);
       rc = tc_error_set(err, TC_EINPUT,
                         "forestcoll: node %s has ingress %lld but egress %lld: removing switches needs them equal at "
                         "every node (paper 001 §3.1)",
@@ -85,4 +86,49 @@ int tc_forest_check_fabric(const tc_graph *g, int need_eulerian, tc_error *err) 
   free(seen);
   free(queue);
   return rc;
+}
+
+/* ---- weights ------------------------------------------------------------------------------ */
+
+int tci_forest_weights(const tc_graph *g, const int64_t *weights, int64_t **node_w, int64_t *total, tc_error *err) {
+  *node_w = NULL;
+  *total = 0;
+  int64_t *w = malloc((size_t)g->n * sizeof *w), sum = 0;
+  if (!w) return tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for %d weights", g->n);
+  char name[96];
+  for (int32_t v = 0; v < g->n; v++) {
+    int64_t x = weights ? weights[v] : g->kind[v] == TC_NODE_COMPUTE;
+    int rc = TC_OK;
+    if (x < 0) {
+      tci_forest_name_node(g, v, name, sizeof name);
+      rc = tc_error_set(err, TC_EINPUT, "forestcoll: node %s has weight %lld; a weight is a number of shares, >= 0",
+                        name, (long long)x);
+    } else if (x > 0 && g->kind[v] != TC_NODE_COMPUTE) {
+      tci_forest_name_node(g, v, name, sizeof name);
+      rc = tc_error_set(err, TC_EINPUT, "forestcoll: node %s is a switch and cannot own shares (weight %lld); give "
+                        "switches 0", name, (long long)x);
+    } else if (tci_add64(sum, x, &sum)) {
+      rc = tc_error_set(err, TC_ERANGE, "forestcoll: the weights add up beyond 2^63-1");
+    }
+    if (rc) {
+      free(w);
+      return rc;
+    }
+    w[v] = x;
+  }
+  if (sum == 0) {
+    free(w);
+    return tc_error_set(err, TC_EINPUT, "forestcoll: every weight is 0: at least one compute node must own a share of "
+                        "the buffer");
+  }
+  *node_w = w;
+  *total = sum;
+  return TC_OK;
+}
+
+int tci_forest_weights_unit(const tc_graph *g, const int64_t *weights) {
+  if (!weights) return 1;
+  for (int32_t v = 0; v < g->n; v++)
+    if (weights[v] != (g->kind[v] == TC_NODE_COMPUTE)) return 0;
+  return 1;
 }

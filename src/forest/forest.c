@@ -6,6 +6,9 @@
 ** Reduce-scatter runs the same on the transpose g^T and reverses the trees (paper 001 §4.6):
 ** an out-tree of g^T rooted at u is an in-tree of g into u, and a path of g^T read backwards
 ** is a path of g. Allreduce is reduce-scatter, then allgather.
+** Weighted roots (forest.h) change only what the source of every flow gives each compute
+** node (k·w_c instead of k) and how many trees each root gets; weights that are all 1 are
+** dropped up front, so the unweighted forest is built exactly as before.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,7 @@ static void part_free(tc_forest_part *p) {
 
 void tc_forest_destroy(tc_forest *f) {
   for (int i = 0; i < 2; i++) part_free(&f->part[i]);
+  free(f->weights);
   memset(f, 0, sizeof *f);
 }
 
@@ -74,6 +78,8 @@ typedef struct part_ctx {
   const tc_graph *g;        /* the graph the trees are built on (g or g^T) */
   const int64_t *to_orig;   /* its arc -> the original graph's arc (g^T), or NULL */
   int in_trees;
+  const int64_t *weights;   /* per node (the same on g^T), or NULL: unweighted */
+  const int64_t *node_w;    /* per node: the weights, 1 on compute nodes when unweighted */
 } part_ctx;
 
 /* Turn the packed batches into tc_forest_batch with routes, consuming pool units. */
@@ -145,9 +151,10 @@ static int make_dstar(const tci_capgraph *d, const int32_t *index, int32_t nc, t
 /* Switch removal: first greedily on copies, certified by the max-flow test of Theorem 10 on
    the result; if the certificate fails (or exact is asked for), Algorithm 4 with γ. On
    success d, pools and dstar hold the result. */
-static int remove_switches(const tc_graph *g, const tc_forest_options *opt, int64_t k, const int32_t *index,
-                           int32_t nc, tci_capgraph *d, tci_pools *pools, tci_capgraph *dstar, tc_forest_part *part,
-                           tc_error *err) {
+static int remove_switches(const part_ctx *c, const tc_forest_options *opt, int64_t k, const int32_t *index,
+                           int32_t nc, const int64_t *cw, tci_capgraph *d, tci_pools *pools, tci_capgraph *dstar,
+                           tc_forest_part *part, tc_error *err) {
+  const tc_graph *g = c->g;
   tci_split_stats st = {0};
   int rc = TC_OK;
   if (!opt->exact_split) {
@@ -156,9 +163,9 @@ static int remove_switches(const tc_graph *g, const tc_forest_options *opt, int6
     int ok = 0;
     rc = tci_capgraph_copy(&d2, d, err);
     if (!rc) rc = tci_pools_copy(&p2, pools, err);
-    if (!rc) rc = tci_split_switches(&d2, g, k, 1, &p2, &st, opt->progress, opt->progress_ctx, err);
+    if (!rc) rc = tci_split_switches(&d2, g, k, c->node_w, 1, &p2, &st, opt->progress, opt->progress_ctx, err);
     if (!rc) rc = make_dstar(&d2, index, nc, &ds2, err);
-    if (!rc) rc = tci_pack_feasible(&ds2, k, &ok, err);
+    if (!rc) rc = tci_pack_feasible(&ds2, k, cw, &ok, err);
     part->split_maxflows += st.maxflows + (rc ? 0 : nc);
     if (!rc && ok) {
       tci_capgraph_destroy(d);
@@ -175,7 +182,7 @@ static int remove_switches(const tc_graph *g, const tc_forest_options *opt, int6
     if (rc) return rc;
   }
   st.maxflows = 0;
-  rc = tci_split_switches(d, g, k, 0, pools, &st, opt->progress, opt->progress_ctx, err);
+  rc = tci_split_switches(d, g, k, c->node_w, 0, pools, &st, opt->progress, opt->progress_ctx, err);
   part->split_maxflows += st.maxflows;
   if (!rc) rc = make_dstar(d, index, nc, dstar, err);
   return rc;
@@ -184,16 +191,19 @@ static int remove_switches(const tc_graph *g, const tc_forest_options *opt, int6
 static int build_part(const part_ctx *c, const tc_forest_options *opt, tc_forest_part *part, tc_error *err) {
   const tc_graph *g = c->g;
   part->in_trees = c->in_trees;
-  int rc = tc_forest_search_optimum(g, opt->k, opt->search, &part->opt, err);
+  int rc = tc_forest_search_optimum_weighted(g, c->weights, opt->k, opt->search, &part->opt, err);
   if (rc) return rc;
   int32_t *compute = NULL, nc = 0, nsw = tc_graph_count_kind(g, TC_NODE_SWITCH);
-  int64_t *units = malloc((size_t)(g->m ? g->m : 1) * sizeof *units);
+  int64_t *units = malloc((size_t)(g->m ? g->m : 1) * sizeof *units), *cw = NULL; /* cw: per D* node */
   tci_capgraph d = {0}, dstar = {0};
   tci_pools pools = {0};
   tci_packing pk = {0};
   int32_t *index = malloc((size_t)g->n * sizeof *index);
   if (!units || !index) rc = tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for %lld arcs", (long long)g->m);
   if (!rc) rc = tci_forest_compute_nodes(g, &compute, &nc, err);
+  if (!rc && c->weights && !(cw = malloc((size_t)nc * sizeof *cw)))
+    rc = tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for %d weights", nc);
+  for (int32_t i = 0; !rc && cw && i < nc; i++) cw[i] = c->weights[compute[i]];
   if (!rc) rc = arc_units(g, &part->opt, units, err);
   if (!rc && nsw > 0 && !part->opt.optimal) rc = check_scaled_eulerian(g, units, part->opt.k, err);
   if (!rc) rc = tci_capgraph_init(&d, g->n, err);
@@ -202,12 +212,12 @@ static int build_part(const part_ctx *c, const tc_forest_options *opt, tc_forest
   if (!rc) {
     for (int32_t v = 0; v < g->n; v++) index[v] = -1;
     for (int32_t i = 0; i < nc; i++) index[compute[i]] = i;
-    rc = nsw > 0 ? remove_switches(g, opt, part->opt.k, index, nc, &d, &pools, &dstar, part, err)
+    rc = nsw > 0 ? remove_switches(c, opt, part->opt.k, index, nc, cw, &d, &pools, &dstar, part, err)
                  : make_dstar(&d, index, nc, &dstar, err);
   }
   if (!rc) part->logical_arcs = tci_capgraph_live_arcs(&dstar);
   if (!rc && opt->progress) opt->progress(opt->progress_ctx, "pack", 0, nc);
-  if (!rc) rc = tci_pack_trees(&dstar, part->opt.k, &pk, err);
+  if (!rc) rc = tci_pack_trees(&dstar, part->opt.k, cw, &pk, err);
   part->pack_maxflows = pk.maxflows;
   if (!rc) rc = map_back(c, compute, &pk, &pools, &d, part, err);
   tci_packing_destroy(&pk);
@@ -216,6 +226,7 @@ static int build_part(const part_ctx *c, const tc_forest_options *opt, tc_forest
   tci_capgraph_destroy(&dstar);
   free(compute);
   free(units);
+  free(cw);
   free(index);
   return rc;
 }
@@ -247,24 +258,28 @@ int tc_forest_build(const tc_graph *g, const tc_forest_options *opt, tc_forest *
     return tc_error_set(err, TC_EINPUT, "forestcoll: builds allgather, reduce-scatter and allreduce, not %s",
                         tc_collective_name(opt->coll));
   int rc = tc_forest_check_fabric(g, tc_graph_count_kind(g, TC_NODE_SWITCH) > 0, err);
+  int64_t *node_w = NULL, total = 0;
+  if (!rc) rc = tci_forest_weights(g, opt->weights, &node_w, &total, err);
   if (rc) return rc;
   out->coll = opt->coll;
   out->ncompute = tc_graph_count_kind(g, TC_NODE_COMPUTE);
   out->nswitch = tc_graph_count_kind(g, TC_NODE_SWITCH);
+  if (!tci_forest_weights_unit(g, opt->weights)) out->weights = node_w; /* the forest owns it now */
   if (opt->coll != TC_COLL_ALLGATHER) {
     tc_graph *gt = NULL;
     int64_t *map = NULL;
     rc = tc_graph_transpose(g, &gt, err);
     if (!rc) rc = transpose_map(g, gt, &map, err);
-    part_ctx c = {gt, map, 1};
+    part_ctx c = {gt, map, 1, out->weights, node_w};
     if (!rc) rc = build_part(&c, opt, &out->part[out->nparts++], err);
     free(map);
     tc_graph_destroy(gt);
   }
   if (!rc && opt->coll != TC_COLL_REDUCE_SCATTER) {
-    part_ctx c = {g, NULL, 0};
+    part_ctx c = {g, NULL, 0, out->weights, node_w};
     rc = build_part(&c, opt, &out->part[out->nparts++], err);
   }
+  if (!out->weights) free(node_w);
   if (!rc) rc = tc_forest_verify(g, out, err);
   if (rc) tc_forest_destroy(out);
   return rc;

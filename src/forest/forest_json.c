@@ -2,8 +2,10 @@
 ** forest_json.c — the forest document (docs/formats.md, "Forest files"): what
 ** `topocoll forest --json` prints and `--out` writes. Exact values are "p/q" strings beside
 ** their floats; trees are listed per batch with the physical path of every route as node
-** ids and arc ids of the graph. Written through core/io_atomic (a failed write leaves the
-** old file), and only for a verified forest.
+** ids and arc ids of the graph. A weighted forest (forest.h) adds "weights": the shares of
+** the compute nodes in id order; an unweighted one has no such key, so its document is what
+** it always was. Written through core/io_atomic (a failed write leaves the old file), and
+** only for a verified forest.
 */
 #include <jansson.h>
 #include <stdio.h>
@@ -20,7 +22,7 @@ static void put_rat(FILE *fp, const char *key, tc_rat r, int comma) {
 
 /* The part's search result, trees and work; its measured algbw only inside "parts" (the
    top level has the collective's). */
-static void put_optimum(FILE *fp, const tc_graph *g, const tc_forest_part *p, const char *ind, int with_algbw) {
+static void put_optimum(FILE *fp, const tc_forest *f, const tc_forest_part *p, const char *ind, int with_algbw) {
   const tc_forest_optimum *o = &p->opt;
   char buf[64];
   fprintf(fp, "%s\"optimal\": %s,\n%s\"k\": %lld,\n", ind, o->optimal ? "true" : "false", ind, (long long)o->k);
@@ -33,8 +35,8 @@ static void put_optimum(FILE *fp, const tc_graph *g, const tc_forest_part *p, co
   tc_rat_format(p->algbw, buf, sizeof buf);
   if (with_algbw)
     fprintf(fp, "%s\"algbw\": \"%s\",\n%s\"algbw_float\": %.17g,\n", ind, buf, ind, tc_rat_to_double(p->algbw));
-  fprintf(fp, "%s\"trees\": %lld,\n%s\"batch_count\": %lld,\n", ind,
-          (long long)o->k * tc_graph_count_kind(g, TC_NODE_COMPUTE), ind, (long long)p->nbatches);
+  fprintf(fp, "%s\"trees\": %lld,\n%s\"batch_count\": %lld,\n", ind, (long long)(o->k * f->weight_total), ind,
+          (long long)p->nbatches);
   fprintf(fp, "%s\"bottleneck_cut\": ", ind);
   if (!o->optimal) fputs("null,\n", fp);
   else {
@@ -92,17 +94,26 @@ int tc_forest_write_json(const tc_graph *g, const char *spec, const tc_forest *f
   fprintf(fp, "%s,\n  \"collective\": \"%s\",\n", text, tc_collective_name(f->coll));
   free(text);
   fprintf(fp, "  \"compute_nodes\": %d,\n  \"switch_nodes\": %d,\n  \"verified\": true,\n", f->ncompute, f->nswitch);
+  if (f->weights) {
+    fputs("  \"weights\": [", fp);
+    for (int32_t v = 0, first = 1; v < g->n; v++)
+      if (g->kind[v] == TC_NODE_COMPUTE) {
+        fprintf(fp, "%s%lld", first ? "" : ", ", (long long)f->weights[v]);
+        first = 0;
+      }
+    fputs("],\n", fp);
+  }
   put_rat(fp, "algbw", f->algbw, 1);
   fprintf(fp, "  \"algbw_float\": %.17g,\n", tc_rat_to_double(f->algbw));
   /* k, y, U, 1/x* and the cut of the allgather part (or the only part) at the top level,
      each part's in "parts", every tree of every part in "batches" */
   const tc_forest_part *top = &f->part[f->nparts - 1];
-  put_optimum(fp, g, top, "  ", 0);
+  put_optimum(fp, f, top, "  ", 0);
   fputs(",\n  \"parts\": [", fp);
   for (int i = 0; i < f->nparts; i++) {
     const tc_forest_part *p = &f->part[i];
     fprintf(fp, "%s\n    {\n      \"direction\": \"%s\",\n", i ? "," : "", p->in_trees ? "reduce-scatter" : "allgather");
-    put_optimum(fp, g, p, "      ", 1);
+    put_optimum(fp, f, p, "      ", 1);
     fputs("\n    }", fp);
   }
   fputs("\n  ]", fp);

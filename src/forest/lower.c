@@ -17,6 +17,10 @@
 ** them. Each route of an edge carries its share of every chunk — the sub-interval of
 ** K/k·(route units) units after the edge's earlier routes' — so the m trees' data is split
 ** over the routes exactly as the forest's units are.
+** Weighted roots: node c owns w_c shards, so its k·w_c trees take its w_c·K·P units as one
+** run (batch (c, m) still the next K/k·m·P units of it); the run is c's w_c shards end to
+** end, consecutive shard numbers, and a transfer whose interval crosses from one into the
+** next is cut in two at the boundary. Shard sizes stay equal (M/W), as the IR wants.
 **
 ** Timing. Every hop of a route is one transfer, switch hops included (a switch stores and
 ** forwards). With L(e) the edge's longest route in hops:
@@ -187,11 +191,25 @@ static int make_plan(const tc_graph *g, const tc_forest *f, int64_t P, int32_t n
   return tci_budget_check((double)pl->transfers * (double)sizeof(tc_transfer), what, detail, err);
 }
 
-/* The transfers of one part, its steps after `offset`. base[shard] is the units its
-   earlier batches took (zeroed here). */
+/* Units [lo, hi) of a root's run, whose first shard is `first`, sent over `arc` at `step`:
+   one transfer per shard the interval touches (one only, unweighted). */
+static int add_span(tc_schedule *s, int32_t first, int64_t units, int64_t arc, int32_t step, int64_t lo, int64_t hi,
+                    tc_error *err) {
+  while (lo < hi) {
+    int64_t k = lo / units, end = (k + 1) * units < hi ? (k + 1) * units : hi;
+    int rc = tc_schedule_add(s, first + (int32_t)k, arc, step, lo - k * units, end - k * units, err);
+    if (rc) return rc;
+    lo = end;
+  }
+  return TC_OK;
+}
+
+/* The transfers of one part, its steps after `offset`. shard_of[v] is the index of compute
+   node v, first[i] the first shard of compute node i's run, base[i] the units of that run
+   its earlier batches took (zeroed here). */
 static int emit_part(const tc_graph *g, const tc_forest_part *part, int64_t P, const plan *pl, int32_t offset,
-                     const int32_t *shard_of, int64_t *base, int32_t ncompute, tree_scratch *t, tc_schedule *s,
-                     tc_error *err) {
+                     const int32_t *shard_of, const int32_t *first, int64_t *base, int32_t ncompute, tree_scratch *t,
+                     tc_schedule *s, tc_error *err) {
   int64_t scale = pl->K / part->opt.k;
   memset(base, 0, (size_t)ncompute * sizeof *base);
   for (int64_t bi = 0; bi < part->nbatches; bi++) {
@@ -208,13 +226,42 @@ static int emit_part(const tc_graph *g, const tc_forest_part *part, int64_t P, c
           int64_t lo = lo0 + within * scale, hi = lo + b->route_units[r] * scale;
           within += b->route_units[r];
           for (int64_t h = b->hop_off[r]; h < b->hop_off[r + 1]; h++)
-            if ((rc = tc_schedule_add(s, shard, b->hop_arc[h], (int32_t)(start + h - b->hop_off[r]), lo, hi, err)))
+            if ((rc = add_span(s, first[shard], pl->units, b->hop_arc[h], (int32_t)(start + h - b->hop_off[r]), lo,
+                               hi, err)))
               return rc;
         }
       }
     }
     base[shard] += chunk * P;
   }
+  return TC_OK;
+}
+
+/* A weighted forest's shards: w_v consecutive ones owned by each compute node v in id order;
+   first[i] the first of compute node i's (where its run would start when w = 0: it has none).
+   The weights were checked by tc_forest_verify; their sum must fit the IR's shard count. */
+static int weighted_shards(const tc_forest *f, const int32_t *compute, int32_t ncompute, int32_t *first,
+                           int32_t **owner, int32_t *nshards, tc_error *err) {
+  int64_t total = 0;
+  for (int32_t i = 0; i < ncompute; i++) {
+    if (f->weights[compute[i]] < 0)
+      return tc_error_set(err, TC_EINPUT, "forestcoll: the forest gives node %d weight %" PRId64 ", not a number of "
+                          "shares", compute[i], f->weights[compute[i]]);
+    if (tci_add64(total, f->weights[compute[i]], &total)) total = INT64_MAX; /* tc_forest_verify refuses that */
+  }
+  if (total == 0) return tc_error_set(err, TC_EINPUT, "forestcoll: the forest's weights are all 0");
+  if (total > TC_FOREST_MAX_SHARDS)
+    return tc_error_set(err, TC_ERANGE, "forestcoll: the weights add up to %" PRId64 " shares; a step schedule holds "
+                        "at most %d shards (divide the weights by a common factor, or use smaller ones)", total,
+                        TC_FOREST_MAX_SHARDS);
+  *owner = malloc((size_t)total * sizeof **owner);
+  if (!*owner) return tc_error_set(err, TC_ENOMEM, "out of memory for %" PRId64 " shards", total);
+  int32_t k = 0;
+  for (int32_t i = 0; i < ncompute; i++) {
+    first[i] = k;
+    for (int64_t j = 0; j < f->weights[compute[i]]; j++) (*owner)[k++] = compute[i];
+  }
+  *nshards = k;
   return TC_OK;
 }
 
@@ -233,24 +280,28 @@ int tc_forest_lower(const tc_graph *g, const tc_forest *f, int64_t P, tc_schedul
     return tc_error_set(err, TC_EINPUT, "forestcoll: the forest spans %d compute nodes, the graph has %d",
                         f->ncompute, ncompute);
   }
-  int32_t *shard_of = malloc((size_t)g->n * sizeof *shard_of);
+  int32_t *shard_of = malloc((size_t)g->n * sizeof *shard_of), *first = malloc((size_t)ncompute * sizeof *first);
+  int32_t *owner = NULL, nshards = ncompute;
   int64_t *base = malloc((size_t)ncompute * sizeof *base);
   tree_scratch t;
   plan pl;
-  rc = !shard_of || !base ? tc_error_set(err, TC_ENOMEM, "out of memory")
-                          : scratch_init(&t, g->n, most_edges(f), err);
+  rc = !shard_of || !first || !base ? tc_error_set(err, TC_ENOMEM, "out of memory")
+                                    : scratch_init(&t, g->n, most_edges(f), err);
   if (!rc) {
     for (int32_t v = 0; v < g->n; v++) shard_of[v] = -1;
-    for (int32_t i = 0; i < ncompute; i++) shard_of[compute[i]] = i;
-    rc = make_plan(g, f, P, ncompute, &t, &pl, err);
-    /* without switches the shards are the nodes: the paper's layout, no owner table */
+    for (int32_t i = 0; i < ncompute; i++) shard_of[compute[i]] = first[i] = i;
+    if (f->weights) rc = weighted_shards(f, compute, ncompute, first, &owner, &nshards, err);
+    if (!rc) rc = make_plan(g, f, P, ncompute, &t, &pl, err);
+    /* without switches or weights the shards are the nodes: the paper's layout, no owner table */
     if (!rc)
-      rc = ncompute == g->n ? tc_schedule_init(out, f->coll, g->n, pl.units, "forestcoll", err)
-                            : tc_schedule_init_owned(out, f->coll, g->n, ncompute, compute, pl.units, "forestcoll", err);
+      rc = !owner && ncompute == g->n
+               ? tc_schedule_init(out, f->coll, g->n, pl.units, "forestcoll", err)
+               : tc_schedule_init_owned(out, f->coll, g->n, nshards, owner ? owner : compute, pl.units, "forestcoll",
+                                        err);
     if (!rc) rc = tc_schedule_reserve(out, pl.transfers, err);
     int32_t offset = 0;
     for (int p = 0; !rc && p < f->nparts; p++) {
-      rc = emit_part(g, &f->part[p], P, &pl, offset, shard_of, base, ncompute, &t, out, err);
+      rc = emit_part(g, &f->part[p], P, &pl, offset, shard_of, first, base, ncompute, &t, out, err);
       offset += (int32_t)pl.steps[p];
     }
     if (!rc) {
@@ -267,6 +318,8 @@ int tc_forest_lower(const tc_graph *g, const tc_forest *f, int64_t P, tc_schedul
     memset(out, 0, sizeof *out);
   }
   free(shard_of);
+  free(first);
+  free(owner);
   free(base);
   free(compute);
   return rc;

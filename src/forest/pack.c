@@ -2,7 +2,12 @@
 ** pack.c — Algorithm 5 of paper 001 (App. C.3): spanning out-trees packed in batches, μ by
 ** Theorem 12 (contract in pack.h).
 **
-** Order. Roots are taken in node order; a root's batch {u} (m = k) is grown to a spanning
+** Weighted roots (forest.h): root u gets quota(u) = k·w_u trees instead of k (none when
+** w_u = 0: u is then no root, only a vertex every tree spans). Nothing below depends on the
+** roots having equal counts: a batch's m is whatever its root started with, and "k" in the
+** certificates of shortcut 4 is the largest quota (every m is at most that).
+**
+** Order. Roots are taken in node order; a root's batch {u} (m = quota(u)) is grown to a spanning
 ** tree, then the copies its splits left behind, in the order they were made, before the next
 ** root starts: the inner while of Algorithm 5, one batch at a time. A batch grows BFS-like:
 ** its vertices are scanned in the order they joined, each vertex's arcs by head. Nothing
@@ -66,8 +71,8 @@
 **
 ** D-bar. Batches that contain y — every finished batch — are left out of both the network
 ** and the sum (each would add exactly m_i through x -> s_i -> y). With one root grown at a
-** time, the batches left are the untouched roots' {v} (m = k) and the pending copies of the
-** current root. The network is D with capacities g, a source σ with σ -> v of capacity k for
+** time, the batches left are the untouched roots' {v} (m = quota(v)) and the pending copies of the
+** current root. The network is D with capacities g, a source σ with σ -> v of capacity quota(v) for
 ** every untouched root v, σ -> s_c (m_c) and s_c -> w (∞) for every pending copy c and w in
 ** c, and σ -> x (∞): σ and x are then one node, which is D-bar's source x with its arcs
 ** x -> s_i (a singleton batch's s_i is folded into the arc σ -> v). A query only changes the
@@ -124,7 +129,9 @@ typedef struct pk_tight {
 
 typedef struct packer {
   int32_t n;
-  int64_t k;
+  int64_t k;      /* the largest quota: every batch's m is at most this */
+  int64_t *quota; /* trees rooted at each node: k·w_v (k each unweighted) */
+  int weighted;
   /* D*: live arcs sorted by (src, dst); off[] indexes them by src. */
   int64_t narcs;
   int32_t *src, *dst;
@@ -136,9 +143,9 @@ typedef struct packer {
   int64_t cur;
   uint8_t *in_r;
   int32_t *order, len;
-  /* Roots whose batch is still {v} with m = k. */
+  /* Roots whose batch is still {v} with m = quota(v), and Σ of their quotas. */
   uint8_t *untouched;
-  int64_t nuntouched;
+  int64_t untouched_sum;
   /* Pending copies of the current root: batches pend_lo..out->count-1, except cur. */
   int64_t pend_lo;
   int32_t words;       /* 64-bit words of a vertex bitset */
@@ -339,7 +346,7 @@ static void quotient(packer *pk, int32_t x) {
 }
 
 /* Build D-bar's network on the quotient for x: the arcs of D between nodes (capacity g),
-   then σ with σ -> node of capacity k·(untouched roots in it), then one node per pending
+   then σ with σ -> node of capacity Σ quota(untouched roots in it), then one node per pending
    copy c with σ -> s_c (m_c) and s_c -> every node meeting c (∞). */
 static int dbar_build(packer *pk, int32_t x, tc_error *err) {
   quotient(pk, x);
@@ -354,9 +361,9 @@ static int dbar_build(packer *pk, int32_t x, tc_error *err) {
     pk->qarc[a] = -1;
     if (u != w) rc = tci_maxflow_add(&pk->mf, u, w, pk->g[a], &pk->qarc[a], err);
   }
-  int64_t *cap = pk->scratch; /* k · untouched roots, per node */
+  int64_t *cap = pk->scratch; /* Σ quota of untouched roots, per node */
   memset(cap, 0, (size_t)nodes * sizeof *cap);
-  for (int32_t v = 0; v < n; v++) cap[pk->qid[v]] += pk->untouched[v] ? pk->k : 0;
+  for (int32_t v = 0; v < n; v++) cap[pk->qid[v]] += pk->untouched[v] ? pk->quota[v] : 0;
   for (int32_t q = 0; !rc && q < nodes; q++) rc = tci_maxflow_add(&pk->mf, pk->sigma, q, cap[q], &pk->qsig[q], err);
   for (int64_t j = 0; !rc && j < npend; j++) {
     int64_t b = pk->pend_lo + j;
@@ -391,12 +398,12 @@ static int dbar_query(packer *pk, int32_t x, int32_t y, int64_t want, int64_t *q
   int rc = dbar_build(pk, x, err);
   if (rc) return rc;
   tci_packing *p = pk->out;
-  int64_t sum = pk->k * (pk->nuntouched - pk->untouched[y]);
+  int64_t sum = pk->untouched_sum - (pk->untouched[y] ? pk->quota[y] : 0);
   int64_t npend = p->count - pk->pend_lo;
   int32_t qx = pk->qid[x], qy = pk->qid[y];
   int64_t capx = pk->mf.cap[pk->qsig[qx]], capy = pk->mf.cap[pk->qsig[qy]];
   tci_maxflow_set_cap(&pk->mf, pk->qsig[qx], pk->big);
-  tci_maxflow_set_cap(&pk->mf, pk->qsig[qy], capy - (pk->untouched[y] ? pk->k : 0)); /* y's {y} is left out */
+  tci_maxflow_set_cap(&pk->mf, pk->qsig[qy], capy - (pk->untouched[y] ? pk->quota[y] : 0)); /* y's {y} is left out */
   for (int64_t j = 0; j < npend; j++) {
     if (pk->pend_arc[j] < 0) continue;
     if (bit(pk->pend_bits + (size_t)j * (size_t)pk->words, y)) tci_maxflow_set_cap(&pk->mf, pk->pend_arc[j], 0);
@@ -637,8 +644,9 @@ static int grow(packer *pk, uint64_t *T, tc_error *err) {
   if (pk->len < pk->n)
     return tc_error_set(err, TC_EFAIL,
                         "pack: no edge can grow batch %lld (root %d, m = %lld, %d of %d nodes reached): D* violates "
-                        "min_v F(s, v; D*_k) >= n*k for k = %lld",
-                        (long long)pk->cur, b->root, (long long)b->mult, pk->len, pk->n, (long long)pk->k);
+                        "min_v F(s, v; D*_k) >= %s for k = %lld",
+                        (long long)pk->cur, b->root, (long long)b->mult, pk->len, pk->n,
+                        pk->weighted ? "W*k (weighted roots)" : "n*k", (long long)pk->k);
   set_w(pk, b->root, pk->w[b->root] - b->mult); /* finished: it meets every T */
   return TC_OK;
 }
@@ -659,6 +667,7 @@ static void packer_destroy(packer *pk) {
   free(pk->in_r);
   free(pk->order);
   free(pk->untouched);
+  free(pk->quota);
   free(pk->pend_bits);
   free(pk->pend_arc);
   tight_destroy(&pk->tight, pk->n);
@@ -683,12 +692,28 @@ static void packer_destroy(packer *pk) {
   free(pk->no_in);
 }
 
+/* Trees per root: k·w_v, or k each when w is NULL; *sum gets their total, *most the largest.
+   A negative weight is TC_EINPUT, overflow TC_ERANGE, all weights 0 TC_EINPUT. */
+static int quotas(int32_t n, int64_t k, const int64_t *w, int64_t *quota, int64_t *sum, int64_t *most,
+                  tc_error *err) {
+  *sum = *most = 0;
+  for (int32_t v = 0; v < n; v++) {
+    if (w && w[v] < 0) return tc_error_set(err, TC_EINPUT, "pack: node %d has weight %lld < 0", v, (long long)w[v]);
+    if (tci_mul64(k, w ? w[v] : 1, &quota[v]) || tci_add64(*sum, quota[v], sum))
+      return tc_error_set(err, TC_ERANGE, "pack: the trees per root (k = %lld times the weights) overflow 64 bits",
+                          (long long)k);
+    if (quota[v] > *most) *most = quota[v];
+  }
+  if (*sum == 0) return tc_error_set(err, TC_EINPUT, "pack: every weight is 0: there is no tree to pack");
+  return TC_OK;
+}
+
 /* D*'s live arcs sorted by (src, dst), and every buffer. ∞ of D-bar is one more than
-   every finite capacity together: Σ g + k·n + 1 (the copies' m sum to at most k·n). */
-static int packer_init(packer *pk, const tci_capgraph *d, int64_t k, tc_error *err) {
+   every finite capacity together: Σ g + Σ quota + 1 (the copies' m sum to at most Σ quota). */
+static int packer_init(packer *pk, const tci_capgraph *d, int64_t k, const int64_t *w, tc_error *err) {
   int32_t n = d->n;
   pk->n = n;
-  pk->k = k;
+  pk->weighted = w != NULL;
   pk->words = (n + 63) / 64;
   tci_maxflow_init(&pk->mf);
   tci_maxflow_init(&pk->cert);
@@ -701,6 +726,7 @@ static int packer_init(packer *pk, const tci_capgraph *d, int64_t k, tc_error *e
   pk->in_r = calloc((size_t)n, 1);
   pk->order = malloc((size_t)n * sizeof *pk->order);
   pk->untouched = calloc((size_t)n, 1);
+  pk->quota = malloc((size_t)n * sizeof *pk->quota);
   pk->tight.of = calloc((size_t)n, sizeof *pk->tight.of);
   pk->tight.words = pk->words;
   pk->w = malloc((size_t)n * sizeof *pk->w);
@@ -719,12 +745,18 @@ static int packer_init(packer *pk, const tci_capgraph *d, int64_t k, tc_error *e
   pk->qsig = malloc((size_t)n * sizeof *pk->qsig);
   pk->qcarc = malloc((size_t)(live ? live : 1) * sizeof *pk->qcarc);
   pk->qcsig = malloc((size_t)n * sizeof *pk->qcsig);
-  if (!pairs || !pk->src || !pk->dst || !pk->g || !pk->off || !pk->in_r || !pk->order || !pk->untouched ||
+  if (!pairs || !pk->src || !pk->dst || !pk->g || !pk->off || !pk->in_r || !pk->order || !pk->untouched || !pk->quota ||
       !pk->tight.of || !pk->w || !pk->used || !pk->ok_in || !pk->no_in || !pk->in_gp || !pk->out_gp || !pk->scratch || !pk->gp ||
       !pk->uf || !pk->ufsize || !pk->qid || !pk->mark || !pk->qarc || !pk->qsig || !pk->qcarc ||
       !pk->qcsig) {
     free(pairs);
     return tc_error_set(err, TC_ENOMEM, "pack: out of memory for %d nodes and %lld arcs", n, (long long)live);
+  }
+  int64_t kn;
+  int rc = quotas(n, k, w, pk->quota, &kn, &pk->k, err);
+  if (rc) {
+    free(pairs);
+    return rc;
   }
   int64_t m = 0;
   for (int64_t a = 0; a < d->narcs; a++)
@@ -735,8 +767,8 @@ static int packer_init(packer *pk, const tci_capgraph *d, int64_t k, tc_error *e
       m++;
     }
   qsort(pairs, (size_t)m, sizeof *pairs, arc_cmp);
-  int64_t big = 1, kn;
-  int over = tci_mul64(k, n, &kn) || tci_add64(big, kn, &big);
+  int64_t big = 1;
+  int over = tci_add64(big, kn, &big);
   for (int64_t a = 0; a < m; a++) {
     pk->src[a] = (int32_t)pairs[a][0];
     pk->dst[a] = (int32_t)pairs[a][1];
@@ -747,13 +779,13 @@ static int packer_init(packer *pk, const tci_capgraph *d, int64_t k, tc_error *e
   free(pairs);
   pk->narcs = m;
   for (int32_t v = 0; v < n; v++) pk->off[v + 1] += pk->off[v];
-  /* The flow out of σ is at most ∞ plus k·n, and the thresholds Σ + min(g, m) stay below. */
+  /* The flow out of σ is at most ∞ plus Σ quota, and the thresholds Σ + min(g, m) stay below. */
   if (over || big > INT64_MAX / 4)
     return tc_error_set(err, TC_ERANGE, "pack: capacities of D* (with k = %lld on %d nodes) overflow 64 bits",
                         (long long)k, n);
   pk->big = big;
   for (int32_t v = 0; v < n; v++) {
-    pk->w[v] = k;
+    pk->w[v] = pk->quota[v];
     pk->uf[v] = v;
     pk->ufsize[v] = 1;
   }
@@ -765,8 +797,8 @@ static int packer_init(packer *pk, const tci_capgraph *d, int64_t k, tc_error *e
   return TC_OK;
 }
 
-int tci_pack_trees_probed(const tci_capgraph *dstar, int64_t k, tci_pack_probe probe, void *ctx, tci_packing *out,
-                          tc_error *err) {
+int tci_pack_trees_probed(const tci_capgraph *dstar, int64_t k, const int64_t *w, tci_pack_probe probe, void *ctx,
+                          tci_packing *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   if (k < 1) return tc_error_set(err, TC_EINPUT, "pack: k must be >= 1 (got %lld)", (long long)k);
   if (dstar->n < 1) return tc_error_set(err, TC_EINPUT, "pack: D* has no nodes");
@@ -775,23 +807,26 @@ int tci_pack_trees_probed(const tci_capgraph *dstar, int64_t k, tci_pack_probe p
   pk.out = out;
   pk.probe = probe;
   pk.ctx = ctx;
-  int rc = packer_init(&pk, dstar, k, err);
+  int rc = packer_init(&pk, dstar, k, w, err);
   uint64_t *T = rc ? NULL : calloc((size_t)pk.words, sizeof *T);
   if (!rc && !T) rc = tc_error_set(err, TC_ENOMEM, "pack: out of memory");
   int32_t n = dstar->n;
   for (int32_t v = 0; !rc && v < n; v++) {
+    if (pk.quota[v] == 0) continue; /* weight 0: no root */
     int64_t id;
-    rc = batch_new(&pk, v, k, NULL, 0, &id, err);
+    rc = batch_new(&pk, v, pk.quota[v], NULL, 0, &id, err);
     pk.untouched[v] = 1;
+    pk.untouched_sum += pk.quota[v];
   }
-  pk.nuntouched = n;
-  /* Root u's batch is batch u; its copies are appended and grown right after it. */
-  for (int32_t u = 0; !rc && u < n; u++) {
+  /* The roots' batches are 0, 1, ... in root order; each root's copies are appended and
+     grown right after it. */
+  for (int32_t u = 0, first = 0; !rc && u < n; u++) {
+    if (pk.quota[u] == 0) continue;
     if (!pk.beta) epoch_start(&pk); /* certificates were off: look again */
     pk.untouched[u] = 0;
-    pk.nuntouched--;
+    pk.untouched_sum -= pk.quota[u];
     pk.pend_lo = out->count;
-    pk.cur = u;
+    pk.cur = first++;
     rc = grow(&pk, T, err);
     for (pk.cur = pk.pend_lo; !rc && pk.cur < out->count; pk.cur++) {
       pk.pend_lo = pk.cur + 1; /* earlier copies are finished */
@@ -804,22 +839,24 @@ int tci_pack_trees_probed(const tci_capgraph *dstar, int64_t k, tci_pack_probe p
   return rc;
 }
 
-int tci_pack_trees(const tci_capgraph *dstar, int64_t k, tci_packing *out, tc_error *err) {
-  return tci_pack_trees_probed(dstar, k, NULL, NULL, out, err);
+int tci_pack_trees(const tci_capgraph *dstar, int64_t k, const int64_t *w, tci_packing *out, tc_error *err) {
+  return tci_pack_trees_probed(dstar, k, w, NULL, NULL, out, err);
 }
 
 /* ---- the precondition ----------------------------------------------------------------- */
 
-/* D*_k: D* plus s = n with s -> v of capacity k; arcs of s are ids narcs..narcs+n-1. */
-static int feasible_with(tc_maxflow *f, const tci_capgraph *d, int64_t k, int *ok, tc_error *err) {
+/* D*_k: D* plus s = n with s -> v of capacity k·w_v (k when w is NULL). */
+static int feasible_with(tc_maxflow *f, const tci_capgraph *d, int64_t k, const int64_t *w, int *ok, tc_error *err) {
   int32_t n = d->n;
-  int64_t need;
-  if (tci_mul64(k, n, &need))
-    return tc_error_set(err, TC_ERANGE, "pack: n*k = %d*%lld overflows 64 bits", n, (long long)k);
+  int64_t need = 0, kv;
+  for (int32_t v = 0; v < n; v++)
+    if (tci_mul64(k, w ? w[v] : 1, &kv) || tci_add64(need, kv, &need))
+      return tc_error_set(err, TC_ERANGE, "pack: the trees per root (k = %lld times the weights) overflow 64 bits",
+                          (long long)k);
   int rc = tci_maxflow_reset(f, n + 1, err);
   for (int64_t a = 0; !rc && a < d->narcs; a++)
     if (d->cap[a] > 0) rc = tci_maxflow_add(f, d->src[a], d->dst[a], d->cap[a], NULL, err);
-  for (int32_t v = 0; !rc && v < n; v++) rc = tci_maxflow_add(f, n, v, k, NULL, err);
+  for (int32_t v = 0; !rc && v < n; v++) rc = tci_maxflow_add(f, n, v, k * (w ? w[v] : 1), NULL, err);
   *ok = 1;
   for (int32_t v = 0; !rc && v < n && *ok; v++) {
     int64_t flow;
@@ -829,7 +866,7 @@ static int feasible_with(tc_maxflow *f, const tci_capgraph *d, int64_t k, int *o
   return rc;
 }
 
-int tci_pack_feasible(const tci_capgraph *dstar, int64_t k, int *ok, tc_error *err) {
+int tci_pack_feasible(const tci_capgraph *dstar, int64_t k, const int64_t *w, int *ok, tc_error *err) {
   *ok = 0;
   if (k < 0) return tc_error_set(err, TC_EINPUT, "pack: k must be >= 0 (got %lld)", (long long)k);
   if (dstar->n < 2) {
@@ -838,7 +875,7 @@ int tci_pack_feasible(const tci_capgraph *dstar, int64_t k, int *ok, tc_error *e
   }
   tc_maxflow f;
   tci_maxflow_init(&f);
-  int rc = feasible_with(&f, dstar, k, ok, err);
+  int rc = feasible_with(&f, dstar, k, w, ok, err);
   tci_maxflow_destroy(&f);
   return rc;
 }
@@ -860,7 +897,7 @@ int tci_pack_max_k(const tci_capgraph *dstar, int64_t *k, tc_error *err) {
   while (!rc && lo < hi) {
     int64_t mid = lo + (hi - lo + 1) / 2;
     int ok;
-    rc = feasible_with(&f, dstar, mid, &ok, err);
+    rc = feasible_with(&f, dstar, mid, NULL, &ok, err);
     if (!rc && ok) lo = mid;
     else if (!rc) hi = mid - 1;
   }

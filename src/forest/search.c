@@ -1,24 +1,32 @@
 /*
 ** search.c — the optimality search of ForestColl (paper 001 §4.1, §4.5, App. C.1, C.4).
 **
-** Optimal (k = 0): 1/x* = max over cuts S ⊉ V_c of |S ∩ V_c| / B⁺(S) (Theorem 1). The test
-** "is 1/x = a/b feasible?" multiplies every capacity by a: arcs get a·b_e, the source arcs
-** s -> c get b, and 1/x ≥ 1/x* iff every compute c has F(s, c) ≥ N·b — exact integers.
-**   NEWTON starts at the cut V − {c} of the compute node with the least ingress, ratio
-**   (N−1)/X, and while the test fails jumps to the ratio of the failing minimum cut (it is
-**   strictly larger: the cut is violated). It stops on the first pass, exactly at 1/x*, and
-**   the last cut is the bottleneck cut S*.
-**   BISECT is Algorithm 1 as printed: l = (N−1)/X, r = N−1, halve while r − l ≥ 1/X², then
-**   the only fraction with denominator ≤ X in [l, r] (Prop. 2) is 1/x*, found as the simplest
-**   fraction there. The result is then certified like NEWTON's (a passing test at it, and a
-**   cut of exactly that ratio found by Newton steps from the last failing point).
-** Prop. 3 then gives U = p/g, k = q/g, y = g/p with g = gcd(q, every b_e).
+** Weighted roots (forest.h): compute node c owns w_c shares, W = Σ w (all 1: N). Every count
+** of compute nodes below is a sum of weights, which is all Edmonds' theorem needs; with all
+** weights 1 the search is the paper's, step for step.
 **
-** Fixed k (Algorithm 3): the smallest U with min_c F(s, c) ≥ N·k when arc e has floor(U·b_e)
-** and each source arc k. Feasibility is monotone in U (Theorem 14). NEWTON: a failing cut S
-** needs Σ_{e leaving S} floor(U·b_e) ≥ k·|S ∩ V_c|; the least such U is a breakpoint j/b_e,
-** found by walking breakpoints; jump there. BISECT: Algorithm 3 as printed (stop at
-** r − l < 1/max b², denominator ≤ max b_e), polished by the same Newton steps.
+** Optimal (k = 0): 1/x* = max over cuts S ⊉ V_c of w(S ∩ V_c) / B⁺(S) (Theorem 1). The test
+** "is 1/x = a/b feasible?" multiplies every capacity by a: arcs get a·b_e, the source arcs
+** s -> c get b·w_c, and 1/x ≥ 1/x* iff every compute c has F(s, c) ≥ W·b — exact integers.
+**   NEWTON starts at the cut V − {c} of largest ratio (W − w_c)/B⁻(c) — unweighted, the
+**   compute node with the least ingress X, ratio (N−1)/X — and while the test fails jumps to
+**   the ratio of the failing minimum cut (it is strictly larger: the cut is violated). It
+**   stops on the first pass, exactly at 1/x*, and the last cut is the bottleneck cut S*.
+**   BISECT is Algorithm 1 as printed: l = that start ratio, r = W − min w (N−1), halve while
+**   r − l ≥ 1/X², then the only fraction with denominator ≤ X in [l, r] (Prop. 2) is 1/x*,
+**   found as the simplest fraction there. X bounds the denominator: 1/x* = p/q in lowest
+**   terms has p ≤ w(S) ≤ W − min w and p/q ≥ l, so q ≤ (W − min w)/l (= X unweighted). The
+**   result is then certified like NEWTON's (a passing test at it, and a cut of exactly that
+**   ratio found by Newton steps from the last failing point).
+** Prop. 3 then gives U = p/g, k = q/g, y = g/p with g = gcd(q, every b_e): the source arcs
+** q·w_c divided by g are the k·w_c trees of each root.
+**
+** Fixed k (Algorithm 3): the smallest U with min_c F(s, c) ≥ W·k when arc e has floor(U·b_e)
+** and each source arc k·w_c. Feasibility is monotone in U (Theorem 14). NEWTON: a failing cut
+** S needs Σ_{e leaving S} floor(U·b_e) ≥ k·w(S ∩ V_c); the least such U is a breakpoint
+** j/b_e, found by walking breakpoints; jump there. BISECT: Algorithm 3 as printed (l = k times
+** the start ratio, r = k·(W − min w), stop at r − l < 1/max b², denominator ≤ max b_e),
+** polished by the same Newton steps.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -75,15 +83,42 @@ int tci_forest_compute_nodes(const tc_graph *g, int32_t **out, int32_t *count, t
   return TC_OK;
 }
 
-/* B⁻(c) of every compute node: the least one is X, the denominator bound of 1/x*. */
-static int64_t least_ingress(const tc_graph *g, const int32_t *compute, int32_t nc, int32_t *which) {
-  int64_t best = INT64_MAX;
-  for (int32_t i = 0; i < nc; i++) {
-    int64_t in = 0;
-    for (int64_t j = g->in_off[compute[i]]; j < g->in_off[compute[i] + 1]; j++) in += g->cap[g->in_arc[j]];
-    if (in < best) { best = in; *which = compute[i]; }
+/* What every step of the search shares: the graph, its compute nodes, their weights (per node
+   of g) and W, and scratch capacities (one per arc). */
+typedef struct search_ctx {
+  const tc_graph *g;
+  const int32_t *compute;
+  int32_t nc;
+  const int64_t *w;
+  int64_t W, wmin;
+  int64_t *caps;
+} search_ctx;
+
+/* B⁻(c) of compute node c (loops included: an overestimate only lowers the start ratio). */
+static int64_t ingress(const tc_graph *g, int32_t c) {
+  int64_t in = 0;
+  for (int64_t j = g->in_off[c]; j < g->in_off[c + 1]; j++) in += g->cap[g->in_arc[j]];
+  return in;
+}
+
+/* The start: the compute node c* whose cut V − {c*} has the largest ratio (W − w_c)/B⁻(c)
+   (ties: the first) — unweighted, the least ingress. *X bounds the denominator of 1/x*
+   (header): floor((W − min w)·B⁻(c*)/(W − w_c*)), B⁻(c*) when unweighted. */
+static int start_node(const search_ctx *x, int32_t *which, int64_t *X, tc_error *err) {
+  int64_t best_in = 1, best_w = -1;
+  for (int32_t i = 0; i < x->nc; i++) {
+    int32_t c = x->compute[i];
+    int64_t in = ingress(x->g, c), rest = x->W - x->w[c];
+    if (best_w < 0 || (__int128)rest * best_in > (__int128)best_w * in) {
+      best_in = in;
+      best_w = rest;
+      *which = c;
+    }
   }
-  return best;
+  __int128 bound = (__int128)(x->W - x->wmin) * best_in / best_w;
+  if (bound > INT64_MAX) return tc_error_set(err, TC_ERANGE, "forestcoll: the search's denominator bound overflows 64 bits");
+  *X = (int64_t)bound;
+  return TC_OK;
 }
 
 static int cut_alloc(tci_cut *c, int32_t n, tc_error *err) {
@@ -93,12 +128,11 @@ static int cut_alloc(tci_cut *c, int32_t n, tc_error *err) {
 }
 
 /* The cut V − {v}. */
-static void cut_all_but(const tc_graph *g, int32_t v, int32_t nc, tci_cut *c) {
-  memset(c->in_s, 1, (size_t)g->n);
+static void cut_all_but(const search_ctx *x, int32_t v, tci_cut *c) {
+  memset(c->in_s, 1, (size_t)x->g->n);
   c->in_s[v] = 0;
-  c->compute = nc - 1;
-  c->exit = 0;
-  for (int64_t j = g->in_off[v]; j < g->in_off[v + 1]; j++) c->exit += g->cap[g->in_arc[j]];
+  c->compute = x->W - x->w[v];
+  c->exit = ingress(x->g, v);
 }
 
 static int save_cut(const tc_graph *g, const tci_cut *c, tc_forest_optimum *o, tc_error *err) {
@@ -117,27 +151,26 @@ static int save_cut(const tc_graph *g, const tci_cut *c, tc_forest_optimum *o, t
 /* ---- Algorithm 1 ------------------------------------------------------------------------ */
 
 /* The Theorem 1 test at 1/x = r. */
-static int test_inv_x(const tc_graph *g, const int32_t *compute, int32_t nc, int64_t *caps, tc_rat r, int *pass,
-                      tci_cut *worst, tc_forest_optimum *o, tc_error *err) {
+static int test_inv_x(const search_ctx *x, tc_rat r, int *pass, tci_cut *worst, tc_forest_optimum *o, tc_error *err) {
+  const tc_graph *g = x->g;
   for (int64_t a = 0; a < g->m; a++)
-    if (tci_mul64(g->cap[a], r.num, &caps[a]))
+    if (tci_mul64(g->cap[a], r.num, &x->caps[a]))
       return tc_error_set(err, TC_ERANGE,
                           "forestcoll: capacity %lld scaled by %lld overflows 64 bits (try the default Newton search)",
                           (long long)g->cap[a], (long long)r.num);
   int64_t need;
-  if (tci_mul64(r.den, nc, &need))
+  if (tci_mul64(r.den, x->W, &need))
     return tc_error_set(err, TC_ERANGE, "forestcoll: the feasibility threshold overflows 64 bits");
   o->iterations++;
-  return tci_forest_feasible(g, compute, nc, caps, r.den, need, pass, worst, &o->maxflows, err);
+  return tci_forest_feasible(g, x->compute, x->nc, x->w, x->caps, r.den, need, pass, worst, &o->maxflows, err);
 }
 
 /* Newton steps from the cut `c` (ratio c->compute / c->exit) until the test passes. */
-static int newton_optimal(const tc_graph *g, const int32_t *compute, int32_t nc, int64_t *caps, tci_cut *c,
-                          tci_cut *scratch, tc_forest_optimum *o, tc_error *err) {
+static int newton_optimal(const search_ctx *x, tci_cut *c, tci_cut *scratch, tc_forest_optimum *o, tc_error *err) {
   for (;;) {
     tc_rat r;
     int pass = 0, rc = rat(c->compute, c->exit, &r, err);
-    if (!rc) rc = test_inv_x(g, compute, nc, caps, r, &pass, scratch, o, err);
+    if (!rc) rc = test_inv_x(x, r, &pass, scratch, o, err);
     if (rc) return rc;
     if (pass) { o->inv_x = r; return TC_OK; }
     /* A violated cut has a strictly larger ratio: the iteration climbs and cannot cycle. */
@@ -149,11 +182,11 @@ static int newton_optimal(const tc_graph *g, const int32_t *compute, int32_t nc,
   }
 }
 
-static int bisect_optimal(const tc_graph *g, const int32_t *compute, int32_t nc, int64_t X, int64_t *caps,
-                          tci_cut *c, tci_cut *scratch, tc_forest_optimum *o, tc_error *err) {
+static int bisect_optimal(const search_ctx *x, int64_t X, tci_cut *c, tci_cut *scratch, tc_forest_optimum *o,
+                          tc_error *err) {
   tc_rat l, r, two = {2, 1}, width, bound;
-  int rc = rat(nc - 1, X, &l, err);
-  if (!rc) rc = rat(nc - 1, 1, &r, err);
+  int rc = rat(c->compute, c->exit, &l, err); /* the start cut V − {c*} */
+  if (!rc) rc = rat(x->W - x->wmin, 1, &r, err);
   int64_t X2;
   if (!rc && tci_mul64(X, X, &X2)) rc = tc_error_set(err, TC_ERANGE, "forestcoll: X^2 overflows 64 bits");
   if (!rc) rc = rat(1, X2, &bound, err);
@@ -162,7 +195,7 @@ static int bisect_optimal(const tc_graph *g, const int32_t *compute, int32_t nc,
     int pass = 0;
     rc = tc_rat_add(l, r, &mid, err);
     if (!rc) rc = tc_rat_div(mid, two, &mid, err);
-    if (!rc) rc = test_inv_x(g, compute, nc, caps, mid, &pass, scratch, o, err);
+    if (!rc) rc = test_inv_x(x, mid, &pass, scratch, o, err);
     if (rc) break;
     if (pass) r = mid;
     else {
@@ -179,7 +212,7 @@ static int bisect_optimal(const tc_graph *g, const int32_t *compute, int32_t nc,
     return tc_error_set(err, TC_EFAIL, "forestcoll: internal error: no fraction with denominator <= %lld in [l, r]",
                         (long long)X);
   /* Newton from the last failing cut (without a failure, c is still V − {c_min}, ratio l0) */
-  rc = newton_optimal(g, compute, nc, caps, c, scratch, o, err);
+  rc = newton_optimal(x, c, scratch, o, err);
   if (!rc && tc_rat_cmp(found, o->inv_x) != 0)
     rc = tc_error_set(err, TC_EFAIL, "forestcoll: internal error: Algorithm 1 found %lld/%lld, the certificate %lld/%lld",
                       (long long)found.num, (long long)found.den, (long long)o->inv_x.num, (long long)o->inv_x.den);
@@ -199,24 +232,25 @@ static int prop3(const tc_graph *g, tc_forest_optimum *o, tc_error *err) {
 
 /* ---- Algorithm 3 ------------------------------------------------------------------------ */
 
-static int test_fixed(const tc_graph *g, const int32_t *compute, int32_t nc, int64_t *caps, tc_rat U, int64_t k,
-                      int *pass, tci_cut *worst, tc_forest_optimum *o, tc_error *err) {
+static int test_fixed(const search_ctx *x, tc_rat U, int64_t k, int *pass, tci_cut *worst, tc_forest_optimum *o,
+                      tc_error *err) {
+  const tc_graph *g = x->g;
   for (int64_t a = 0; a < g->m; a++)
-    if (muldiv_floor(g->cap[a], U.num, U.den, &caps[a]))
+    if (muldiv_floor(g->cap[a], U.num, U.den, &x->caps[a]))
       return tc_error_set(err, TC_ERANGE, "forestcoll: capacity %lld scaled by U overflows 64 bits",
                           (long long)g->cap[a]);
   int64_t need;
-  if (tci_mul64(k, nc, &need)) return tc_error_set(err, TC_ERANGE, "forestcoll: N·k overflows 64 bits");
+  if (tci_mul64(k, x->W, &need)) return tc_error_set(err, TC_ERANGE, "forestcoll: W·k overflows 64 bits");
   o->iterations++;
-  return tci_forest_feasible(g, compute, nc, caps, k, need, pass, worst, &o->maxflows, err);
+  return tci_forest_feasible(g, x->compute, x->nc, x->w, x->caps, k, need, pass, worst, &o->maxflows, err);
 }
 
-/* The least U with Σ_{e leaving S} floor(U·b_e) ≥ k·|S ∩ V_c|: start at the real bound
+/* The least U with Σ_{e leaving S} floor(U·b_e) ≥ k·w(S ∩ V_c): start at the real bound
    T/Σb (floor never exceeds its argument) and step to the next breakpoint j/b_e while short;
    each step raises the sum, and at the start it is > T − |δ⁺(S)|. */
 static int least_u_for_cut(const tc_graph *g, const tci_cut *c, int64_t k, tc_rat *out, tc_error *err) {
   int64_t T, sumb = 0;
-  if (tci_mul64(k, c->compute, &T)) return tc_error_set(err, TC_ERANGE, "forestcoll: k·|S| overflows 64 bits");
+  if (tci_mul64(k, c->compute, &T)) return tc_error_set(err, TC_ERANGE, "forestcoll: k·w(S) overflows 64 bits");
   for (int64_t a = 0; a < g->m; a++)
     if (c->in_s[g->src[a]] && !c->in_s[g->dst[a]] && tci_add64(sumb, g->cap[a], &sumb))
       return tc_error_set(err, TC_ERANGE, "forestcoll: a cut's capacity overflows 64 bits");
@@ -240,15 +274,15 @@ static int least_u_for_cut(const tc_graph *g, const tci_cut *c, int64_t k, tc_ra
   }
 }
 
-static int newton_fixed(const tc_graph *g, const int32_t *compute, int32_t nc, int64_t *caps, int64_t k, tc_rat U,
-                        tci_cut *scratch, tc_forest_optimum *o, tc_error *err) {
+static int newton_fixed(const search_ctx *x, int64_t k, tc_rat U, tci_cut *scratch, tc_forest_optimum *o,
+                        tc_error *err) {
   for (;;) {
     int pass = 0;
-    int rc = test_fixed(g, compute, nc, caps, U, k, &pass, scratch, o, err);
+    int rc = test_fixed(x, U, k, &pass, scratch, o, err);
     if (rc) return rc;
     if (pass) { o->U = U; return TC_OK; }
     tc_rat next;
-    rc = least_u_for_cut(g, scratch, k, &next, err);
+    rc = least_u_for_cut(x->g, scratch, k, &next, err);
     if (rc) return rc;
     if (tc_rat_cmp(next, U) <= 0)
       return tc_error_set(err, TC_EFAIL, "forestcoll: internal error: a failing cut did not raise U");
@@ -256,34 +290,34 @@ static int newton_fixed(const tc_graph *g, const int32_t *compute, int32_t nc, i
   }
 }
 
-static int bisect_fixed(const tc_graph *g, const int32_t *compute, int32_t nc, int64_t X, int64_t *caps, int64_t k,
-                        tci_cut *scratch, tc_forest_optimum *o, tc_error *err) {
-  int64_t maxb = 0, nk, maxb2;
+static int bisect_fixed(const search_ctx *x, tc_rat l, int64_t k, tci_cut *scratch, tc_forest_optimum *o,
+                        tc_error *err) {
+  const tc_graph *g = x->g;
+  int64_t maxb = 0, top, maxb2;
   for (int64_t a = 0; a < g->m; a++)
     if (g->cap[a] > maxb) maxb = g->cap[a];
-  if (tci_mul64(nc - 1, k, &nk) || tci_mul64(maxb, maxb, &maxb2))
+  if (tci_mul64(x->W - x->wmin, k, &top) || tci_mul64(maxb, maxb, &maxb2))
     return tc_error_set(err, TC_ERANGE, "forestcoll: the search bounds overflow 64 bits");
-  tc_rat l, r, two = {2, 1}, width, bound;
+  tc_rat r, two = {2, 1}, width, bound;
   int pass = 0;
-  int rc = rat(nk, X, &l, err);
-  if (!rc) rc = rat(nk, 1, &r, err);
+  int rc = rat(top, 1, &r, err);
   if (!rc) rc = rat(1, maxb2, &bound, err);
   /* [REPO] tests l first: it can be the answer, and the loop below keeps l infeasible. */
-  if (!rc) rc = test_fixed(g, compute, nc, caps, l, k, &pass, scratch, o, err);
+  if (!rc) rc = test_fixed(x, l, k, &pass, scratch, o, err);
   if (rc) return rc;
   if (pass) { o->U = l; return TC_OK; }
   while (!rc && !(rc = tc_rat_sub(r, l, &width, err)) && tc_rat_cmp(width, bound) >= 0) {
     tc_rat mid;
     rc = tc_rat_add(l, r, &mid, err);
     if (!rc) rc = tc_rat_div(mid, two, &mid, err);
-    if (!rc) rc = test_fixed(g, compute, nc, caps, mid, k, &pass, scratch, o, err);
+    if (!rc) rc = test_fixed(x, mid, k, &pass, scratch, o, err);
     if (!rc) *(pass ? &r : &l) = mid;
   }
   if (rc) return rc;
   int64_t bisect_iterations = o->iterations;
   /* U* is the only fraction with denominator <= max b_e in (l, r]; Newton from l finds it
      exactly, and the bracket checks the two agree. */
-  rc = newton_fixed(g, compute, nc, caps, k, l, scratch, o, err);
+  rc = newton_fixed(x, k, l, scratch, o, err);
   if (!rc && (tc_rat_cmp(o->U, l) <= 0 || tc_rat_cmp(o->U, r) > 0 || o->U.den > maxb))
     rc = tc_error_set(err, TC_EFAIL, "forestcoll: internal error: Algorithm 3's bracket misses U*");
   o->iterations = bisect_iterations;
@@ -297,45 +331,61 @@ void tc_forest_optimum_destroy(tc_forest_optimum *o) {
   memset(o, 0, sizeof *o);
 }
 
-int tc_forest_search_optimum(const tc_graph *g, int64_t k, tc_forest_search search, tc_forest_optimum *out,
-                             tc_error *err) {
+int tc_forest_search_optimum_weighted(const tc_graph *g, const int64_t *weights, int64_t k, tc_forest_search search,
+                                      tc_forest_optimum *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   if (k < 0) return tc_error_set(err, TC_EINPUT, "forestcoll: k must be >= 1 (got %lld)", (long long)k);
   int rc = tc_forest_check_fabric(g, 0, err);
   if (rc) return rc;
-  int32_t *compute = NULL, nc = 0, cmin = -1;
-  int64_t *caps = malloc((size_t)(g->m ? g->m : 1) * sizeof *caps);
+  int32_t *compute = NULL, cstart = -1;
+  int64_t *w = NULL, X = 0;
+  search_ctx x = {.g = g};
   tci_cut c = {0}, scratch = {0};
-  rc = tci_forest_compute_nodes(g, &compute, &nc, err);
-  if (!rc && !caps) rc = tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for %lld arcs", (long long)g->m);
+  rc = tci_forest_weights(g, weights, &w, &x.W, err);
+  x.w = w;
+  if (!rc) rc = tci_forest_compute_nodes(g, &compute, &x.nc, err);
+  x.compute = compute;
+  x.caps = malloc((size_t)(g->m ? g->m : 1) * sizeof *x.caps);
+  if (!rc && !x.caps) rc = tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for %lld arcs", (long long)g->m);
   if (!rc) rc = cut_alloc(&c, g->n, err);
   if (!rc) rc = cut_alloc(&scratch, g->n, err);
   if (!rc) {
-    int64_t X = least_ingress(g, compute, nc, &cmin);
-    cut_all_but(g, cmin, nc, &c);
+    x.wmin = INT64_MAX;
+    for (int32_t i = 0; i < x.nc; i++)
+      if (w[compute[i]] < x.wmin) x.wmin = w[compute[i]];
+    rc = start_node(&x, &cstart, &X, err);
+  }
+  if (!rc) {
+    cut_all_but(&x, cstart, &c);
     if (k == 0) {
       out->optimal = 1;
-      rc = search == TC_FOREST_BISECT ? bisect_optimal(g, compute, nc, X, caps, &c, &scratch, out, err)
-                                      : newton_optimal(g, compute, nc, caps, &c, &scratch, out, err);
+      rc = search == TC_FOREST_BISECT ? bisect_optimal(&x, X, &c, &scratch, out, err)
+                                      : newton_optimal(&x, &c, &scratch, out, err);
       if (!rc) rc = prop3(g, out, err);
       if (!rc) rc = save_cut(g, &c, out, err);
     } else {
       out->k = k;
       tc_rat l0;
-      int64_t nk;
-      if (tci_mul64(nc - 1, k, &nk)) rc = tc_error_set(err, TC_ERANGE, "forestcoll: (N-1)·k overflows 64 bits");
-      if (!rc) rc = rat(nk, X, &l0, err);
+      int64_t kw;
+      if (tci_mul64(c.compute, k, &kw)) rc = tc_error_set(err, TC_ERANGE, "forestcoll: (W - w)·k overflows 64 bits");
+      if (!rc) rc = rat(kw, c.exit, &l0, err);
       if (!rc)
-        rc = search == TC_FOREST_BISECT ? bisect_fixed(g, compute, nc, X, caps, k, &scratch, out, err)
-                                        : newton_fixed(g, compute, nc, caps, k, l0, &scratch, out, err);
+        rc = search == TC_FOREST_BISECT ? bisect_fixed(&x, l0, k, &scratch, out, err)
+                                        : newton_fixed(&x, k, l0, &scratch, out, err);
       if (!rc) rc = rat(out->U.den, out->U.num, &out->y, err);
       if (!rc) { tc_rat kk = {k, 1}; rc = tc_rat_div(out->U, kk, &out->inv_x, err); }
     }
   }
   free(compute);
-  free(caps);
+  free(w);
+  free(x.caps);
   free(c.in_s);
   free(scratch.in_s);
   if (rc) tc_forest_optimum_destroy(out);
   return rc;
+}
+
+int tc_forest_search_optimum(const tc_graph *g, int64_t k, tc_forest_search search, tc_forest_optimum *out,
+                             tc_error *err) {
+  return tc_forest_search_optimum_weighted(g, NULL, k, search, out, err);
 }

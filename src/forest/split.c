@@ -185,23 +185,25 @@ static int split_pools(tci_pools *p, tci_capgraph *d, int32_t u, int32_t w, int3
 typedef struct split_ctx {
   tci_capgraph *d;
   const int32_t *compute;
+  const int64_t *w; /* weights per node of g */
   int32_t nc;
-  int64_t k, nk, inf;
+  int64_t k, nk, inf; /* nk = k·W */
 } split_ctx;
 
-/* The network D_k (D plus s = d->n with s -> c of capacity k) into mf. */
+/* The network D_k (D plus s = d->n with s -> c of capacity k·w_c) into mf. */
 static int build_base(tc_maxflow *mf, const split_ctx *x, tc_error *err) {
   const tci_capgraph *d = x->d;
   int rc = tci_maxflow_reset(mf, d->n + 1, err);
   for (int64_t a = 0; !rc && a < d->narcs; a++)
     if (d->cap[a] > 0) rc = tci_maxflow_add(mf, d->src[a], d->dst[a], d->cap[a], NULL, err);
-  for (int32_t i = 0; !rc && i < x->nc; i++) rc = tci_maxflow_add(mf, d->n, x->compute[i], x->k, NULL, err);
+  for (int32_t i = 0; !rc && i < x->nc; i++)
+    if (x->w[x->compute[i]] > 0) rc = tci_maxflow_add(mf, d->n, x->compute[i], x->k * x->w[x->compute[i]], NULL, err);
   return rc;
 }
 
 /* Family 1 (fam = 0): D̂_{(u,w),v} = D_k + u->s, u->t, v->w (all ∞), flow u -> w, over compute
    v ∉ {u, t}. Family 2 (fam = 1): D̂_{(w,t),v} = D_k + w->s, u->t, v->t, flow w -> t, over
-   every compute v. Lowers *best to min(*best, F - N·k) (runs stop once F reaches N·k + *best). */
+   every compute v. Lowers *best to min(*best, F - W·k) (runs stop once F reaches W·k + *best). */
 static int family(tc_maxflow *mf, const split_ctx *x, int fam, int32_t u, int32_t w, int32_t t, int64_t *best,
                   int64_t *flows, tc_error *err) {
   int32_t s = x->d->n, from = fam ? w : u, to = fam ? t : w, end = fam ? t : w;
@@ -252,7 +254,7 @@ static int gamma_of(const split_ctx *x, int32_t u, int32_t w, int32_t t, int64_t
   }
   *flows += nflows;
   if (rc) return rc;
-  if (best < 0) return tc_error_set(err, TC_EFAIL, "forestcoll: internal error: a cut of D_k is below N·k");
+  if (best < 0) return tc_error_set(err, TC_EFAIL, "forestcoll: internal error: a cut of D_k is below W·k");
   *gamma = best;
   return TC_OK;
 }
@@ -320,14 +322,16 @@ static int32_t distinct_neighbours(const tci_capgraph *d, int32_t w, uint8_t *ma
   return count;
 }
 
-int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, int greedy, tci_pools *pools,
+int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, const int64_t *w, int greedy, tci_pools *pools,
                        tci_split_stats *stats, tc_forest_progress progress, void *progress_ctx, tc_error *err) {
-  split_ctx x = {.d = d, .k = k};
+  split_ctx x = {.d = d, .k = k, .w = w};
   int32_t *compute = NULL, nc = 0, nsw = 0;
+  int64_t W = 0;
   int rc = tci_forest_compute_nodes(g, &compute, &nc, err);
   x.compute = compute;
   x.nc = nc;
-  if (!rc && tci_mul64(nc, k, &x.nk)) rc = tc_error_set(err, TC_ERANGE, "forestcoll: N·k overflows 64 bits");
+  for (int32_t i = 0; !rc && i < nc; i++) W += w[compute[i]]; /* tci_forest_weights checked the sum */
+  if (!rc && tci_mul64(W, k, &x.nk)) rc = tc_error_set(err, TC_ERANGE, "forestcoll: W·k overflows 64 bits");
   int64_t total = 0;
   for (int64_t a = 0; !rc && a < d->narcs; a++)
     if (tci_add64(total, d->cap[a], &total)) rc = tc_error_set(err, TC_ERANGE, "forestcoll: total capacity overflows");
@@ -353,7 +357,7 @@ int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, int greedy
   for (int32_t si = 0; !rc && si < nsw; si++) {
     int32_t w = sw[si].w;
     /* A switch with at most two neighbours a, b is split completely without a max-flow:
-       every cut keeps enough slack. Proof: write slack(S) = B⁺(S) − k·|S ∩ V_c| ≥ 0 for
+       every cut keeps enough slack. Proof: write slack(S) = B⁺(S) − k·w(S ∩ V_c) ≥ 0 for
        S ⊉ V_c. A split on (u,w),(w,t) only shrinks cuts with u, t ∈ S ∌ w or w ∈ S ∌ u, t.
        If a, b ∈ S ∌ w, S + w is a cut with B⁺ smaller by c(S,w) − c(w,S̄) = in(w) − 0, so
        slack(S) ≥ in(w), the most all of w's splits remove (w ∈ S ∌ a, b: symmetric, with

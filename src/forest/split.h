@@ -3,7 +3,9 @@
 ** pools that map logical edges back to physical paths. Internal.
 **
 ** Input: D = G({U·b_e}) as a tci_capgraph on g's node ids (Eulerian; min over compute v of
-** F(s, v; D_k) ≥ N·k), k, and g itself for the physical arcs. tci_split_switches removes every
+** F(s, v; D_k) ≥ W·k, where D_k joins a source s to every compute node c by k·w_c — weighted
+** roots, forest.h; w = 1 and W = N unweighted), k, the weights w (per node of g) and g itself
+** for the physical arcs. tci_split_switches removes every
 ** switch w: for each egress arc f = (w, t) it walks the ingress arcs e = (u, w) and splits off
 ** γ units — γ of Theorem 8, formula (2): the least of c(u,w), c(w,t) and the slack of the two
 ** cut families it would shrink, each measured by one max-flow per compute node v on the
@@ -73,10 +75,10 @@ int tci_pools_copy(tci_pools *out, const tci_pools *p, tc_error *err);
 /* Algorithm 4 on d (modified in place: on success only compute-to-compute arcs remain).
    With `greedy`, the switches with three or more neighbours are split completely in the
    ingress order above without computing γ — fast, but nothing then guarantees that D*
-   keeps min_v F(s, v; D*_k) ≥ N·k: the caller must certify D* (tci_pack_feasible) and redo
+   keeps min_v F(s, v; D*_k) ≥ W·k: the caller must certify D* (tci_pack_feasible) and redo
    the removal without `greedy` if it fails. Switches with at most two neighbours never need
    γ (proof at the loop). */
-int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, int greedy, tci_pools *pools,
+int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, const int64_t *w, int greedy, tci_pools *pools,
                        tci_split_stats *stats, tc_forest_progress progress, void *progress_ctx, tc_error *err);
 
 #endif

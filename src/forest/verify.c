@@ -6,12 +6,14 @@
 **     arborescence towards (in-trees) or away from (out-trees) the root;
 **   - each edge: routes whose units sum to m, each a walk along arcs of g from the edge's
 **     sender to its receiver whose inner nodes are all switches;
-**   - per root, multiplicities summing to k;
+**   - per root, multiplicities summing to k (weighted roots: k·w_v, and no tree at all at a
+**     node of weight 0; the weights themselves non-negative, 0 on switches, not all 0);
 **   - per arc, load (trees crossing it, counted per crossing) ≤ U·b_e, i.e. within the
-**     capacity the time (M/(N·k))·U allows;
-**   - the bottleneck cut, re-added from g: its ratio is the claimed 1/x*;
-**   - the bandwidth measured from the loads, N·k / max_e (load_e / b_e), equals the claim
-**     (N / (1/x*) when optimal, N·k / U* at a fixed k) — the trees meet the bound the cut
+**     capacity the time (M/(W·k))·U allows (W = N unweighted, Σ w weighted);
+**   - the bottleneck cut, re-added from g: it misses a compute node, and its ratio
+**     w(S ∩ V_c)/B⁺(S) is the claimed 1/x*;
+**   - the bandwidth measured from the loads, W·k / max_e (load_e / b_e), equals the claim
+**     (W / (1/x*) when optimal, W·k / U* at a fixed k) — the trees meet the bound the cut
 **     proves, so they are optimal.
 */
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/intmath.h"
 #include "forest/forest_internal.h"
 
 __attribute__((format(printf, 4, 5))) static int fail(tc_error *err, int part, int64_t b, const char *fmt, ...) {
@@ -87,17 +90,18 @@ static int check_batch(const tc_graph *g, const tc_forest_part *p, int part, int
   return TC_OK;
 }
 
-/* Capacity B⁺(S) of the cut on the graph the part was built on (g, or g^T for in-trees). */
-static int check_cut(const tc_graph *g, const tc_forest_part *p, int part, tc_error *err) {
+/* Capacity B⁺(S) of the cut on the graph the part was built on (g, or g^T for in-trees),
+   and w(S ∩ V_c) with the weights w (per node). */
+static int check_cut(const tc_graph *g, const tc_forest_part *p, int part, const int64_t *w, tc_error *err) {
   const tc_forest_optimum *o = &p->opt;
   uint8_t *in = calloc((size_t)g->n, 1);
   if (!in) return tc_error_set(err, TC_ENOMEM, "forestcoll: verifier: out of memory");
-  int64_t comp = 0, ex = 0, total = 0;
+  int64_t comp = 0, ex = 0, missed = 0;
   for (int32_t i = 0; i < o->cut_len; i++)
     if (o->cut[i] >= 0 && o->cut[i] < g->n) in[o->cut[i]] = 1;
   for (int32_t v = 0; v < g->n; v++) {
-    comp += in[v] && g->kind[v] == TC_NODE_COMPUTE;
-    total += g->kind[v] == TC_NODE_COMPUTE;
+    comp += in[v] ? w[v] : 0;
+    missed += !in[v] && g->kind[v] == TC_NODE_COMPUTE;
   }
   for (int64_t a = 0; a < g->m; a++) {
     int32_t x = p->in_trees ? g->dst[a] : g->src[a], y = p->in_trees ? g->src[a] : g->dst[a];
@@ -105,7 +109,7 @@ static int check_cut(const tc_graph *g, const tc_forest_part *p, int part, tc_er
   }
   free(in);
   tc_rat r;
-  if (comp == 0 || comp == total || ex == 0 || tc_rat_make(comp, ex, &r, err) || tc_rat_cmp(r, o->inv_x) != 0 ||
+  if (comp == 0 || missed == 0 || ex == 0 || tc_rat_make(comp, ex, &r, err) || tc_rat_cmp(r, o->inv_x) != 0 ||
       comp != o->cut_compute || ex != o->cut_exit)
     return tc_error_set(err, TC_EFAIL,
                         "forestcoll: verifier: part %d: the bottleneck cut re-adds to %lld/%lld, not the claimed 1/x* = "
@@ -114,7 +118,8 @@ static int check_cut(const tc_graph *g, const tc_forest_part *p, int part, tc_er
   return TC_OK;
 }
 
-static int check_part(const tc_graph *g, tc_forest_part *p, int part, int32_t nc, tc_error *err) {
+static int check_part(const tc_graph *g, tc_forest_part *p, int part, const int64_t *w, int64_t W, int weighted,
+                      tc_error *err) {
   const tc_forest_optimum *o = &p->opt;
   int32_t *parent = malloc((size_t)g->n * sizeof *parent), *state = malloc((size_t)g->n * sizeof *state);
   int64_t *load = calloc((size_t)(g->m ? g->m : 1), sizeof *load), *per_root = calloc((size_t)g->n, sizeof *per_root);
@@ -122,14 +127,25 @@ static int check_part(const tc_graph *g, tc_forest_part *p, int part, int32_t nc
   if (!parent || !state || !load || !per_root) rc = tc_error_set(err, TC_ENOMEM, "forestcoll: verifier: out of memory");
   if (!rc && (o->k < 1 || o->U.num < 1 || o->U.den < 1))
     rc = tc_error_set(err, TC_EFAIL, "forestcoll: verifier: part %d: k or U is not positive", part);
+  int32_t nc = tc_graph_count_kind(g, TC_NODE_COMPUTE);
   for (int64_t b = 0; !rc && b < p->nbatches; b++) {
     rc = check_batch(g, p, part, b, nc, parent, state, load, err);
-    if (!rc) per_root[p->batch[b].root] += p->batch[b].mult;
+    if (!rc && tci_add64(per_root[p->batch[b].root], p->batch[b].mult, &per_root[p->batch[b].root]))
+      rc = tc_error_set(err, TC_EFAIL, "forestcoll: verifier: part %d: root %d's trees overflow 64 bits", part,
+                        p->batch[b].root);
   }
-  for (int32_t v = 0; !rc && v < g->n; v++)
-    if (g->kind[v] == TC_NODE_COMPUTE && per_root[v] != o->k)
+  for (int32_t v = 0; !rc && v < g->n; v++) {
+    int64_t want;
+    if (g->kind[v] != TC_NODE_COMPUTE) continue;
+    if (tci_mul64(o->k, w[v], &want))
+      rc = tc_error_set(err, TC_EFAIL, "forestcoll: verifier: part %d: k·w overflows 64 bits at node %d", part, v);
+    else if (per_root[v] != want && weighted)
+      rc = tc_error_set(err, TC_EFAIL, "forestcoll: verifier: part %d: root %d has %lld trees, not k·w = %lld·%lld",
+                        part, v, (long long)per_root[v], (long long)o->k, (long long)w[v]);
+    else if (per_root[v] != want)
       rc = tc_error_set(err, TC_EFAIL, "forestcoll: verifier: part %d: root %d has %lld trees, not k = %lld", part, v,
                         (long long)per_root[v], (long long)o->k);
+  }
   /* load_e ≤ U·b_e, and the largest load_e / b_e */
   int64_t best_load = 0, best_cap = 1;
   for (int64_t a = 0; !rc && a < g->m; a++) {
@@ -144,15 +160,18 @@ static int check_part(const tc_graph *g, tc_forest_part *p, int part, int32_t nc
     }
   }
   if (!rc && best_load == 0) rc = tc_error_set(err, TC_EFAIL, "forestcoll: verifier: part %d moves no data", part);
-  /* algbw = N·k / (best_load / best_cap) */
+  /* algbw = W·k / (best_load / best_cap) */
+  int64_t wk = 0;
+  if (!rc && tci_mul64(W, o->k, &wk))
+    rc = tc_error_set(err, TC_EFAIL, "forestcoll: verifier: part %d: W·k overflows 64 bits", part);
   if (!rc) {
-    tc_rat nk = {(int64_t)nc * o->k, 1}, rate;
+    tc_rat nk = {wk, 1}, rate;
     rc = tc_rat_make(best_load, best_cap, &rate, err);
     if (!rc) rc = tc_rat_div(nk, rate, &p->algbw, err);
   }
-  if (!rc && o->optimal) rc = check_cut(g, p, part, err);
+  if (!rc && o->optimal) rc = check_cut(g, p, part, w, err);
   if (!rc) {
-    tc_rat claim, n = {nc, 1}, kk = {o->k, 1};
+    tc_rat claim, n = {W, 1}, kk = {o->k, 1};
     rc = o->optimal ? tc_rat_div(n, o->inv_x, &claim, err) : tc_rat_div(kk, o->U, &claim, err);
     if (!rc && !o->optimal) rc = tc_rat_mul(claim, n, &claim, err);
     if (!rc && tc_rat_cmp(claim, p->algbw) != 0)
@@ -165,6 +184,21 @@ static int check_part(const tc_graph *g, tc_forest_part *p, int part, int32_t nc
   free(load);
   free(per_root);
   return rc;
+}
+
+/* The forest's weights as one per node (1 on compute nodes when unweighted) and W, checked:
+   non-negative, 0 on switches, not all 0, the sum within 64 bits. */
+static int check_weights(const tc_graph *g, const tc_forest *f, int64_t *w, int64_t *W, tc_error *err) {
+  *W = 0;
+  for (int32_t v = 0; v < g->n; v++) {
+    w[v] = f->weights ? f->weights[v] : g->kind[v] == TC_NODE_COMPUTE;
+    if (w[v] < 0) return tc_error_set(err, TC_EFAIL, "forestcoll: verifier: node %d has weight %lld < 0", v, (long long)w[v]);
+    if (w[v] > 0 && g->kind[v] != TC_NODE_COMPUTE)
+      return tc_error_set(err, TC_EFAIL, "forestcoll: verifier: switch %d has weight %lld", v, (long long)w[v]);
+    if (tci_add64(*W, w[v], W)) return tc_error_set(err, TC_EFAIL, "forestcoll: verifier: the weights overflow 64 bits");
+  }
+  if (*W == 0) return tc_error_set(err, TC_EFAIL, "forestcoll: verifier: every weight is 0");
+  return TC_OK;
 }
 
 int tc_forest_verify(const tc_graph *g, tc_forest *f, tc_error *err) {
@@ -180,17 +214,22 @@ int tc_forest_verify(const tc_graph *g, tc_forest *f, tc_error *err) {
   else return tc_error_set(err, TC_EFAIL, "forestcoll: verifier: %s is not a tree collective", tc_collective_name(f->coll));
   if (nwant != f->nparts) return tc_error_set(err, TC_EFAIL, "forestcoll: verifier: %d parts for %s", f->nparts,
                                               tc_collective_name(f->coll));
-  for (int i = 0; i < f->nparts; i++) {
+  int64_t *w = malloc((size_t)g->n * sizeof *w), W = 0;
+  if (!w) return tc_error_set(err, TC_ENOMEM, "forestcoll: verifier: out of memory");
+  int rc = check_weights(g, f, w, &W, err);
+  for (int i = 0; !rc && i < f->nparts; i++) {
     if (f->part[i].in_trees != want_in[i])
-      return tc_error_set(err, TC_EFAIL, "forestcoll: verifier: part %d has the wrong tree direction", i);
-    int rc = check_part(g, &f->part[i], i, nc, err);
-    if (rc) return rc;
+      rc = tc_error_set(err, TC_EFAIL, "forestcoll: verifier: part %d has the wrong tree direction", i);
+    else rc = check_part(g, &f->part[i], i, w, W, f->weights != NULL, err);
   }
+  free(w);
+  if (rc) return rc;
+  f->weight_total = W;
   if (f->nparts == 1) f->algbw = f->part[0].algbw;
   else {
     /* allreduce: T = T_RS + T_AG, so algbw = a·b / (a + b) */
     tc_rat prod, sum;
-    int rc = tc_rat_mul(f->part[0].algbw, f->part[1].algbw, &prod, err);
+    rc = tc_rat_mul(f->part[0].algbw, f->part[1].algbw, &prod, err);
     if (!rc) rc = tc_rat_add(f->part[0].algbw, f->part[1].algbw, &sum, err);
     if (!rc) rc = tc_rat_div(prod, sum, &f->algbw, err);
     if (rc) return rc;

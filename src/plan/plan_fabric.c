@@ -37,7 +37,7 @@ static int build_bfb(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error 
   }
   tci_plan_progress_line(progress, ctx, "building BFB's allgather, reduce-scatter and allreduce on %s", p->spec);
   tc_collective_set set;
-  tc_collective_opts opts = {.root = 0, .chunks = 0, .spec = NULL};
+  tc_collective_opts opts = {.spec = NULL};
   tc_error why;
   tc_error_clear(&why);
   int rc = tc_collective_build_set(p->graph, "bfb", &opts, &set, &why);

@@ -44,12 +44,17 @@ static void write_fabric(FILE *f, const tc_plan *p) {
 
 static void write_part_certificate(FILE *f, const tc_plan *p, const tc_forest_part *part) {
   const tc_forest_optimum *o = &part->opt;
-  char r[64];
+  const tc_forest *forest = &p->forestcoll.forest;
+  char r[64], cut[128];
   tc_rat_format(o->inv_x, r, sizeof r);
-  fprintf(f, "- %s (%s, k = %" PRId64 " per node): algbw %.6g GB/s; bottleneck cut of %" PRId64
-          " compute nodes with %" PRId64 " capacity leaving, 1/x* = %s; S* = {",
+  if (forest->weights)
+    snprintf(cut, sizeof cut, "holding %" PRId64 " of the W = %" PRId64 " shares", o->cut_compute,
+             forest->weight_total);
+  else snprintf(cut, sizeof cut, "of %" PRId64 " compute nodes", o->cut_compute);
+  fprintf(f, "- %s (%s, k = %" PRId64 " per %s): algbw %.6g GB/s; bottleneck cut %s with %" PRId64
+          " capacity leaving, 1/x* = %s; S* = {",
           part->in_trees ? "reduce-scatter" : "allgather", part->in_trees ? "in-trees on the transpose" : "out-trees",
-          o->k, algbw_bytes(p, part->algbw) * 1e-9, o->cut_compute, o->cut_exit, r);
+          o->k, forest->weights ? "share" : "node", algbw_bytes(p, part->algbw) * 1e-9, cut, o->cut_exit, r);
   for (int32_t i = 0, j; i < o->cut_len; i = j + 1) { /* runs of consecutive ids as "a-b" */
     for (j = i; j + 1 < o->cut_len && o->cut[j + 1] == o->cut[j] + 1;) j++;
     if (j > i) fprintf(f, "%s%d-%d", i ? "," : "", o->cut[i], o->cut[j]);
@@ -81,13 +86,21 @@ static void write_built(FILE *f, const tc_plan *p) {
   } else {
     fprintf(f, "- BFB: not applicable (%s)\n", p->member_note);
   }
-  fprintf(f, "\n## The optimum and its certificate (paper 001, eq. (1))\n\n"
-          "No allgather or reduce-scatter of any kind beats algbw = N·x*, 1/x* = max over cuts S of "
-          "|S ∩ V_c| / B⁺(S): re-add the capacities of the arcs leaving S* to check it. ForestColl's "
-          "trees reach it (measured on the trees); the allreduce is reduce-scatter then allgather, "
-          "algbw %.6g GB/s.\n\n", algbw_bytes(p, fc->forest.algbw) * 1e-9);
+  if (fc->forest.weights)
+    fprintf(f, "\n## The optimum and its certificate (paper 001, eq. (1), weighted roots)\n\n"
+            "With these shares (W in all, w_v of them at node v) no allgather or reduce-scatter of any kind beats "
+            "algbw = W·x*, 1/x* = max over cuts S of w(S ∩ V_c) / B⁺(S): re-add the capacities of the arcs "
+            "leaving S* to check it. ForestColl's trees reach it (measured on the trees); the allreduce is "
+            "reduce-scatter then allgather, algbw %.6g GB/s.\n\n", algbw_bytes(p, fc->forest.algbw) * 1e-9);
+  else
+    fprintf(f, "\n## The optimum and its certificate (paper 001, eq. (1))\n\n"
+            "No allgather or reduce-scatter of any kind beats algbw = N·x*, 1/x* = max over cuts S of "
+            "|S ∩ V_c| / B⁺(S): re-add the capacities of the arcs leaving S* to check it. ForestColl's "
+            "trees reach it (measured on the trees); the allreduce is reduce-scatter then allgather, "
+            "algbw %.6g GB/s.\n\n", algbw_bytes(p, fc->forest.algbw) * 1e-9);
   for (int i = 0; i < fc->forest.nparts; i++) write_part_certificate(f, p, &fc->forest.part[i]);
   fprintf(f, "\n");
+  tci_plan_forestcoll_weights_line(f, p);
 }
 
 /* The fastest forestcoll allreduce depth at `bytes`. */
@@ -136,8 +149,10 @@ static void write_ring(FILE *f, const tc_plan *p) {
   double ring = algbw_bytes(p, fc->ring_algbw), ours = algbw_bytes(p, fc->forest.part[ag].algbw);
   fprintf(f, "## Against the ring\n\nEvery ring allgather sends N−1 shards across the least cut that splits the "
           "compute nodes (capacity %" PRId64 "), so no ring, nor several in parallel, beats %.6g GB/s; "
-          "ForestColl's allgather reaches %.6g GB/s, %.3f× that.\n\n",
-          fc->ring_min_cut, ring * 1e-9, ours * 1e-9, ours / ring);
+          "ForestColl's allgather reaches %.6g GB/s, %.3f× that%s.\n\n",
+          fc->ring_min_cut, ring * 1e-9, ours * 1e-9, ours / ring,
+          fc->forest.weights ? " (the allreduce's allgather half, from its weighted roots rather than from equal "
+                               "shards)" : "");
 }
 
 static void write_files(FILE *f, const tc_plan *p) {

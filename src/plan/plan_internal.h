@@ -25,6 +25,9 @@ int tci_plan_forestcoll(tc_plan *p, int all_three, tc_error *err);
 /* Row of collective coll in p->forestcoll, or -1 when it was not built. */
 int tci_plan_forestcoll_index(const tc_plan *p, tc_collective coll);
 void tci_plan_forestcoll_destroy(tc_plan_forestcoll *fc);
+/* One paragraph for summary.md when the auto weights were measured (weights_tried): which
+   weighting the allreduce kept and both T_B factors; nothing otherwise. */
+void tci_plan_forestcoll_weights_line(FILE *f, const tc_plan *p);
 /* 1 when a (non-fabric) plan's fastest allreduce at the workload's largest size is
    forestcoll: the plan then writes allreduce-forestcoll.json (plan_time.c). */
 int tci_plan_forestcoll_wins(const tc_plan *p);

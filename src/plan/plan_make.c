@@ -16,8 +16,10 @@
 **      for the double binary tree, too many transfers) is listed with the reason instead.
 **      Pipelined algorithms are measured at P = 1, 2, 4, ..., 64.
 **   4. ForestColl's allreduce on the chosen member at the same depths (plan_forest.c),
-**      between 2 and 3, for members of at most TC_PLAN_FOREST_MAX_NODES nodes: per size the
-**      plan runs whichever of it and the member's allreduce is faster (tc_plan_allreduce_at).
+**      between 2 and 3, for members of at most TC_PLAN_FOREST_MAX_NODES nodes (or
+**      TC_PLAN_FOREST_MAX_NODES_UNMET when the member's allreduce misses the cost model's
+**      bound): per size the plan runs whichever of it and the member's allreduce is faster
+**      (tc_plan_allreduce_at).
 */
 #include <inttypes.h>
 #include <math.h>
@@ -66,7 +68,7 @@ static int build_chosen(tc_plan *p, tc_plan_progress progress, void *ctx, tc_err
   memset(&set, 0, sizeof set);
   int rc = tc_spec_parse(c->spec, &spec, err);
   if (!rc) rc = tc_spec_eval(spec, NULL, &p->graph, err);
-  tc_collective_opts opts = {.root = 0, .chunks = 0, .spec = spec};
+  tc_collective_opts opts = {.spec = spec};
   if (!rc) rc = tc_collective_build_set(p->graph, "expand", &opts, &set, err);
   tc_spec_destroy(spec);
   if (rc) {
@@ -83,12 +85,20 @@ static int build_chosen(tc_plan *p, tc_plan_progress progress, void *ctx, tc_err
 
 /* Its allreduce at every depth beside the member's (plan.h); a member ForestColl cannot take
    is noted, not fatal; past TC_PLAN_FOREST_MAX_NODES it is not tried (seconds per hundred
-   nodes, where the rest of the plan takes one). */
+   nodes, where the rest of the plan takes one), unless the member's allreduce misses the
+   cost model's bound: then ForestColl's weighted roots may reach it, and it is worth the
+   seconds up to TC_PLAN_FOREST_MAX_NODES_UNMET. */
 static int build_forestcoll(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
   tc_plan_forestcoll *fc = &p->forestcoll;
-  if (p->graph->n > TC_PLAN_FOREST_MAX_NODES) {
-    snprintf(fc->note, sizeof fc->note, "not tried on %d nodes (the plan tries it up to %d)", p->graph->n,
-             TC_PLAN_FOREST_MAX_NODES);
+  int unmet = !p->allreduce_cost.bw_optimal;
+  if (p->graph->n > (unmet ? TC_PLAN_FOREST_MAX_NODES_UNMET : TC_PLAN_FOREST_MAX_NODES)) {
+    if (unmet)
+      snprintf(fc->note, sizeof fc->note, "not tried on %d nodes (the plan tries it up to %d, or %d when the "
+               "chosen topology's allreduce misses the bound)", p->graph->n, TC_PLAN_FOREST_MAX_NODES,
+               TC_PLAN_FOREST_MAX_NODES_UNMET);
+    else
+      snprintf(fc->note, sizeof fc->note, "not tried on %d nodes (the plan tries it up to %d)", p->graph->n,
+               TC_PLAN_FOREST_MAX_NODES);
     return TC_OK;
   }
   tci_plan_progress_line(progress, ctx, "building and pipelining ForestColl's allreduce trees on %s", p->spec);
@@ -133,7 +143,7 @@ static int measure_baseline(tc_plan *p, const tc_algorithm_info *a, const tc_gra
   if (built) return unavailable(b, built, why, err);
   tc_schedule s;
   tc_cost c;
-  tc_collective_opts opts = {.root = 0, .chunks = tc_algorithm_pipelined(a) ? P : 0, .spec = NULL};
+  tc_collective_opts opts = {.chunks = tc_algorithm_pipelined(a) ? P : 0};
   int rc = tc_collective_build(g, a->name, TC_COLL_ALLREDUCE, &opts, &s, &c, why);
   if (rc == TC_EFAIL) *err = *why; /* a schedule that failed verification is our bug: stop */
   if (rc) return rc == TC_EFAIL ? rc : unavailable(b, rc, why, err);

@@ -270,11 +270,16 @@ static void write_forestcoll(FILE *f, const tc_plan *p) {
   }
   const tc_forest_optimum *o = &fc->forest.part[fc->forest.nparts - 1].opt;
   tc_rat_format(o->inv_x, r, sizeof r);
-  fprintf(f, "ForestColl's optimal allreduce trees on `%s` (bottleneck cut of %" PRId64 " nodes with %" PRId64
+  char cut[128];
+  if (fc->forest.weights)
+    snprintf(cut, sizeof cut, "holding %" PRId64 " of the %" PRId64 " shares", o->cut_compute,
+             fc->forest.weight_total);
+  else snprintf(cut, sizeof cut, "of %" PRId64 " nodes", o->cut_compute);
+  fprintf(f, "ForestColl's optimal allreduce trees on `%s` (bottleneck cut %s with %" PRId64
           " links leaving, 1/x* = %s), pipelined at P = 1, 2, 4, ..., %d, each verified and costed. Per "
           "size the plan runs the faster of them and the chosen topology's allreduce:\n\n"
           "| size | `%s` | ForestColl | runs |\n| --- | ---: | ---: | --- |\n",
-          p->spec, o->cut_compute, o->cut_exit, r, TC_PIPELINE_MAX, p->spec);
+          p->spec, cut, o->cut_exit, r, TC_PIPELINE_MAX, p->spec);
   for (int32_t i = 0; i < w->count; i++) {
     double bytes = w->bytes[i];
     const tc_plan_baseline *best = NULL;
@@ -299,6 +304,7 @@ static void write_forestcoll(FILE *f, const tc_plan *p) {
   else
     fprintf(f, "\nThe chosen topology's allreduce is faster at the largest size: `allreduce.json` is the one "
             "to run.\n\n");
+  tci_plan_forestcoll_weights_line(f, p);
 }
 
 static void write_files(FILE *f) {
