@@ -109,7 +109,19 @@ for m in b:
     assert m["measured_steps"] == m["steps"], m
     if m["tb_is_bound"]: assert fr(m["measured_tb_factor"]) <= fr(m["tb_factor"]), m
     else: assert fr(m["measured_tb_factor"]) == fr(m["tb_factor"]), m
+# ForestColl's allreduce optimum where the allgather misses (N-1)/N: debruijn(4,3)'s four
+# looped nodes take M/4 each (water-filling) and meet the allreduce bound 2·63·4/252 = 2;
+# line(circulant(16,3,4))'s equal-share trees reach 2·63/64 where 2·T_B = 2; circulant(64,6,7)
+# is BW-optimal already (null)
+fc = {m["spec"]: (m["forestcoll_allreduce_tb_factor"], m.get("forestcoll_weighted")) for m in b}
+assert fc == {"debruijn(4,3)": ("2/1", True), "line(circulant(16,3,4))": ("63/32", False),
+              "circulant(64,6,7)": (None, None)}, fc
 PY
+expect 0 "$bin" find --nodes 64 --degree 4 --build
+grep -qxF '  ForestColl allreduce on debruijn(4,3): T_B -> 2.000 (2/1) M/B with water-filling root weights, against 2 T_B = 2.625 (21/8) (`plan` builds it)' "$tmp/out" ||
+  fail "find --build lacks ForestColl's allreduce on debruijn(4,3): $(cat "$tmp/out")"
+grep -qxF '  ForestColl allreduce on line(circulant(16,3,4)): T_B -> 1.969 (63/32) M/B, against 2 T_B = 2.000 (2/1) (`plan` builds it)' "$tmp/out" ||
+  fail "find --build lacks ForestColl's allreduce on line(circulant(16,3,4))"
 python3 -c "
 import json
 for m in json.load(open('$tmp/b64.json'))['frontier']: print(m['spec'], m['diameter'], repr(m['avg_distance']))

@@ -158,6 +158,13 @@ static json_t *member_json(const tc_candidate *c, const tc_cli_cluster *cl) {
     json_object_set_new(o, "measured_steps", json_integer(c->measured_steps));
     json_object_set_new(o, "measured_tb_factor", json_string(tau));
     json_object_set_new(o, "avg_distance", json_real(c->avg_distance));
+    if (c->forest_allreduce_tau.num) {
+      format_rat(c->forest_allreduce_tau, tau, sizeof tau);
+      json_object_set_new(o, "forestcoll_allreduce_tb_factor", json_string(tau));
+      json_object_set_new(o, "forestcoll_weighted", json_boolean(c->forest_weighted));
+    } else {
+      json_object_set_new(o, "forestcoll_allreduce_tb_factor", json_null());
+    }
   } else {
     json_object_set_new(o, "avg_distance", json_null());
   }
@@ -255,6 +262,22 @@ static void print_measured_notes(const tc_frontier *f) {
   }
 }
 
+/* Members whose allreduce ForestColl's trees do better than 2 T_B (--build only). */
+static void print_forest_notes(const tc_frontier *f) {
+  char fc[96], twice[96];
+  for (int32_t k = 0; k < f->count; k++) {
+    const tc_candidate *c = &f->member[k];
+    if (!c->built || !c->forest_allreduce_tau.num) continue;
+    tc_rat bfb;
+    tc_error err;
+    if (tc_rat_mul(c->measured_tau, (tc_rat){2, 1}, &bfb, &err)) continue; /* cannot overflow: built members */
+    format_tau(c->forest_allreduce_tau, 0, fc, sizeof fc);
+    format_tau(bfb, 0, twice, sizeof twice);
+    printf("  ForestColl allreduce on %s: T_B -> %s M/B%s, against 2 T_B = %s (`plan` builds it)\n", c->spec, fc,
+           c->forest_weighted ? " with water-filling root weights" : "", twice);
+  }
+}
+
 static void print_table(const tc_frontier *f, const find_options *o) {
   int width = spec_width(f);
   int32_t chosen = o->cluster.has_workload ? tc_frontier_choose(f, &o->cluster.workload) : -1;
@@ -273,6 +296,7 @@ static void print_table(const tc_frontier *f, const find_options *o) {
   printf("  %s\n", o->cluster.bidirectional ? "undirected Moore bound T_L** (Table 8); (N-1)/N (Thm 4)"
                                              : "Moore bound T_L* (Def. 10); (N-1)/N (Thm 4)");
   print_measured_notes(f);
+  print_forest_notes(f);
   if (chosen >= 0)
     printf("\n* least predicted allreduce time 2(T_L + T_B) for the workload: %s\n", f->member[chosen].spec);
 }

@@ -38,6 +38,11 @@ typedef struct tc_candidate {
   int32_t measured_steps;
   tc_rat measured_tau;
   double avg_distance;     /* mean hop distance over ordered pairs; -1 until built */
+  tc_rat forest_allreduce_tau; /* built, at most TC_FIND_FOREST_MAX_NODES nodes, allgather not
+                              BW-optimal: ForestColl's exact allreduce optimum (RS + AG trees,
+                              paper 001; T_B / (M/B) as the pipeline deepens) when it beats
+                              2·measured_tau, else 0 — `plan` builds and measures it */
+  int forest_weighted;     /* forest_allreduce_tau needs the water-filling root weights */
 } tc_candidate;
 
 /* tc_candidate.flags */
@@ -58,6 +63,8 @@ typedef struct tc_candidate {
 #define TC_FIND_MAX_NODES 1048576
 #define TC_FIND_MAX_DEGREE 64
 #define TC_FIND_BFB_MAX_NODES 4096
+/* Built members this small also get ForestColl's allreduce optimum (forest_allreduce_tau). */
+#define TC_FIND_FOREST_MAX_NODES 64
 
 typedef struct tc_find_options {
   int32_t nodes, degree;

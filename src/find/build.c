@@ -94,5 +94,5 @@ int tc_candidate_measure(tc_candidate *c, const tc_graph *g, const tc_schedule *
     return tc_error_set(err, TC_EFAIL, "find: %s has diameter %d, not the predicted %d — a bug", c->spec,
                         (int)diameter, (int)c->diameter);
   c->diameter = diameter;
-  return TC_OK;
+  return tci_find_forest_allreduce(c, g, err);
 }

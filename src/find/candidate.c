@@ -35,6 +35,7 @@ void tci_find_cand_init(tc_find_cand *fc, int32_t nodes, int32_t degree, int32_t
   c->measured_steps = -1;
   c->measured_tau = (tc_rat){0, 1};
   c->avg_distance = -1.0;
+  c->forest_allreduce_tau = (tc_rat){0, 1};
 }
 
 int tci_find_cand_name(tc_find_cand *fc, const char *label, const char *source, const char *spec_fmt, ...) {

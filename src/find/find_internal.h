@@ -128,5 +128,7 @@ int tci_find_bidir(const tc_find_cand *x, tc_find_cand *out);
 /* Graph and allgather of `spec` without the final verification (tc_candidate_build adds
    it; tc_find verifies through tc_candidate_measure). */
 int tci_find_build_spec(const char *spec, tc_graph **g, tc_schedule *ag, tc_error *err);
+/* ForestColl's allreduce optimum for a built, measured member (forest_allreduce.c). */
+int tci_find_forest_allreduce(tc_candidate *c, const tc_graph *g, tc_error *err);
 
 #endif
