@@ -36,6 +36,7 @@
 #include "topocoll/expand_sched.h"
 #include "topocoll/fig_schedules.h"
 /* coll */
+#include "topocoll/a2a.h"
 #include "topocoll/collective.h"
 /* find, plan */
 #include "topocoll/find.h"

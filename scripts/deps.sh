@@ -10,7 +10,7 @@
 # Idempotent: when all packages are present it prints nothing and touches nothing.
 set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config libcmocka-dev libigraph-dev libglpk-dev
-          libjansson-dev libxml2-dev libxml2-utils graphviz python3
+          libjansson-dev coinor-libclp-dev coinor-libcbc-dev libxml2-dev libxml2-utils graphviz python3
           libopenmpi-dev openmpi-bin openssh-client libsimgrid-dev procps)
 case "${1:-}" in
   "") ;;

@@ -59,6 +59,8 @@ int tc_cmd_export(int argc, char **argv);
 void tc_cmd_export_help(void);
 int tc_cmd_forest(int argc, char **argv);
 void tc_cmd_forest_help(void);
+int tc_cmd_a2a(int argc, char **argv);
+void tc_cmd_a2a_help(void);
 int tc_cmd_simulate(int argc, char **argv);
 void tc_cmd_simulate_help(void);
 

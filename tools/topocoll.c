@@ -20,6 +20,8 @@ static const tc_command commands[] = {
     {"sched", "build, verify and cost a collective schedule on a topology", tc_cmd_sched, tc_cmd_sched_help},
     {"forest", "ForestColl: throughput-optimal tree schedules on any fabric, with the cut that proves it",
      tc_cmd_forest, tc_cmd_forest_help},
+    {"a2a", "all-to-all: the certified maximum concurrent multi-commodity flow (paper 003)", tc_cmd_a2a,
+     tc_cmd_a2a_help},
     {"verify", "re-verify a schedule file and report its costs", tc_cmd_verify, tc_cmd_verify_help},
     {"export", "write a schedule file as MSCCL XML, or a topology as a SimGrid platform", tc_cmd_export,
      tc_cmd_export_help},
