@@ -93,11 +93,45 @@ typedef struct tc_a2a_result {
   double *length;           /* m: the dual lengths that gave upper_bound (loops 0) */
   double *host_length;      /* NULL (no host cap) or 2n: out-cap then in-cap node lengths */
   int64_t lp_rows, lp_cols; /* size of the master LP */
-  /* The bounds of the "scale" work (distance, Moore, bisection) go here. */
 } tc_a2a_result;
 
 /* Solve and certify. On failure *out is left empty (tc_a2a_result_destroy is still safe). */
 TC_API int tc_a2a_solve(const tc_graph *g, const tc_a2a_options *o, tc_a2a_result *out, tc_error *err);
 TC_API void tc_a2a_result_destroy(tc_a2a_result *r);
+
+/* Analytic upper bounds on F, each an exact rational computed from the graph alone (no LP),
+   for comparing topologies and checking solvers (docs/alltoall.md). C = Σ c_e over arcs
+   that are not loops (a loop carries nothing).
+     distance   C / Σ_{s≠t} dist(s,t) (hop distances): every unit crosses at least that;
+     moore      C / (N·S_min(N,Δ)) with Δ the most distinct out- (or in-, the smaller)
+                neighbours of a node: paper 003 Theorem 1 (Eq. (25)), d/S_min(N,d) on a
+                d-regular graph of unit links; never better than the distance bound;
+     bisection  min(c(S→S̄), c(S̄→S)) / (|S|·|S̄|) for the balanced cut S (⌊N/2⌋ or ⌈N/2⌉
+                nodes) the search found, 4χ/N² for even N (paper 003 §2.3). Valid for any
+                cut: the search (Fiduccia–Mattheyses from seeded starts) decides only how
+                good it is; the cut is reported.
+   Refused like tc_a2a_solve: switches, N < 2, a node that cannot reach another (TC_EINPUT);
+   TC_ERANGE when a bound overflows 64-bit rationals. */
+typedef struct tc_a2a_bounds {
+  int32_t n;
+  int64_t capacity;     /* C */
+  int64_t distance_sum; /* Σ_{s≠t} dist(s,t) */
+  tc_rat distance;
+  int64_t moore_degree; /* Δ */
+  int64_t s_min;        /* S_min(N, Δ) (tc_moore_depth_sum) */
+  tc_rat moore;
+  tc_rat bisection;
+  int32_t cut_size;     /* |S| */
+  int64_t cut_out;      /* c(S→S̄) */
+  int64_t cut_in;       /* c(S̄→S) */
+  uint8_t *cut_side;    /* n: 1 for the nodes of S */
+  tc_rat best;          /* the least of the three (the Moore bound never is) */
+} tc_a2a_bounds;
+/* The three bounds; `seed` drives the cut search's random starts. */
+TC_API int tc_a2a_bounds_compute(const tc_graph *g, uint64_t seed, tc_a2a_bounds *out, tc_error *err);
+TC_API void tc_a2a_bounds_destroy(tc_a2a_bounds *b);
+/* (N-1)·f·b, paper 003 §5.2: the all-to-all throughput (bytes/s each node sends to the
+   others) that a rate f allows at link bandwidth b (bytes/s of capacity 1). */
+TC_API double tc_a2a_throughput_bound(int32_t n, double f, double link_bandwidth);
 
 #endif
