@@ -40,10 +40,23 @@
 typedef enum {
   TC_A2A_LP = 0,   /* master LP (6)-(9) + child LPs (10)-(14) through the LP engine */
   TC_A2A_FULL = 1, /* the full link MCF (1)-(5): small graphs only (docs/limits.md) */
+  TC_A2A_DW = 2,   /* column generation over per-source trees, to N = 1000 and beyond: stops
+                      at `gap` or `time_limit` (docs/alltoall.md, "Scaling"); no host cap, no
+                      per-commodity flows */
   TC_A2A_METHODS
 } tc_a2a_method;
 
 typedef enum { TC_A2A_CLP = 0, TC_A2A_GLPK = 1 } tc_a2a_engine;
+
+/* Where a long solve stands (method dw, once per round): F is known to lie in
+   [lower, upper] (floats of the solver's bounds; the certificate recomputes them exactly). */
+typedef struct tc_a2a_progress {
+  int64_t round;
+  double lower, upper, gap; /* gap = upper/lower − 1 */
+  int64_t columns;          /* trees in the master */
+  double seconds;           /* since the solve began */
+} tc_a2a_progress;
+typedef void (*tc_a2a_progress_fn)(const tc_a2a_progress *p, void *ctx);
 
 typedef struct tc_a2a_options {
   tc_a2a_method method;
@@ -54,10 +67,15 @@ typedef struct tc_a2a_options {
   int threads;        /* child LPs: 0 = in parallel when the work is large, 1 = serial, more =
                          that many threads */
   int children;       /* 1 (default): solve the child LPs for per-commodity flows */
-  double time_limit;  /* seconds per LP solve; 0 = none */
+  double time_limit;  /* seconds per LP solve (lp, full); of the whole solve (dw); 0 = none */
+  int symmetry;       /* dw: 1 (default) solves on the orbits of a free automorphism group
+                         (found by BLISS; the certificate is checked on the whole graph) */
+  tc_a2a_progress_fn progress; /* NULL, or called after every round of dw */
+  void *progress_ctx;
 } tc_a2a_options;
 
-/* method lp, engine clp, no host cap, gap 1e-6, threads 0, children 1, no time limit */
+/* method lp, engine clp, no host cap, gap 1e-6, threads 0, children 1, no time limit,
+   symmetry 1, no progress */
 TC_API void tc_a2a_options_default(tc_a2a_options *o);
 /* "lp" ... ; NULL for an unknown method */
 TC_API const char *tc_a2a_method_name(tc_a2a_method m);
@@ -92,7 +110,10 @@ typedef struct tc_a2a_result {
                                the children reproduced the master exactly) */
   double *length;           /* m: the dual lengths that gave upper_bound (loops 0) */
   double *host_length;      /* NULL (no host cap) or 2n: out-cap then in-cap node lengths */
-  int64_t lp_rows, lp_cols; /* size of the master LP */
+  int64_t lp_rows, lp_cols; /* size of the master LP (dw: its last one) */
+  int64_t rounds;           /* dw: column-generation rounds; 0 otherwise */
+  int stopped;              /* dw: 0 gap reached or optimal, 1 stopped by time_limit */
+  int32_t group;            /* dw: order of the automorphism group it solved with (1: none) */
 } tc_a2a_result;
 
 /* Solve and certify. On failure *out is left empty (tc_a2a_result_destroy is still safe). */

@@ -6,7 +6,7 @@
 
 #include "topocoll/a2a.h"
 
-static const char *const method_names[TC_A2A_METHODS] = {"lp", "full"};
+static const char *const method_names[TC_A2A_METHODS] = {"lp", "full", "dw"};
 
 void tc_a2a_options_default(tc_a2a_options *o) {
   memset(o, 0, sizeof *o);
@@ -18,6 +18,7 @@ void tc_a2a_options_default(tc_a2a_options *o) {
   o->threads = 0;
   o->children = 1;
   o->time_limit = 0;
+  o->symmetry = 1;
 }
 
 const char *tc_a2a_method_name(tc_a2a_method m) {
