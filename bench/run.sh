@@ -6,7 +6,8 @@
 #   end to end beside those kernels (bench_cli.py, under a minute: what a kernel leaves
 #   out — sorting, costing, output — shows there) and `topocoll forest` against the
 #   ForestColl authors' figures (bench_forest.py, a few minutes: 1024 GPUs take ~35 s a
-#   run); --exec adds the MPI executor overhead
+#   run) and the all-to-all master LP on Clp against GLPK (bench_a2a_lp, N = 16..64, at most
+#   3 runs: a few minutes, N = 64 takes 8-16 s a solve); --exec adds the MPI executor overhead
 #   (bench_exec.sh, about 5 minutes on a quiet machine), --sim the SMPI comparison
 #   (bench_sim.sh, most of an hour: every SMPI algorithm up to 1 GiB on three topologies),
 #   --sim-scale `topocoll simulate` on the 256- and 1024-node plans (bench_sim_scale.sh,
@@ -37,6 +38,8 @@ status=0
 ./build-bench/bench_find "$runs" | tee "$kernels/find.md" || status=1
 # ForestColl's tree packing (Algorithm 5) on generated D*; no CLI command drives it alone.
 ./build-bench/bench_forest_pack "$runs" || status=1
+# The LP engine's backends on paper 003's master LP (Clp, the default, against GLPK).
+./build-bench/bench_a2a_lp "$((runs < 3 ? runs : 3))" 64 || status=1
 python3 bench/bench_cli.py --bin build-bench/topocoll --runs "$runs" --kernels "$kernels"/*.md || status=1
 python3 bench/bench_forest.py --bin build-bench/topocoll --runs "$runs" || status=1
 if [ "$exec_bench" = 1 ]; then bash bench/bench_exec.sh --build build-bench || status=1; fi

@@ -4,7 +4,8 @@
 ** What is checked:
 **   - the exact values of paper 003 and its §6 table, every one certified exact (lower bound
 **     == upper bound as rationals) and reproduced by the per-commodity flows of the child
-**     LPs: Q3 1/4, K4,4 2/5, the 3x3x3 torus 1/9 and, with host cap 4, 2/27; GenKautz
+**     LPs: Q3 1/4, K4,4 2/5, the 3x3x3 torus 1/9 and, with host cap 4, 2/27, and
+**     genkautz(4,32) 4/85 (exact only through the least-flow master at F = upper); GenKautz
 **     (N,d) = (8,2) 1/9, (12,2) 3/43, (16,2) 3/77, (8,3) 1/4, (12,3) 5/33, (16,3) 1/12,
 **     (10,4) 2/7, (12,4) 2/13, (16,4) 7/53 — our genkautz family keeps its loops and the
 **     paper's table drops them: a loop carries nothing, so both give the same F (checked
@@ -64,6 +65,9 @@ static void test_paper_values(void **state) {
   expect_exact("torus(3,3,3)", 0, TC_A2A_GLPK, 1, 9);
   expect_exact("torus(3,3,3)", 4, TC_A2A_CLP, 2, 27);
   expect_exact("torus(3,3,3)", 4, TC_A2A_GLPK, 2, 27);
+  /* exact through the least-flow master (the first vertex's fractions are not recovered) */
+  expect_exact("genkautz(4,32)", 0, TC_A2A_CLP, 4, 85);
+  expect_exact("genkautz(4,32)", 0, TC_A2A_GLPK, 4, 85);
 }
 
 static void test_genkautz_table(void **state) {

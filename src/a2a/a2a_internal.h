@@ -37,9 +37,10 @@ typedef struct tci_a2a_lp_answer {
 void tci_a2a_lp_answer_destroy(tci_a2a_lp_answer *a);
 
 /* The master LP (6)-(9): per-source flows flow[s·m + a]. TC_EFAIL naming the solver's
-   status when it does not reach an optimum. */
-int tci_a2a_master_solve(const tc_graph *g, tci_lp_engine engine, tc_rat host_cap, double time_limit,
-                         tci_a2a_lp_answer *out, tc_error *err);
+   status when it does not reach an optimum. With fix_f (NULL: maximize F): F pinned to
+   *fix_f and the least total flow instead (lengths then are not duals of (6)-(9): ignore). */
+int tci_a2a_master_solve(const tc_graph *g, tci_lp_engine engine, tc_rat host_cap, const tc_rat *fix_f,
+                         double time_limit, tci_a2a_lp_answer *out, tc_error *err);
 
 /* Largest N(N-1)·(arcs) the full link MCF takes (the oracle is for small graphs). */
 #define TCI_A2A_FULL_MAX_VARS 400000

@@ -13,6 +13,11 @@
 ** neither takes part, and a loop's length in the certificate is 0. The host rows are the
 ** "per-node aggregate caps" reading of Fig. 2: all flow through a node's NIC passes its host.
 ** The capacity and host rows' duals are the lengths of the upper-bound certificate.
+**
+** With fix_f the same rows give a second LP: F pinned to a value (the certified upper bound)
+** and the least total flow. Its optimal vertex is sparser, and its fractions usually have
+** small denominators, so it is what makes a bound exact when the first vertex's fractions
+** could not be recovered (solve.c). Its duals are not lengths and are not returned.
 */
 #include <stdlib.h>
 
@@ -25,8 +30,8 @@ void tci_a2a_lp_answer_destroy(tci_a2a_lp_answer *a) {
   a->flow = a->length = a->host_length = NULL;
 }
 
-int tci_a2a_master_solve(const tc_graph *g, tci_lp_engine engine, tc_rat host_cap, double time_limit,
-                         tci_a2a_lp_answer *out, tc_error *err) {
+int tci_a2a_master_solve(const tc_graph *g, tci_lp_engine engine, tc_rat host_cap, const tc_rat *fix_f,
+                         double time_limit, tci_a2a_lp_answer *out, tc_error *err) {
   const int32_t n = g->n;
   const int64_t m = g->m;
   const int host = host_cap.num > 0;
@@ -67,6 +72,11 @@ int tci_a2a_master_solve(const tc_graph *g, tci_lp_engine engine, tc_rat host_ca
   for (int64_t r = cons0; r < host0; r++) row[k] = (int32_t)r, val[k++] = -1;
   col_arc[c++] = -1;
   start[c] = k;
+  double f_lo = 0, f_hi = TCI_LP_INF;
+  if (fix_f) { /* least total flow at F fixed: obj 1 on every x, F pinned */
+    obj[0] = 0;
+    f_lo = f_hi = (double)fix_f->num / (double)fix_f->den;
+  }
   for (int32_t s = 0; s < n; s++)
     for (int64_t a = 0; a < m; a++) {
       int32_t u = g->src[a], v = g->dst[a];
@@ -79,12 +89,26 @@ int tci_a2a_master_solve(const tc_graph *g, tci_lp_engine engine, tc_rat host_ca
         row[k] = (int32_t)(host0 + n + v), val[k++] = 1;
       }
       col_arc[c] = (int64_t)s * m + a;
+      obj[c] = fix_f ? 1 : 0;
       start[++c] = k;
     }
-  if ((rc = tci_lp_create(engine, 1, &lp, err))) goto done;
+  double *clo = malloc(sizeof *clo * (size_t)c), *chi = malloc(sizeof *chi * (size_t)c);
+  if (!clo || !chi) {
+    free(clo), free(chi);
+    rc = tc_error_set(err, TC_ENOMEM, "a2a: out of memory for the master LP");
+    goto done;
+  }
+  for (int64_t j = 0; j < c; j++) clo[j] = 0, chi[j] = TCI_LP_INF;
+  clo[0] = f_lo, chi[0] = f_hi;
+  if ((rc = tci_lp_create(engine, fix_f ? 0 : 1, &lp, err))) {
+    free(clo), free(chi);
+    goto done;
+  }
   tci_lp_set_time_limit(lp, time_limit);
   if ((rc = tci_lp_add_rows(lp, (int32_t)rows, lo, hi, NULL, NULL, NULL, err))) goto done;
-  if ((rc = tci_lp_add_cols(lp, (int32_t)c, obj, NULL, NULL, start, row, val, err))) goto done;
+  rc = tci_lp_add_cols(lp, (int32_t)c, obj, clo, chi, start, row, val, err);
+  free(clo), free(chi);
+  if (rc) goto done;
   tci_lp_status st;
   if ((rc = tci_lp_optimize(lp, &st, err))) goto done;
   if (st != TCI_LP_OPTIMAL) {

@@ -4,6 +4,7 @@
 */
 #include <string.h>
 
+#include "lp/lp.h"
 #include "topocoll/a2a.h"
 
 static const char *const method_names[TC_A2A_METHODS] = {"lp", "full", "dw"};
@@ -39,11 +40,12 @@ int tc_a2a_method_parse(const char *name, tc_a2a_method *out, tc_error *err) {
   return tc_error_set(err, TC_EINPUT, "unknown all-to-all method '%s' (%s)", name ? name : "", list);
 }
 
-const char *tc_a2a_engine_name(tc_a2a_engine e) { return e == TC_A2A_GLPK ? "glpk" : "clp"; }
+/* The engines are the LP engine's (lp.h): its names, its parser. */
+const char *tc_a2a_engine_name(tc_a2a_engine e) { return tci_lp_engine_name(e == TC_A2A_GLPK ? TCI_LP_GLPK : TCI_LP_CLP); }
 
 int tc_a2a_engine_parse(const char *name, tc_a2a_engine *out, tc_error *err) {
-  if (name && strcmp(name, "clp") == 0) *out = TC_A2A_CLP;
-  else if (name && strcmp(name, "glpk") == 0) *out = TC_A2A_GLPK;
-  else return tc_error_set(err, TC_EINPUT, "unknown LP engine '%s' (clp|glpk)", name ? name : "");
-  return TC_OK;
+  tci_lp_engine e;
+  int rc = tci_lp_engine_parse(name, &e, err);
+  if (!rc) *out = e == TCI_LP_GLPK ? TC_A2A_GLPK : TC_A2A_CLP;
+  return rc;
 }

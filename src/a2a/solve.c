@@ -38,6 +38,36 @@ static int upper_bound(const tc_graph *g, tc_rat host_cap, const double *len, co
   return rc;
 }
 
+/* The least-flow master at F = the certified upper bound: when its flows certify a better
+   lower bound (exactly the upper, usually), they replace r's per-source flows. Returns 1 when
+   they are not better (or the LP fails: the solver may find the pinned F infeasible by its
+   tolerances), 0 when replaced. */
+static int least_flow(const tc_graph *g, tci_lp_engine engine, tc_rat host, const tc_a2a_options *o,
+                      tc_a2a_result *r, const int32_t *src, const int32_t *dst, tci_a2a_lower *lower) {
+  const int64_t nm = (int64_t)g->n * g->m;
+  tci_a2a_lp_answer ans = {0};
+  tc_error err;
+  if (tci_a2a_master_solve(g, engine, host, &r->upper_exact, o->time_limit, &ans, &err)) return 1;
+  int64_t *units = malloc(sizeof *units * (size_t)(nm > 0 ? nm : 1)), den;
+  tci_a2a_lower lo2;
+  int better = 0;
+  if (units) {
+    tci_a2a_rationalize(ans.flow, nm, units, &den);
+    better = !tci_a2a_certify_lower(g, host, g->n, src, dst, units, den, &lo2, &err) &&
+             tc_rat_cmp(lo2.value, lower->value) > 0;
+  }
+  tci_a2a_lp_answer_destroy(&ans);
+  if (!better) {
+    free(units);
+    return 1;
+  }
+  free(r->source_flow);
+  r->source_flow = units;
+  r->den = den;
+  *lower = lo2;
+  return 0;
+}
+
 int tc_a2a_solve(const tc_graph *g, const tc_a2a_options *o, tc_a2a_result *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   tc_a2a_options def;
@@ -87,9 +117,12 @@ int tc_a2a_solve(const tc_graph *g, const tc_a2a_options *o, tc_a2a_result *out,
     r.rounds = dw.rounds, r.stopped = dw.timed_out, r.group = dw.group;
     tci_a2a_dw_answer_destroy(&dw);
   } else {
-    if ((rc = tci_a2a_master_solve(g, engine, host, o->time_limit, &ans, err))) goto fail;
+    if ((rc = tci_a2a_master_solve(g, engine, host, NULL, o->time_limit, &ans, err))) goto fail;
     tci_a2a_rationalize(ans.flow, (int64_t)n * m, r.source_flow, &r.den);
   }
+  /* the upper bound first: when the master's vertex cannot be recovered exactly, the least
+     flow at F = upper may be (master.c), and then the bounds meet */
+  if ((rc = upper_bound(g, host, ans.length, ans.host_length, &r.upper_exact, err))) goto fail;
   r.f = ans.f;
   r.lp_rows = ans.rows, r.lp_cols = ans.cols;
   src = malloc(sizeof *src * (size_t)n * (size_t)n);
@@ -100,6 +133,8 @@ int tc_a2a_solve(const tc_graph *g, const tc_a2a_options *o, tc_a2a_result *out,
   }
   for (int32_t s = 0; s < n; s++) src[s] = s, dst[s] = -1;
   if ((rc = tci_a2a_certify_lower(g, host, n, src, dst, r.source_flow, r.den, &lower, err))) goto fail;
+  /* when that fails the first flows are kept: their bound stands */
+  if (o->method == TC_A2A_LP && tc_rat_cmp(lower.value, r.upper_exact) != 0) (void)least_flow(g, engine, host, o, &r, src, dst, &lower);
   r.lower_exact = lower.value;
   if (o->method == TC_A2A_LP && o->children) {
     /* each child must deliver what the certificate says every commodity receives */
@@ -133,7 +168,6 @@ int tc_a2a_solve(const tc_graph *g, const tc_a2a_options *o, tc_a2a_result *out,
     if (rc) goto fail;
     r.commodity_lower = cl.value;
   }
-  if ((rc = upper_bound(g, host, ans.length, ans.host_length, &r.upper_exact, err))) goto fail;
   r.length = ans.length, ans.length = NULL;
   r.host_length = ans.host_length, ans.host_length = NULL;
   r.lower_bound = tc_rat_to_double(r.lower_exact);
