@@ -253,10 +253,10 @@ static int add_columns(dw *d, const uint8_t *take, tc_error *err) {
 }
 
 /* Solve the master. *limited = 1 when the time limit stopped it (its answer is then not
-   used: the last optimal one stands). */
+   used: the last optimal one stands; the first solve has no limit, so there is one). */
 static int solve_master(dw *d, double deadline, int *limited, tc_error *err) {
   *limited = 0;
-  if (deadline > 0) {
+  if (deadline > 0 && d->z > 0) { /* the first master always runs to its optimum: an answer */
     double left = deadline - omp_get_wtime();
     tci_lp_set_time_limit(d->lp, left > 0.01 ? left : 0.01);
   }
