@@ -75,5 +75,9 @@ expect_err 2 "topocoll a2a: the dw method takes no host cap (use --method lp for
 expect_err 2 "topocoll a2a: --time-limit: time \"-1s\" must not be negative" "$bin" a2a 'hypercube(3)' --time-limit -1s
 expect_err 2 "topocoll a2a: all-to-all needs a graph of compute nodes only: node 2 is a switch (5 switches)" \
   "$bin" a2a 'fattree(2)' --method dw
+# the memory estimate (src/a2a/dw.c: flows 64·256·16, trees 16·63·8, group 4·64·4, pool
+# 4·79·64·36 bytes = 998,976) against the limit, before anything is spent
+expect_err 2 "topocoll a2a: all-to-all column generation needs about 999 KB (64 sources, 256 arcs) but the memory limit is 500 KB; raise the limit with --max-memory SIZE" \
+  "$bin" a2a 'genkautz(4,64)' --method dw --max-memory 500KB
 
 finish cli_a2a_scale

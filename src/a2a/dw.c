@@ -405,13 +405,17 @@ static int source_flows(const dw *d, int64_t *units, int64_t *den, tc_error *err
   return TC_OK;
 }
 
-/* Memory of the solve, checked before it is spent: the flows (n·m integers, twice while
+/* Memory of the solve, checked before it is spent (the group is known by then; its search
+   holds at most N² entries, TCI_A2A_SYM_MAX_NODES): the flows (n·m integers, twice while
    they are handed over), one round's trees (n-1 arcs and loads per representative), the
-   group's elements, and the column pool with the LP's copies (POOL_PER_ROW + 1 columns per
-   row of up to n entries, kept three times: ours, the LP's column copy and its row copy). */
-static int check_budget(const tc_graph *g, int64_t rows, tc_error *err) {
-  double n = g->n, m = (double)g->m;
-  double need = n * m * 16 + n * (n - 1) * 8 + n * n * 4 + (double)(POOL_PER_ROW + 1) * (double)rows * n * 3 * 12;
+   group's elements, and the column pool with the LP's copies of it (POOL_PER_ROW + 1 columns
+   per row, each of up to min(n, rows) entries, kept three times: ours, the LP's column copy
+   and its row copy). Measured peaks: genkautz(4,1000) 75 MB (estimate 101 MB),
+   jellyfish(256,4) without a group 73 MB (estimate 52 MB). */
+static int check_budget(const tc_graph *g, const tci_a2a_sym *sym, int64_t rows, tc_error *err) {
+  double n = g->n, m = (double)g->m, entries = n < (double)rows ? n : (double)rows;
+  double need = n * m * 16 + (double)sym->nreps * (n - 1) * 8 + (double)sym->order * n * 4 +
+                (double)(POOL_PER_ROW + 1) * (double)rows * entries * 3 * 12;
   char detail[96];
   snprintf(detail, sizeof detail, "%d sources, %lld arcs", g->n, (long long)g->m);
   return tci_budget_check(need, "all-to-all column generation", detail, err);
@@ -473,10 +477,13 @@ int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answ
   dw d = {.g = g, .sym = &sym, .n = n, .m = m};
   uint8_t *take = NULL;
   double *lo = NULL, *hi = NULL;
-  int rc = check_budget(g, m + n, err);
+  int rc = o->symmetry ? tci_a2a_sym_find(g, 1, &sym, err) : tci_a2a_sym_trivial(g, &sym, err);
   if (rc) return rc;
-  if ((rc = o->symmetry ? tci_a2a_sym_find(g, 1, &sym, err) : tci_a2a_sym_trivial(g, &sym, err))) return rc;
   int32_t nreps = sym.nreps, classes = sym.nclasses;
+  if ((rc = check_budget(g, &sym, (int64_t)classes + nreps, err))) {
+    tci_a2a_sym_destroy(&sym);
+    return rc;
+  }
   d.nreps = nreps;
   d.rows = classes + nreps;
   size_t slots = (size_t)nreps * (size_t)(n - 1);
