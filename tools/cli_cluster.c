@@ -27,13 +27,15 @@ int tc_cli_cluster_finish_workload(const tc_cli_command *cmd, void *opts, tc_cli
 }
 
 int tc_cli_cluster_finish_a2a(const tc_cli_command *cmd, void *opts, tc_cli_cluster *c) {
-  c->a2a_time_limit = TC_FIND_A2A_TIME_LIMIT;
+  c->workload.a2a_time_limit = TC_FIND_A2A_TIME_LIMIT;
   if (c->a2a_size_text && !c->has_workload)
     return tc_cli_usage_error(cmd->name, "--a2a-size weighs all-to-alls against the allreduce workload: give "
                               "--alpha, --link-bw and --size too");
   if (c->a2a_weight_text && !c->a2a_size_text) return tc_cli_usage_error(cmd->name, "--a2a-weight needs --a2a-size");
   int status = tc_cli_convert(cmd, opts, "--a2a-size", "--a2a-time-limit", NULL);
   if (status) return status;
+  if (!(c->workload.a2a_time_limit > 0))
+    return tc_cli_usage_error(cmd->name, "--a2a-time-limit must be positive, got '%s'", c->a2a_limit_text);
   if (c->a2a_size_text && c->a2a_size <= 0)
     return tc_cli_usage_error(cmd->name, "--a2a-size must be positive, got '%s'", c->a2a_size_text);
   double weight = 1;

@@ -16,7 +16,7 @@
 ** M bytes per node, W per allreduce, weighed in the choice; they need the workload) and
 ** --a2a-time-limit T (per member). After a 0, `a2a` is 1 when any of them was given,
 ** workload.a2a_bytes / a2a_weight hold --a2a-size / --a2a-weight (default 1) and
-** a2a_time_limit the limit (default TC_FIND_A2A_TIME_LIMIT).
+** workload.a2a_time_limit the limit (default TC_FIND_A2A_TIME_LIMIT).
 */
 #ifndef TC_TOOLS_CLI_CLUSTER_H
 #define TC_TOOLS_CLI_CLUSTER_H
@@ -35,7 +35,6 @@ typedef struct tc_cli_cluster {
   const char *a2a_size_text, *a2a_weight_text, *a2a_limit_text;
   int a2a;               /* certify the all-to-all MCF of the members */
   int64_t a2a_size;
-  double a2a_time_limit; /* seconds per member */
 } tc_cli_cluster;
 
 /* The option table entries of a tc_cli_cluster member `member` of the options struct `type`. */
@@ -59,7 +58,7 @@ typedef struct tc_cli_cluster {
    .value = offsetof(type, member.a2a_size)},                                                           \
   {.name = "--a2a-weight", .kind = TC_CLI_STRING, .text = offsetof(type, member.a2a_weight_text)},      \
   {.name = "--a2a-time-limit", .kind = TC_CLI_SECONDS, .text = offsetof(type, member.a2a_limit_text),   \
-   .value = offsetof(type, member.a2a_time_limit)}
+   .value = offsetof(type, member.workload.a2a_time_limit)}
 
 /* The help lines of those options. */
 #define TC_CLI_A2A_HELP                                                                                   \
@@ -69,7 +68,8 @@ typedef struct tc_cli_cluster {
   "                    (M/N)/(f*link-bw) at the certified f is added to the choice (implies\n"     \
   "                    --a2a; needs --alpha, --link-bw and --size)\n"                               \
   "  --a2a-weight W    all-to-alls per allreduce in that choice (default 1; a positive number)\n"   \
-  "  --a2a-time-limit T  per member's MCF (default 60s), then the certified bounds reached\n"
+  "  --a2a-time-limit T  per member's MCF (default 60s), then the certified bounds reached\n"   \
+  "                    are reported\n"
 
 /* Check and convert the all-to-all options (after tc_cli_cluster_finish): --a2a-size needs
    the workload, --a2a-weight needs --a2a-size, then the values. Returns an exit code. */

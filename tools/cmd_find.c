@@ -419,7 +419,7 @@ static void on_a2a_progress(void *ctx, const tc_frontier *f, int32_t member, int
 static int certify_a2a(tc_frontier *f, const tc_cli_cluster *cl, tc_error *err) {
   tc_find_a2a_options ao;
   tc_find_a2a_options_default(&ao);
-  ao.time_limit = cl->a2a_time_limit;
+  ao.time_limit = cl->workload.a2a_time_limit;
   a2a_progress_ctx pc = {A2A_ROUND_EVERY};
   if (f->nodes >= A2A_PROGRESS_NODES) {
     ao.progress = on_a2a_progress;

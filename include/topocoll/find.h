@@ -115,12 +115,13 @@ TC_API int tc_candidate_measure(tc_candidate *c, const tc_graph *g, const tc_sch
 /* A workload: allreduce sizes M_i (bytes) with weights w_i, per-step latency α (s), and the
    bandwidth of one link (bytes/s); B = degree * link_bw. With a2a_bytes > 0 it also runs
    all-to-alls in which every node sends a2a_bytes, a2a_weight of them per allreduce (zero
-   both: none; zero-initialise what you do not set). */
+   both: none; zero-initialise what you do not set); a2a_time_limit bounds the certification
+   of each member's MCF when a plan weighs them (seconds; 0: TC_FIND_A2A_TIME_LIMIT). */
 typedef struct tc_workload {
   int32_t count;
   double bytes[64], weight[64];
   double alpha_s, link_bw;
-  double a2a_bytes, a2a_weight;
+  double a2a_bytes, a2a_weight, a2a_time_limit;
 } tc_workload;
 
 /* Parse an allreduce size list into w->count, w->bytes, w->weight: "1MB" (one size),
