@@ -36,8 +36,6 @@ int tc_cli_cluster_finish_a2a(const tc_cli_command *cmd, void *opts, tc_cli_clus
   if (status) return status;
   if (!(c->workload.a2a_time_limit > 0))
     return tc_cli_usage_error(cmd->name, "--a2a-time-limit must be positive, got '%s'", c->a2a_limit_text);
-  if (c->a2a_size_text && c->a2a_size <= 0)
-    return tc_cli_usage_error(cmd->name, "--a2a-size must be positive, got '%s'", c->a2a_size_text);
   double weight = 1;
   if (c->a2a_weight_text) {
     char *end = NULL;

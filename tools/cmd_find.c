@@ -255,14 +255,13 @@ static void print_json(const tc_frontier *f, const find_options *o) {
   json_object_set_new(bound, "tb_factor", json_string(tau));
   json_object_set_new(bound, "tb_factor_float", json_real(tc_rat_to_double(f->bound_tau)));
   if (cl->has_workload) json_object_set_new(bound, "time_s", json_real(bound_time(f, &cl->workload)));
-  if (cl->a2a) {
-    format_rat(f->bound_mcf, tau, sizeof tau);
-    json_object_set_new(bound, "mcf", json_string(tau));
-    format_rat(bound_a2a_tb(f), tau, sizeof tau);
-    json_object_set_new(bound, "alltoall_tb_factor", json_string(tau));
-    if (cl->workload.a2a_bytes > 0)
-      json_object_set_new(bound, "alltoall_time_s", json_real(bound_a2a_time(f, &cl->workload)));
-  }
+  /* analytic, so always there (the members' values need --a2a) */
+  format_rat(f->bound_mcf, tau, sizeof tau);
+  json_object_set_new(bound, "mcf", json_string(tau));
+  format_rat(bound_a2a_tb(f), tau, sizeof tau);
+  json_object_set_new(bound, "alltoall_tb_factor", json_string(tau));
+  if (cl->workload.a2a_bytes > 0)
+    json_object_set_new(bound, "alltoall_time_s", json_real(bound_a2a_time(f, &cl->workload)));
   json_object_set_new(root, "bound", bound);
   if (cl->has_workload) {
     json_object_set_new(root, "workload", workload_json(&cl->workload));
