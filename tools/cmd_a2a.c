@@ -50,7 +50,8 @@ void tc_cmd_a2a_help(void) {
       "                  lp, full: the limit of each LP solve\n"
       "  --progress      dw: a line per round on stderr (bounds, gap, columns, time)\n"
       "  --no-symmetry   dw: solve every source, not only one per orbit of the automorphisms\n"
-      "  --threads N     child LPs on N threads (default: OpenMP's; 1: serial)\n"
+      "  --threads N     child LPs (dw: its shortest-path trees) on N threads (default:\n"
+      "                  OpenMP's; 1: serial)\n"
       "  --json          print a JSON document instead (docs/formats.md)\n" TC_CLI_MAX_MEMORY_HELP
       "\n"
       "The analytic bounds (distance, Moore, bisection: docs/alltoall.md) are printed too.\n"
