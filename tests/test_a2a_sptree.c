@@ -6,8 +6,10 @@
 **     the settle order is nondecreasing with parents first;
 **   - loads equal the arc counts of walking every compute sink's tree path to the root;
 **     arcs above switches only are left out;
-**   - cost equals Σ dist over compute sinks (INFINITY when one is unreached), and tci_sptree_costs equals one tree per
-**     source, serially and with OpenMP (forced by a graph large enough);
+**   - cost equals Σ dist over compute sinks (INFINITY when one is unreached);
+**   - the threading threshold: a round of 1600 trees on torus(40,40) is parallel, one of 64
+**     trees on genkautz(4,64) is not, and the torus's trees under unit lengths cost the
+**     hop-distance sum 32000 from every source;
 **   - a hand example: the 4-cycle with one long arc, exact tree, loads and cost.
 */
 #include <setjmp.h>
@@ -126,20 +128,8 @@ static void test_random_against_floyd(void **state) {
     tci_sptree t;
     tc_error err;
     assert_int_equal(tci_sptree_init(&t, n, &err), TC_OK);
-    int32_t *srcs = malloc((size_t)n * sizeof *srcs);
-    double *per = malloc((size_t)n * sizeof *per);
-    for (int s = 0; s < n; s++) {
-      check_tree(g, len, fw, &t, s);
-      srcs[s] = s;
-    }
-    assert_int_equal(tci_sptree_costs(g, len, srcs, n, per, &err), TC_OK);
-    for (int s = 0; s < n; s++) {
-      tci_sptree_build(&t, g, len, s);
-      assert_true(per[s] == tci_sptree_cost(&t, g));
-    }
+    for (int s = 0; s < n; s++) check_tree(g, len, fw, &t, s);
     tci_sptree_destroy(&t);
-    free(srcs);
-    free(per);
     free(fw);
     free(len);
     tc_graph_destroy(g);
@@ -171,24 +161,25 @@ static void test_hand_example(void **state) {
   tc_graph_destroy(g);
 }
 
-/* A torus big enough that tci_sptree_costs runs threaded: every source's sum equals the
-   serial tree's (and, by symmetry and unit lengths, the hop-distance sum 2·(0+1+..)). */
-static void test_costs_threaded(void **state) {
+/* The threshold of tci_sptree_parallel, and trees on the torus: by symmetry and unit lengths
+   every source's sum is the hop-distance sum, 2·40·(2·(1+..+19) + 20) = 32000. */
+static void test_threshold_and_torus(void **state) {
   (void)state;
-  tc_graph *g = tc_test_spec("torus(40,40)");
+  tc_graph *g = tc_test_spec("torus(40,40)"), *small = tc_test_spec("genkautz(4,64)");
   assert_true(tci_sptree_parallel(g, g->n));
+  assert_false(tci_sptree_parallel(small, small->n));
   double *len = malloc((size_t)g->m * sizeof *len);
   for (int64_t a = 0; a < g->m; a++) len[a] = 1;
-  int32_t *srcs = malloc((size_t)g->n * sizeof *srcs);
-  double *per = malloc((size_t)g->n * sizeof *per);
-  for (int32_t s = 0; s < g->n; s++) srcs[s] = s;
+  tci_sptree t;
   tc_error err;
-  assert_int_equal(tci_sptree_costs(g, len, srcs, g->n, per, &err), TC_OK);
-  /* one dimension of 40: Σ_x min(x, 40-x) = 2·(1+..+19) + 20 = 400; two: 2·40·400 */
-  for (int32_t s = 0; s < g->n; s++) assert_true(per[s] == 32000.0);
+  assert_int_equal(tci_sptree_init(&t, g->n, &err), TC_OK);
+  for (int32_t s = 0; s < g->n; s += 37) {
+    tci_sptree_build(&t, g, len, s);
+    assert_true(tci_sptree_cost(&t, g) == 32000.0);
+  }
+  tci_sptree_destroy(&t);
   free(len);
-  free(srcs);
-  free(per);
+  tc_graph_destroy(small);
   tc_graph_destroy(g);
 }
 
@@ -196,7 +187,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_against_floyd),
       cmocka_unit_test(test_hand_example),
-      cmocka_unit_test(test_costs_threaded),
+      cmocka_unit_test(test_threshold_and_torus),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,8 +64,8 @@ typedef struct tc_a2a_options {
   tc_rat host_cap;    /* per-node aggregate cap (link-capacity units); num 0: none */
   double gap;         /* acceptable relative gap upper/lower − 1 (default 1e-6): the CLI fails
                          (exit 1) above it; the "dw" method stops at it */
-  int threads;        /* child LPs: 0 = in parallel when the work is large, 1 = serial, more =
-                         that many threads */
+  int threads;        /* child LPs (dw: its trees): 0 = in parallel when the work is large,
+                         1 = serial, more = that many threads */
   int children;       /* 1 (default): solve the child LPs for per-commodity flows */
   double time_limit;  /* seconds per LP solve (lp, full); of the whole solve (dw); 0 = none */
   int symmetry;       /* dw: 1 (default) solves on the orbits of a free automorphism group

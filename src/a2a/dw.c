@@ -140,6 +140,7 @@ typedef struct dw {
   double *t_cost, *t_rc;
   uint64_t *t_hash;
   double *l_master, *l_best, *l_price, *mu; /* arc lengths (m), convexity duals (nreps) */
+  int threads;            /* pricing threads (0: OpenMP's default) */
   double best_bound;      /* best lower bound on z* */
   double z;               /* the last optimal master's value */
 } dw;
@@ -166,8 +167,8 @@ static uint64_t tree_hash(const int32_t *arc, const int32_t *load, int32_t len) 
 static int price(dw *d, tc_error *err) {
   const tc_graph *g = d->g;
   int32_t n = d->n, nreps = d->nreps;
-  int failed = 0;
-#pragma omp parallel if (tci_sptree_parallel(g, nreps))
+  int failed = 0, threads = d->threads > 0 ? d->threads : omp_get_max_threads();
+#pragma omp parallel if (tci_sptree_parallel(g, nreps) && threads > 1) num_threads(threads)
   {
     tci_sptree tree;
     int ok = tci_sptree_init(&tree, n, NULL) == TC_OK;
@@ -474,7 +475,7 @@ int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answ
   if (m > INT32_MAX / 2)
     return tc_error_set(err, TC_ERANGE, "all-to-all dw: %lld arcs is too many", (long long)m);
   tci_a2a_sym sym = {0};
-  dw d = {.g = g, .sym = &sym, .n = n, .m = m};
+  dw d = {.g = g, .sym = &sym, .n = n, .m = m, .threads = o->threads};
   uint8_t *take = NULL;
   double *lo = NULL, *hi = NULL;
   int rc = o->symmetry ? tci_a2a_sym_find(g, 1, &sym, err) : tci_a2a_sym_trivial(g, &sym, err);

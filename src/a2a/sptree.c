@@ -11,7 +11,6 @@
 #include "a2a/sptree.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,27 +144,4 @@ double tci_sptree_cost(const tci_sptree *t, const tc_graph *g) {
 
 int tci_sptree_parallel(const tc_graph *g, int64_t nsrc) {
   return (double)nsrc * ((double)g->n + (double)g->m) >= PARALLEL_VISITS;
-}
-
-int tci_sptree_costs(const tc_graph *g, const double *len, const int32_t *srcs, int32_t nsrc, double *per,
-                     tc_error *err) {
-  int failed = 0;
-#pragma omp parallel if (tci_sptree_parallel(g, nsrc))
-  {
-    tci_sptree t;
-    int ok = tci_sptree_init(&t, g->n, NULL) == TC_OK;
-    if (!ok) {
-#pragma omp atomic write
-      failed = 1;
-    }
-#pragma omp for schedule(dynamic, 4)
-    for (int32_t i = 0; i < nsrc; i++) {
-      if (!ok) continue;
-      tci_sptree_build(&t, g, len, srcs[i]);
-      per[i] = tci_sptree_cost(&t, g);
-    }
-    tci_sptree_destroy(&t);
-  }
-  if (failed) return tc_error_set(err, TC_ENOMEM, "out of memory for shortest-path trees of %d nodes", g->n);
-  return TC_OK;
 }

@@ -53,14 +53,9 @@ void tci_sptree_build(tci_sptree *t, const tc_graph *g, const double *len, int32
    arc's head. Capacity: reached - 1 entries. */
 int32_t tci_sptree_loads(tci_sptree *t, const tc_graph *g, int32_t *arc, int32_t *load);
 
-/* Σ dist[v] over reached compute nodes v != root: the length of the tree's column. */
+/* Σ dist[v] over compute nodes v != root (INFINITY when one is unreached): the length of
+   the tree's column. */
 double tci_sptree_cost(const tci_sptree *t, const tc_graph *g);
-
-/* For every source srcs[i] (i < nsrc): per[i] = Σ_t dist_len(srcs[i], t) over compute
-   nodes t != srcs[i] (INFINITY if one is unreachable). Spread over OpenMP threads when the
-   work is large enough to pay for them. */
-int tci_sptree_costs(const tc_graph *g, const double *len, const int32_t *srcs, int32_t nsrc, double *per,
-                     tc_error *err);
 
 /* 1 when nsrc trees over g are worth OpenMP threads (one home for the threshold: a
    parallel region costs milliseconds of spinning here, so small rounds stay serial). */

@@ -8,7 +8,9 @@
 ** identity fixes a node or two different elements send node 0 to the same place (either
 ** means the group is not free). Candidates are the generators BLISS returns and seeded
 ** pseudo-random elements (product replacement); one that is not semiregular itself is
-** replaced by a power of prime order without fixed points, when it has one.
+** replaced by a power of prime order without fixed points, when it has one. Greedy growth
+** can block itself (an early element that no translation commutes with freely), so a few
+** growths are tried and the largest group is kept.
 */
 #include "a2a/sym.h"
 
@@ -20,6 +22,7 @@
 
 #define CANDIDATES 64 /* random elements tried after the generators */
 #define SHAKE 32      /* product-replacement steps before the first random element */
+#define ATTEMPTS 4    /* greedy growths, the largest group kept */
 
 static int oom(tc_error *err) { return tc_error_set(err, TC_ENOMEM, "a2a: out of memory for the symmetry search"); }
 
@@ -209,32 +212,31 @@ static int make_semiregular(int32_t *y, int32_t n, int32_t *scratch) {
   return 0;
 }
 
-int tci_a2a_sym_find(const tc_graph *g, uint64_t seed, tci_a2a_sym *out, tc_error *err) {
-  memset(out, 0, sizeof *out);
-  int32_t n = g->n;
-  if (n > TCI_A2A_SYM_MAX_NODES) return tci_a2a_sym_trivial(g, out, err);
-  int32_t *gens = NULL, count = 0;
-  int rc = tc_graph_automorphism_generators(g, &gens, &count, err);
-  if (rc) return rc;
-  if (count == 0) return tci_a2a_sym_trivial(g, out, err);
-  grower w = {.n = n, .order = 1, .room = 1};
+/* One greedy growth: candidates are the generators (when `with_gens`) and then random
+   elements of a product-replacement stream seeded by `seed`. On return w holds the group
+   (w->elem, w->order); -1 out of memory. */
+static int grow(const int32_t *gens, int32_t count, int32_t n, uint64_t seed, int with_gens, grower *w) {
   int32_t slots = count < 8 ? 8 : count;
-  w.elem = malloc(sizeof *w.elem * (size_t)n);
-  w.idx = malloc(sizeof *w.idx * (size_t)n);
+  int rc = 0;
+  w->n = n, w->order = 1, w->room = 1, w->ngens = 0;
+  w->elem = malloc(sizeof *w->elem * (size_t)n);
+  w->idx = malloc(sizeof *w->idx * (size_t)n);
+  w->gens = NULL;
   int32_t *pr = malloc(sizeof *pr * (size_t)(slots + 2) * (size_t)n); /* product replacement */
   int32_t *y = malloc(sizeof *y * (size_t)n), *scratch = malloc(sizeof *scratch * (4 * (size_t)n + 1));
-  if (!w.elem || !w.idx || !pr || !y || !scratch) {
-    rc = oom(err);
-    goto done;
+  if (!w->elem || !w->idx || !pr || !y || !scratch) {
+    free(pr), free(y), free(scratch);
+    return -1;
   }
-  for (int32_t u = 0; u < n; u++) w.elem[u] = u, w.idx[u] = -1;
-  w.idx[0] = 0;
+  for (int32_t u = 0; u < n; u++) w->elem[u] = u, w->idx[u] = -1;
+  w->idx[0] = 0;
   for (int32_t i = 0; i < slots; i++) memcpy(pr + (int64_t)i * n, gens + (int64_t)(i % count) * n, sizeof *pr * (size_t)n);
   int32_t *acc = pr + (int64_t)slots * n, *tmp = acc + n;
   for (int32_t u = 0; u < n; u++) acc[u] = u;
   tc_rng rng;
   tci_rng_seed(&rng, seed);
-  for (int32_t step = 0; step < count + SHAKE + CANDIDATES && w.order < n; step++) {
+  int32_t first = with_gens ? 0 : count;
+  for (int32_t step = first; step < count + SHAKE + CANDIDATES && w->order < n && !rc; step++) {
     if (step < count) {
       memcpy(y, gens + (int64_t)step * n, sizeof *y * (size_t)n);
     } else { /* product replacement: pr[i] = pr[i]·pr[j], acc = acc·pr[i] */
@@ -247,19 +249,41 @@ int tci_a2a_sym_find(const tc_graph *g, uint64_t seed, tci_a2a_sym *out, tc_erro
       if (step < count + SHAKE) continue;
       memcpy(y, acc, sizeof *y * (size_t)n);
     }
-    if (is_identity(y, n) || !make_semiregular(y, n, scratch) || w.idx[y[0]] >= 0) continue;
-    int r = try_extend(&w, y);
-    if (r < 0) {
-      rc = oom(err);
-      goto done;
+    if (is_identity(y, n) || !make_semiregular(y, n, scratch) || w->idx[y[0]] >= 0) continue;
+    if (try_extend(w, y) < 0) rc = -1;
+  }
+  free(pr), free(y), free(scratch);
+  return rc;
+}
+
+int tci_a2a_sym_find(const tc_graph *g, uint64_t seed, tci_a2a_sym *out, tc_error *err) {
+  memset(out, 0, sizeof *out);
+  int32_t n = g->n;
+  if (n > TCI_A2A_SYM_MAX_NODES) return tci_a2a_sym_trivial(g, out, err);
+  int32_t *gens = NULL, count = 0;
+  int rc = tc_graph_automorphism_generators(g, &gens, &count, err);
+  if (rc) return rc;
+  if (count == 0) return tci_a2a_sym_trivial(g, out, err);
+  /* a greedy growth can block itself with an early element: ATTEMPTS of them (the first
+     from the generators, the others from random elements alone), the largest group kept */
+  grower best = {0};
+  for (int attempt = 0; attempt < ATTEMPTS && best.order < n && !rc; attempt++) {
+    grower w = {0};
+    if (grow(gens, count, n, seed + (uint64_t)attempt, attempt == 0, &w) < 0) rc = oom(err);
+    if (!rc && w.order > best.order) {
+      free(best.elem), free(best.idx), free(best.gens);
+      best = w;
+    } else {
+      free(w.elem), free(w.idx), free(w.gens);
     }
   }
-  out->n = n;
-  out->order = w.order;
-  out->elem = w.elem, w.elem = NULL;
-  rc = orbits(g, out, err);
-done:
-  free(gens), free(w.elem), free(w.idx), free(w.gens), free(pr), free(y), free(scratch);
+  if (!rc) {
+    out->n = n;
+    out->order = best.order;
+    out->elem = best.elem, best.elem = NULL;
+    rc = orbits(g, out, err);
+  }
+  free(gens), free(best.elem), free(best.idx), free(best.gens);
   if (rc) tci_a2a_sym_destroy(out);
   return rc;
 }
