@@ -12,6 +12,7 @@
 ** fastest at the workload's a2a_bytes (steps·α + T_B, measured) is kept and written; for a
 ** routing, the routing itself too, as a route file.
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "plan/plan_internal.h"
@@ -25,11 +26,15 @@ typedef struct mcf_progress {
   void *ctx;
 } mcf_progress;
 
+/* (The progress lines are formatted here, not by plan_make.c's helper, which would make
+   the two files call each other.) */
 static void on_member(void *ctx, const tc_frontier *f, int32_t member, int done, const tc_a2a_progress *p) {
   const mcf_progress *mp = ctx;
-  if (done || p) return;
-  tci_plan_progress_line(mp->progress, mp->ctx, "certifying the all-to-all MCF of %s (%d of %d)",
-                         f->member[member].spec, (int)member + 1, (int)f->count);
+  if (done || p || !mp->progress) return;
+  char line[384];
+  snprintf(line, sizeof line, "certifying the all-to-all MCF of %s (%d of %d)", f->member[member].spec,
+           (int)member + 1, (int)f->count);
+  mp->progress(mp->ctx, line);
 }
 
 int tci_plan_certify_a2a(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
@@ -82,8 +87,11 @@ int tci_plan_alltoall(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error
     tc_cost cost;
     memset(&s, 0, sizeof s);
     memset(&cost, 0, sizeof cost);
-    tci_plan_progress_line(progress, ctx, "building and verifying the %s all-to-all on %s", a2a_algorithms[i],
-                           p->spec);
+    if (progress) {
+      char line[384];
+      snprintf(line, sizeof line, "building and verifying the %s all-to-all on %s", a2a_algorithms[i], p->spec);
+      progress(ctx, line);
+    }
     tc_plan_baseline *e = &p->a2a[p->na2a++];
     int rc = try_one(p, a2a_algorithms[i], e, &s, &cost, err);
     if (rc) return rc;
