@@ -42,6 +42,9 @@ status=0
 ./build-bench/bench_a2a_lp "$((runs < 3 ? runs : 3))" 64 || status=1
 python3 bench/bench_cli.py --bin build-bench/topocoll --runs "$runs" --kernels "$kernels"/*.md || status=1
 python3 bench/bench_forest.py --bin build-bench/topocoll --runs "$runs" || status=1
+# All-to-all by column generation (method dw): the targets and the scaling table; the
+# 10-minute target and the N >= 512 rows run once.
+python3 bench/bench_a2a_scale.py --bin build-bench/topocoll --runs "$runs" || status=1
 if [ "$exec_bench" = 1 ]; then bash bench/bench_exec.sh --build build-bench || status=1; fi
 if [ "$sim_bench" = 1 ]; then bash bench/bench_sim.sh --build build-bench || status=1; fi
 if [ "$sim_scale" = 1 ]; then bash bench/bench_sim_scale.sh --build build-bench || status=1; fi

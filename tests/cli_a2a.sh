@@ -18,6 +18,9 @@ a2a hypercube(3): all-to-all on 8 nodes, 24 arcs, degree 3 (maximum concurrent M
   gap             0
   per commodity   8 x 7 flows certify 1/4 on their own
   tb_factor       d/(N*f) = 3/2 = 1.5 (all-to-all time in units of M/B, B = d*b)
+  distance bound  1/4 = 0.25 (sum c / sum dist)
+  Moore bound     3/11 = 0.272727273 (sum c / (N*S_min), S_min(8,3) = 11)
+  bisection bound 1/4 = 0.25 (a cut of 4 nodes, 4 out and 4 in)
   solved by       lp on clp (80 rows, 169 columns)
 OUT
 cmp -s "$tmp/out" "$tmp/want" || fail "hypercube(3) report: $(cat "$tmp/out")"
@@ -62,7 +65,7 @@ expect_err 2 "topocoll a2a: the full link MCF takes at most 400000 variables, th
   "$bin" a2a 'torus(4,4,4)' --method full
 expect_err 2 "topocoll a2a: missing SPEC" "$bin" a2a
 expect_err 2 "topocoll a2a: --engine must be clp or glpk, got 'cplex'" "$bin" a2a 'hypercube(3)' --engine cplex
-expect_err 2 "topocoll a2a: --method must be lp or full, got 'dw'" "$bin" a2a 'hypercube(3)' --method dw
+expect_err 2 "topocoll a2a: --method must be lp, full or dw, got 'mosek'" "$bin" a2a 'hypercube(3)' --method mosek
 expect_err 2 "topocoll a2a: --host-cap expects an integer in 1..1000000000, got '0'" "$bin" a2a 'hypercube(3)' --host-cap 0
 expect_err 2 "topocoll a2a: --host-cap expects an integer in 1..1000000000, got '0'" "$bin" a2a 'hypercube(3)' --host-cap 3/0
 expect_err 2 "topocoll a2a: --host-cap needs a positive integer or fraction P/Q (got '/2')" "$bin" a2a 'hypercube(3)' --host-cap /2

@@ -5,7 +5,9 @@
 ** an exact table of arc counts per (capacity, u, v); it shares no code with iso.c. It
 ** judges random multigraphs (loops, parallel arcs, capacities 1..3, switch nodes) and the
 ** small named topologies below. Every expected value is labelled with where it comes
-** from: a closed form, paper 000 (Table 9), or the oracle.
+** from: a closed form, paper 000 (Table 9), or the oracle. The automorphism generators are
+** judged by the group they generate: its order (closure by multiplication) must be the
+** oracle's count of automorphisms, and every generator the oracle's automorphism.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -613,6 +615,72 @@ static void null_arguments_are_input_errors(void **state) {
   tc_graph_destroy(g);
 }
 
+/* ---------------------------------------------------------------------------------
+** Automorphism generators: the group they generate is the whole automorphism group.
+*/
+
+/* Order of the group the generators generate (n <= ORACLE_MAX_N: elements as base-n codes). */
+static int64_t closure_order(const int32_t *gens, int32_t count, int n) {
+  enum { MAXE = 40320 };
+  static int32_t elems[MAXE][ORACLE_MAX_N];
+  static int64_t codes[MAXE];
+  int64_t size = 1;
+  for (int u = 0; u < n; u++) elems[0][u] = u;
+  codes[0] = 0;
+  for (int u = 0; u < n; u++) codes[0] = codes[0] * n + u;
+  for (int64_t i = 0; i < size; i++)
+    for (int32_t k = 0; k < count; k++) {
+      int32_t z[ORACLE_MAX_N];
+      int64_t code = 0;
+      for (int u = 0; u < n; u++) z[u] = gens[k * n + elems[i][u]], code = code * n + z[u];
+      int64_t j = 0;
+      while (j < size && codes[j] != code) j++;
+      if (j < size) continue;
+      assert_true(size < MAXE);
+      memcpy(elems[size], z, sizeof z);
+      codes[size++] = code;
+    }
+  return size;
+}
+
+static void automorphism_generators_generate_the_group(void **state) {
+  (void)state;
+  tc_rng r;
+  tci_rng_seed(&r, 777);
+  int nontrivial = 0;
+  for (int trial = 0; trial < 300; trial++) {
+    int n = 1 + (int)tci_rng_below(&r, 6);
+    int m = (int)tci_rng_below(&r, (uint64_t)(2 * n + 1));
+    tc_graph *g = random_small_graph(&r, n, m, tci_rng_below(&r, 2) == 0, tci_rng_below(&r, 3) == 0);
+    arc_table a;
+    tabulate(g, 0, &a);
+    int64_t want = 0;
+    int32_t p[ORACLE_MAX_N];
+    for (int i = 0; i < n; i++) p[i] = i;
+    do want += oracle_accepts(&a, &a, p);
+    while (next_permutation(p, n));
+    int32_t *gens = NULL, count = -1;
+    tc_error err;
+    if (tc_graph_automorphism_generators(g, &gens, &count, &err)) fail_msg("generators: %s", err.msg);
+    for (int32_t k = 0; k < count; k++) assert_true(oracle_accepts(&a, &a, gens + (int64_t)k * n));
+    if (closure_order(gens, count, n) != want)
+      fail_msg("trial %d (n %d, m %d): generators give %lld automorphisms, the oracle counts %lld", trial, n, m,
+               (long long)closure_order(gens, count, n), (long long)want);
+    nontrivial += want > 1;
+    free(gens);
+    tc_graph_destroy(g);
+  }
+  assert_true(nontrivial > 50); /* the test saw real groups, not only trivial ones */
+  /* the directed 7-cycle: Z_7 exactly (closed form) */
+  tc_graph *c7 = affine_graph(7, 1, 1, 1, 1);
+  int32_t *gens = NULL, count = 0;
+  tc_error err;
+  assert_int_equal(tc_graph_automorphism_generators(c7, &gens, &count, &err), TC_OK);
+  assert_int_equal(closure_order(gens, count, 7), 7);
+  free(gens);
+  tc_graph_destroy(c7);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(random_pairs_agree_with_brute_force),
@@ -625,6 +693,7 @@ int main(void) {
       cmocka_unit_test(de_bruijn_1024_is_reverse_symmetric),
       cmocka_unit_test(concurrent_calls_agree),
       cmocka_unit_test(checker_rejects_wrong_maps),
+      cmocka_unit_test(automorphism_generators_generate_the_group),
       cmocka_unit_test(null_arguments_are_input_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

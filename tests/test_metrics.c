@@ -3,7 +3,9 @@
 **
 ** Oracles: Floyd–Warshall (tests/tc_test.h) on random multigraphs with loops for the
 ** bit-parallel all-pairs BFS and the BFS layers; paper 000 Def. 9 (M_{d,k} = Σ_i d^i,
-** evaluated by hand) and Table 8 (T_L*, T_L** columns) for the Moore bounds.
+** evaluated by hand) and Table 8 (T_L*, T_L** columns) for the Moore bounds; paper 003
+** Theorem 1's closed form Σ_{i<k} i·d^i = (d^{k+1}(k-1) - k·d^k + d)/(d-1)^2 for full trees
+** and the greedy level sums S_min(N,d) worked out by hand for the rest.
 */
 #include "tc_test.h"
 #include "core/rng.h"
@@ -132,8 +134,31 @@ static void moore_diameters(void **state) {
   assert_int_equal(tc_moore_diameter_undirected(3, 1), -1); /* a matching never reaches 3 nodes */
 }
 
+/* S_min(N,d): levels of d, d^2, ... filled greedily, e.g. (27,6): 6 at distance 1, the other
+   20 at distance 2, 6 + 40 = 46; (1000,4): 4 + 2·16 + 3·64 + 4·256 + 5·659 = 4547. */
+static void moore_depth_sums(void **state) {
+  (void)state;
+  const struct { int64_t n, d, s; } table[] = {
+      {8, 3, 11},   {8, 4, 10},    {16, 4, 26},   {21, 4, 36},     {27, 6, 46},
+      {64, 4, 165}, {100, 4, 288}, {256, 4, 912}, {1000, 4, 4547},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    assert_int_equal(tc_moore_depth_sum(table[i].n, table[i].d), table[i].s);
+  /* full k-layer trees: N = (d^k - 1)/(d - 1) nodes, the closed form of Theorem 1 */
+  for (int64_t d = 2; d <= 6; d++)
+    for (int64_t k = 1, dk = d; k <= 6; k++, dk *= d) {
+      int64_t n = (dk - 1) / (d - 1), closed = (dk * d * (k - 1) - k * dk + d) / ((d - 1) * (d - 1));
+      assert_int_equal(tc_moore_depth_sum(n, d), closed);
+    }
+  assert_int_equal(tc_moore_depth_sum(1, 4), 0);
+  assert_int_equal(tc_moore_depth_sum(5, 1), 10); /* a path: 1 + 2 + 3 + 4 */
+  assert_int_equal(tc_moore_depth_sum(2, 0), -1);
+  assert_int_equal(tc_moore_depth_sum(INT64_MAX, 1), INT64_MAX); /* saturates */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(moore_depth_sums),
       cmocka_unit_test(all_pairs_matches_floyd),
       cmocka_unit_test(bfs_rejects_bad_node),
       cmocka_unit_test(moore_bound_values),

@@ -25,7 +25,8 @@
 
 void tc_cmd_a2a_help(void) {
   printf(
-      "usage: topocoll a2a SPEC [--method lp|full] [--engine clp|glpk] [--host-cap C] [--gap G]\n"
+      "usage: topocoll a2a SPEC [--method lp|full|dw] [--engine clp|glpk] [--host-cap C] [--gap G]\n"
+      "                         [--time-limit T] [--progress] [--no-symmetry]\n"
       "                         [--alpha A --link-bw B --size M] [--threads N] [--json]\n"
       "\n"
       "All-to-all on SPEC (compute nodes only) as a maximum concurrent multi-commodity flow\n"
@@ -36,7 +37,9 @@ void tc_cmd_a2a_help(void) {
       "is exact.\n"
       "\n"
       "  --method M      lp (default): the master LP (6)-(9) and the child LPs (10)-(14);\n"
-      "                  full: the link MCF (1)-(5) (small graphs: at most 400000 variables)\n"
+      "                  full: the link MCF (1)-(5) (small graphs: at most 400000 variables);\n"
+      "                  dw: column generation over per-source trees, for large graphs (N = 1000):\n"
+      "                  stops at --gap or --time-limit with both bounds certified\n"
       "  --engine E      the LP solver: clp (default) or glpk\n"
       "  --host-cap C    each node sends at most C and receives at most C in all, forwarded\n"
       "                  traffic included (paper 003 §3.2.2), in link capacities: 4 or 7/2\n"
@@ -46,12 +49,19 @@ void tc_cmd_a2a_help(void) {
       "                  T = alpha + (M/N)/(f·b), each of the N pairs' M/N bytes at rate f·b\n"
       "  --link-bw B     b, the bandwidth of capacity 1 (needed by --size), e.g. 25Gbps\n"
       "  --alpha A       the latency term of that time (default 0), e.g. 2us\n"
-      "  --threads N     child LPs on N threads (default: OpenMP's; 1: serial)\n"
+      "  --time-limit T  dw: stop after T (e.g. 60s, 10min) with the bounds reached so far;\n"
+      "                  lp, full: the limit of each LP solve\n"
+      "  --progress      dw: a line per round on stderr (bounds, gap, columns, time)\n"
+      "  --no-symmetry   dw: solve every source, not only one per orbit of the automorphisms\n"
+      "  --threads N     child LPs (dw: its shortest-path trees) on N threads (default:\n"
+      "                  OpenMP's; 1: serial)\n"
       "  --mpi N         solve with the child LPs spread over N MPI ranks: mpirun runs\n"
       "                  topocoll-a2a-mpi ($TOPOCOLL_A2A_MPI, else beside this topocoll, else\n"
       "                  PATH) and its report is printed, with the flows' exact hash (--method\n"
       "                  lp; not with --json, --size, --threads)\n"
       "  --json          print a JSON document instead (docs/formats.md)\n" TC_CLI_MAX_MEMORY_HELP
+      "\n"
+      "The analytic bounds (distance, Moore, bisection: docs/alltoall.md) are printed too.\n"
       "\n"
       "Exit status: 0 success, 1 our failure (an LP not solved, a gap above --gap),\n"
       "2 bad usage or a graph all-to-all cannot run on (one line naming the problem).\n");
@@ -59,13 +69,14 @@ void tc_cmd_a2a_help(void) {
 
 typedef struct a2a_cli {
   const char *spec, *method, *engine, *host_text, *gap_text, *size_text, *bw_text, *alpha_text, *threads_text, *mpi_text;
+  const char *limit_text;
   int mpi;
   int64_t size;
-  double link_bw, alpha;
-  int threads, json;
+  double link_bw, alpha, time_limit;
+  int threads, json, progress, no_symmetry;
 } a2a_cli;
 
-static const char *const method_names[] = {"lp", "full", NULL};
+static const char *const method_names[] = {"lp", "full", "dw", NULL};
 static const char *const engine_names[] = {"clp", "glpk", NULL};
 
 #define AT(field) offsetof(a2a_cli, field)
@@ -80,6 +91,9 @@ static const tc_cli_option a2a_table[] = {
     {.name = "--threads", .kind = TC_CLI_INT, .text = AT(threads_text), .value = AT(threads), .lo = 1, .hi = 1024},
     {.name = "--mpi", .kind = TC_CLI_INT, .text = AT(mpi_text), .value = AT(mpi), .lo = 1, .hi = 4096},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
+    {.name = "--time-limit", .kind = TC_CLI_TIME, .text = AT(limit_text), .value = AT(time_limit)},
+    {.name = "--progress", .kind = TC_CLI_FLAG, .value = AT(progress)},
+    {.name = "--no-symmetry", .kind = TC_CLI_FLAG, .value = AT(no_symmetry)},
 };
 static const tc_cli_command a2a_command = {
     .name = "a2a", .help = tc_cmd_a2a_help, .options = a2a_table, .noptions = TC_CLI_COUNT(a2a_table),
@@ -167,6 +181,37 @@ static int run_mpi(const a2a_cli *o, const tc_a2a_options *ao) {
   return rc;
 }
 
+/* --progress: one line per column-generation round on stderr. */
+static void print_progress(const tc_a2a_progress *p, void *ctx) {
+  (void)ctx;
+  fprintf(stderr, "topocoll a2a: round %lld: f in [%.9g, %.9g], gap %.3g, %lld columns, %.1f s\n", (long long)p->round,
+          p->lower, p->upper, p->gap, (long long)p->columns, p->seconds);
+}
+
+/* {"exact": "p/q", "value": x} */
+static json_t *json_rat(tc_rat r) {
+  char buf[48];
+  rat_text(r, buf, sizeof buf);
+  json_t *o = json_object();
+  json_object_set_new(o, "exact", json_string(buf));
+  json_object_set_new(o, "value", json_real(tc_rat_to_double(r)));
+  return o;
+}
+
+/* The "bounds" object of the JSON document. */
+static json_t *json_bounds(const tc_a2a_bounds *b) {
+  json_t *o = json_object(), *moore = json_rat(b->moore), *cut = json_rat(b->bisection);
+  json_object_set_new(o, "distance", json_rat(b->distance));
+  json_object_set_new(moore, "degree", json_integer(b->moore_degree));
+  json_object_set_new(moore, "s_min", json_integer(b->s_min));
+  json_object_set_new(o, "moore", moore);
+  json_object_set_new(cut, "cut_size", json_integer(b->cut_size));
+  json_object_set_new(cut, "cut_out", json_integer(b->cut_out));
+  json_object_set_new(cut, "cut_in", json_integer(b->cut_in));
+  json_object_set_new(o, "bisection", cut);
+  return o;
+}
+
 int tc_cmd_a2a(int argc, char **argv) {
   a2a_cli o;
   memset(&o, 0, sizeof o);
@@ -174,7 +219,7 @@ int tc_cmd_a2a(int argc, char **argv) {
   if (status) return status == TC_CLI_DONE ? TC_EXIT_OK : status;
   if (!o.spec) return tc_cli_usage_error("a2a", "missing SPEC");
   if ((status = tc_cli_convert(&a2a_command, &o, "--method", "--engine", "--size", "--link-bw", "--alpha", "--threads",
-                               "--mpi", NULL)))
+                               "--mpi", "--time-limit", NULL)))
     return status;
   tc_a2a_options ao;
   tc_a2a_options_default(&ao);
@@ -184,6 +229,9 @@ int tc_cmd_a2a(int argc, char **argv) {
   if (o.host_text && (status = parse_host_cap(o.host_text, &ao.host_cap))) return status;
   if (o.gap_text && (status = parse_gap(o.gap_text, &ao.gap))) return status;
   if (o.threads_text) ao.threads = o.threads;
+  if (o.limit_text) ao.time_limit = o.time_limit;
+  if (o.progress) ao.progress = print_progress;
+  if (o.no_symmetry) ao.symmetry = 0;
   if (o.size_text && !o.bw_text) return tc_cli_usage_error("a2a", "--size needs --link-bw (the bandwidth of capacity 1)");
   if ((o.bw_text || o.alpha_text) && !o.size_text)
     return tc_cli_usage_error("a2a", "--link-bw and --alpha are for the time of --size M: give --size");
@@ -191,13 +239,19 @@ int tc_cmd_a2a(int argc, char **argv) {
   if (o.mpi_text) {
     if (o.json || o.size_text || o.threads_text || ao.method != TC_A2A_LP)
       return tc_cli_usage_error("a2a", "--mpi runs --method lp and prints its own report: not with --json, --size, "
-                                "--threads or --method full");
+                                "--threads, --method full or dw");
     return run_mpi(&o, &ao);
   }
   tc_graph *g = NULL;
   if (tc_spec_build(o.spec, &g, &err)) return tc_cli_fail("a2a", &err);
   tc_a2a_result r;
   if (tc_a2a_solve(g, &ao, &r, &err)) {
+    tc_graph_destroy(g);
+    return tc_cli_fail("a2a", &err);
+  }
+  tc_a2a_bounds bounds;
+  if (tc_a2a_bounds_compute(g, 1, &bounds, &err)) {
+    tc_a2a_result_destroy(&r);
     tc_graph_destroy(g);
     return tc_cli_fail("a2a", &err);
   }
@@ -243,8 +297,12 @@ int tc_cmd_a2a(int argc, char **argv) {
       json_object_set_new(doc, "link_bw", json_real(o.link_bw));
       json_object_set_new(doc, "alpha", json_real(o.alpha));
       json_object_set_new(doc, "time_s", json_real(t_sec));
+      json_object_set_new(doc, "throughput_Bps", json_real(tc_a2a_throughput_bound(n, f, o.link_bw)));
     }
-    /* the "bounds" object (distance, Moore, bisection) of the scale work goes here */
+    json_object_set_new(doc, "rounds", json_integer(r.rounds));
+    json_object_set_new(doc, "symmetry_group", json_integer(r.group));
+    json_object_set_new(doc, "stopped_by_time_limit", json_boolean(r.stopped));
+    json_object_set_new(doc, "bounds", json_bounds(&bounds));
     json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     printf("\n");
     json_decref(doc);
@@ -265,9 +323,26 @@ int tc_cmd_a2a(int argc, char **argv) {
       tc_units_format_time(t_sec, 0, ts, sizeof ts);
       tc_units_format_size(o.size, ms, sizeof ms);
       printf("  time at %-8sT = alpha + (M/N)/(f*b) = %s\n", ms, ts);
+      char bw[32];
+      tc_units_format_bandwidth(tc_a2a_throughput_bound(n, f, o.link_bw), bw, sizeof bw);
+      printf("  throughput      (N-1)*f*b = %s per node (paper 003 §5.2)\n", bw);
     }
-    printf("  solved by       %s on %s (%lld rows, %lld columns)\n", tc_a2a_method_name(ao.method),
-           tc_a2a_engine_name(ao.engine), (long long)r.lp_rows, (long long)r.lp_cols);
+    char bd[48], bm[48], bb[48];
+    rat_text(bounds.distance, bd, sizeof bd);
+    rat_text(bounds.moore, bm, sizeof bm);
+    rat_text(bounds.bisection, bb, sizeof bb);
+    printf("  distance bound  %s = %.9g (sum c / sum dist)\n", bd, tc_rat_to_double(bounds.distance));
+    printf("  Moore bound     %s = %.9g (sum c / (N*S_min), S_min(%d,%lld) = %lld)\n", bm, tc_rat_to_double(bounds.moore),
+           n, (long long)bounds.moore_degree, (long long)bounds.s_min);
+    printf("  bisection bound %s = %.9g (a cut of %d nodes, %lld out and %lld in)\n", bb,
+           tc_rat_to_double(bounds.bisection), bounds.cut_size, (long long)bounds.cut_out, (long long)bounds.cut_in);
+    if (ao.method == TC_A2A_DW)
+      printf("  solved by       dw on %s (%lld rows, %lld columns, %lld round%s, symmetry group of %d)%s\n",
+             tc_a2a_engine_name(ao.engine), (long long)r.lp_rows, (long long)r.lp_cols, (long long)r.rounds,
+             r.rounds == 1 ? "" : "s", r.group, r.stopped ? ", stopped by --time-limit" : "");
+    else
+      printf("  solved by       %s on %s (%lld rows, %lld columns)\n", tc_a2a_method_name(ao.method),
+             tc_a2a_engine_name(ao.engine), (long long)r.lp_rows, (long long)r.lp_cols);
   }
   int rc = TC_EXIT_OK;
   if (!r.exact && !(r.gap <= ao.gap)) {
@@ -275,6 +350,7 @@ int tc_cmd_a2a(int argc, char **argv) {
     rc = TC_EXIT_FAIL;
   }
   tc_a2a_result_destroy(&r);
+  tc_a2a_bounds_destroy(&bounds);
   tc_graph_destroy(g);
   return rc;
 }

@@ -8,9 +8,13 @@
 ** factors print exactly (num/den) beside their 3-decimal "%.3f" form, which is how the
 ** paper's tables (paper 000 Tables 4 and 7) round them; "verified" is only ever true for a member
 ** whose allgather the verifier passed (--build). Predicted costs are labelled as such.
+** The all-to-all column (--a2a, paper 000 App. A.5) prints f as a fraction only when the
+** certificate proved it exact, else the certified lower bound with the gap; its times are
+** taken at that lower bound.
 */
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +30,7 @@ void tc_cmd_find_help(void) {
   printf(
       "usage: topocoll find --nodes N --degree D [--bidirectional] [--build] [--json]\n"
       "                     [--alpha TIME --link-bw BW --size SIZES]\n"
+      "                     [--a2a] [--a2a-size M [--a2a-weight W]] [--a2a-time-limit T]\n"
       "       topocoll find --sweep N1..N2 --degree D [--bidirectional] --alpha TIME --link-bw BW --size SIZES\n"
       "\n"
       "The Pareto frontier of topologies with N nodes of degree D (paper 000 §5.4): base\n"
@@ -47,6 +52,9 @@ void tc_cmd_find_help(void) {
       "                    sizes with weights); with all three, each member's predicted allreduce\n"
       "                    time 2(T_L + T_B) (the weighted mean over the sizes) is reported and the\n"
       "                    least one marked\n"
+      TC_CLI_A2A_HELP
+      "                    (--build does not imply --a2a: the MCF takes seconds to minutes per\n"
+      "                    member from N = 256; from N = 128 a line per member goes to stderr)\n"
       "  --json            one JSON object instead of the table\n"
       "  --sweep N1..N2    for every N in N1..N2 the member with the least predicted allreduce\n"
       "                    time, as CSV: n,spec,label,steps,tb_factor,time_s (needs --alpha,\n"
@@ -68,6 +76,7 @@ typedef struct find_options {
 
 static const tc_cli_option find_table[] = {
     TC_CLI_CLUSTER_OPTIONS(find_options, cluster),
+    TC_CLI_A2A_OPTIONS(find_options, cluster),
     {.name = "--sweep", .kind = TC_CLI_STRING, .text = offsetof(find_options, sweep_text)},
     {.name = "--build", .kind = TC_CLI_FLAG, .value = offsetof(find_options, build)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = offsetof(find_options, json)},
@@ -101,13 +110,18 @@ static int parse_sweep(find_options *o) {
 }
 
 static int check_options(find_options *o) {
+  const tc_cli_cluster *c = &o->cluster;
   if (o->sweep_text) {
-    if (o->cluster.nodes_text) return tc_cli_usage_error("find", "--sweep and --nodes exclude each other");
+    if (c->nodes_text) return tc_cli_usage_error("find", "--sweep and --nodes exclude each other");
     if (o->build || o->json) return tc_cli_usage_error("find", "--sweep prints CSV; --build and --json do not apply");
+    if (c->a2a || c->a2a_size_text || c->a2a_weight_text || c->a2a_limit_text)
+      return tc_cli_usage_error("find", "--sweep chooses by predicted allreduce time; the all-to-all options do "
+                                "not apply");
     int status = parse_sweep(o);
     return status ? status : tc_cli_cluster_finish(&find_cli, o, &o->cluster, 0, 1);
   }
-  return tc_cli_cluster_finish(&find_cli, o, &o->cluster, 1, 0);
+  int status = tc_cli_cluster_finish(&find_cli, o, &o->cluster, 1, 0);
+  return status ? status : tc_cli_cluster_finish_a2a(&find_cli, o, &o->cluster);
 }
 
 static int parse_options(int argc, char **argv, find_options *o) {
@@ -131,6 +145,37 @@ static double bound_time(const tc_frontier *f, const tc_workload *w) {
   bound.steps = f->bound_steps;
   bound.tau = f->bound_tau;
   return tc_candidate_allreduce_time(&bound, w);
+}
+
+/* d/(N·f) from the certified lower bound of f: exact "p/q" when f is exact, else a number
+   (an upper bound on the time). */
+static json_t *a2a_tb_json(const tc_candidate *c) {
+  tc_rat tb;
+  char buf[64];
+  if (c->a2a_exact && !tc_rat_make((int64_t)c->degree * c->a2a_lower.den, (int64_t)c->nodes * c->a2a_lower.num, &tb,
+                                   NULL)) {
+    format_rat(tb, buf, sizeof buf);
+    return json_string(buf);
+  }
+  return json_real(c->degree / (c->nodes * tc_rat_to_double(c->a2a_lower)));
+}
+
+/* The all-to-all fields of a member (--a2a): docs/formats.md, "find JSON". */
+static void member_a2a_json(json_t *o, const tc_candidate *c, const tc_cli_cluster *cl) {
+  char lo[64], up[64];
+  format_rat(c->a2a_lower, lo, sizeof lo);
+  format_rat(c->a2a_upper, up, sizeof up);
+  json_object_set_new(o, "mcf", c->a2a_exact ? json_string(lo) : json_real(tc_rat_to_double(c->a2a_lower)));
+  json_object_set_new(o, "mcf_exact", json_boolean(c->a2a_exact));
+  json_object_set_new(o, "mcf_lower", json_string(lo));
+  json_object_set_new(o, "mcf_upper", json_string(up));
+  json_object_set_new(o, "mcf_gap", json_real(c->a2a_gap));
+  json_object_set_new(o, "mcf_stopped_by_time_limit", json_boolean(c->a2a_stopped));
+  json_object_set_new(o, "alltoall_tb_factor", a2a_tb_json(c));
+  if (cl->workload.a2a_bytes > 0) {
+    json_object_set_new(o, "alltoall_time_s", json_real(tc_candidate_alltoall_time(c, &cl->workload)));
+    json_object_set_new(o, "workload_time_s", json_real(tc_candidate_workload_time(c, &cl->workload)));
+  }
 }
 
 static json_t *member_json(const tc_candidate *c, const tc_cli_cluster *cl) {
@@ -168,6 +213,7 @@ static json_t *member_json(const tc_candidate *c, const tc_cli_cluster *cl) {
   } else {
     json_object_set_new(o, "avg_distance", json_null());
   }
+  if (c->a2a) member_a2a_json(o, c, cl);
   return o;
 }
 
@@ -182,7 +228,24 @@ static json_t *workload_json(const tc_workload *w) {
   json_object_set_new(o, "alpha_s", json_real(w->alpha_s));
   json_object_set_new(o, "link_bw_Bps", json_real(w->link_bw));
   json_object_set_new(o, "sizes", sizes);
+  if (w->a2a_bytes > 0) {
+    json_object_set_new(o, "a2a_bytes", json_integer((json_int_t)w->a2a_bytes));
+    json_object_set_new(o, "a2a_weight", json_real(w->a2a_weight));
+  }
   return o;
+}
+
+/* The bound row's all-to-all time: (M/N)/(f*·b) at f* = d/S_min, a lower bound on every
+   member's. */
+static double bound_a2a_time(const tc_frontier *f, const tc_workload *w) {
+  return (w->a2a_bytes / f->nodes) / (tc_rat_to_double(f->bound_mcf) * w->link_bw);
+}
+
+/* d/(N·f*) = S_min/N: the bound's all-to-all time in M/B (small integers: cannot fail). */
+static tc_rat bound_a2a_tb(const tc_frontier *f) {
+  tc_rat tb = {0, 1};
+  tc_rat_make((int64_t)f->degree * f->bound_mcf.den, (int64_t)f->nodes * f->bound_mcf.num, &tb, NULL);
+  return tb;
 }
 
 static void print_json(const tc_frontier *f, const find_options *o) {
@@ -199,6 +262,13 @@ static void print_json(const tc_frontier *f, const find_options *o) {
   json_object_set_new(bound, "tb_factor", json_string(tau));
   json_object_set_new(bound, "tb_factor_float", json_real(tc_rat_to_double(f->bound_tau)));
   if (cl->has_workload) json_object_set_new(bound, "time_s", json_real(bound_time(f, &cl->workload)));
+  /* analytic, so always there (the members' values need --a2a) */
+  format_rat(f->bound_mcf, tau, sizeof tau);
+  json_object_set_new(bound, "mcf", json_string(tau));
+  format_rat(bound_a2a_tb(f), tau, sizeof tau);
+  json_object_set_new(bound, "alltoall_tb_factor", json_string(tau));
+  if (cl->workload.a2a_bytes > 0)
+    json_object_set_new(bound, "alltoall_time_s", json_real(bound_a2a_time(f, &cl->workload)));
   json_object_set_new(root, "bound", bound);
   if (cl->has_workload) {
     json_object_set_new(root, "workload", workload_json(&cl->workload));
@@ -223,7 +293,29 @@ static void print_header(int width, const find_options *o) {
   printf("  %-*s  %-10s  %10s  %-20s  %4s", width, "topology", "class", "T_L(alpha)", "T_B(M/B)", "D(G)");
   if (o->build) printf("  %8s  %8s", "avg dist", "verified");
   if (o->cluster.has_workload) printf("  %12s", "allreduce");
+  if (o->cluster.a2a) printf("  %-26s  %-8s", "MCF f (all-to-all)", "a2a(M/B)");
+  if (o->cluster.workload.a2a_bytes > 0) printf("  %12s", "all-to-all");
   printf("  %s\n", "how T_L, T_B are known");
+}
+
+/* "5.71e-02 (2/35)" when exact, ">= 2.17e-02 (gap 7.0e-10)" otherwise: 3 digits as paper 000
+   Table 7 prints them. */
+static void format_mcf(const tc_candidate *c, char *buf, size_t size) {
+  char exact[64];
+  format_rat(c->a2a_lower, exact, sizeof exact);
+  if (c->a2a_exact) snprintf(buf, size, "%.2e (%s)", tc_rat_to_double(c->a2a_lower), exact);
+  else snprintf(buf, size, ">= %.2e (gap %.1e)", tc_rat_to_double(c->a2a_lower), c->a2a_gap);
+}
+
+/* The all-to-all cells of a member: f, d/(N·f) and, with --a2a-size, the time. */
+static void print_member_a2a(const tc_candidate *c, const find_options *o) {
+  char mcf[96], t[64];
+  format_mcf(c, mcf, sizeof mcf);
+  printf("  %-26s  %8.3f", mcf, c->degree / (c->nodes * tc_rat_to_double(c->a2a_lower)));
+  if (o->cluster.workload.a2a_bytes > 0) {
+    tc_units_format_time(tc_candidate_alltoall_time(c, &o->cluster.workload), 0, t, sizeof t);
+    printf("  %12s", t);
+  }
 }
 
 /* "1.312 (21/16)" or "<= 1.000 (1/1)" for an upper bound. */
@@ -247,6 +339,7 @@ static void print_member(const tc_candidate *c, int width, int chosen, const fin
     tc_units_format_time(tc_candidate_allreduce_time(c, &o->cluster.workload), 0, t, sizeof t);
     printf("  %12s", t);
   }
+  if (o->cluster.a2a) print_member_a2a(c, o);
   printf("  %s\n", c->source);
 }
 
@@ -293,12 +386,69 @@ static void print_table(const tc_frontier *f, const find_options *o) {
     tc_units_format_time(bound_time(f, &o->cluster.workload), 0, t, sizeof t);
     printf("  %12s", t);
   }
-  printf("  %s\n", o->cluster.bidirectional ? "undirected Moore bound T_L** (Table 8); (N-1)/N (Thm 4)"
-                                             : "Moore bound T_L* (Def. 10); (N-1)/N (Thm 4)");
+  if (o->cluster.a2a) {
+    char mcf[96], exact[64];
+    format_rat(f->bound_mcf, exact, sizeof exact);
+    snprintf(mcf, sizeof mcf, "%.2e (%s)", tc_rat_to_double(f->bound_mcf), exact);
+    printf("  %-26s  %8.3f", mcf, tc_rat_to_double(bound_a2a_tb(f)));
+    if (o->cluster.workload.a2a_bytes > 0) {
+      tc_units_format_time(bound_a2a_time(f, &o->cluster.workload), 0, t, sizeof t);
+      printf("  %12s", t);
+    }
+  }
+  printf("  %s%s\n",
+         o->cluster.bidirectional ? "undirected Moore bound T_L** (Table 8); (N-1)/N (Thm 4)"
+                                  : "Moore bound T_L* (Def. 10); (N-1)/N (Thm 4)",
+         o->cluster.a2a ? "; MCF d/S_min (paper 003 Thm 1)" : "");
   print_measured_notes(f);
   print_forest_notes(f);
-  if (chosen >= 0)
+  if (chosen >= 0 && o->cluster.workload.a2a_bytes > 0)
+    printf("\n* least predicted allreduce time 2(T_L + T_B) + %g x all-to-all time for the workload: %s\n",
+           o->cluster.workload.a2a_weight, f->member[chosen].spec);
+  else if (chosen >= 0)
     printf("\n* least predicted allreduce time 2(T_L + T_B) for the workload: %s\n", f->member[chosen].spec);
+}
+
+/* ---- the all-to-all column ---- */
+
+/* Members of this many nodes take seconds each: say on stderr what is being solved. */
+#define A2A_PROGRESS_NODES 128
+/* Within one member, a round line at most this often (s). */
+#define A2A_ROUND_EVERY 10.0
+
+typedef struct a2a_progress_ctx {
+  double next_round; /* the next round line after this many seconds into the member */
+} a2a_progress_ctx;
+
+static void on_a2a_progress(void *ctx, const tc_frontier *f, int32_t member, int done, const tc_a2a_progress *p) {
+  a2a_progress_ctx *pc = ctx;
+  const tc_candidate *c = &f->member[member];
+  if (p) {
+    if (p->seconds < pc->next_round) return;
+    pc->next_round = p->seconds + A2A_ROUND_EVERY;
+    fprintf(stderr, "topocoll find: all-to-all %d/%d: round %lld, f in [%.6g, %.6g], gap %.2g, %.0f s\n",
+            (int)member + 1, (int)f->count, (long long)p->round, p->lower, p->upper, p->gap, p->seconds);
+  } else if (!done) {
+    pc->next_round = A2A_ROUND_EVERY;
+    fprintf(stderr, "topocoll find: all-to-all %d/%d: %s (%d nodes)\n", (int)member + 1, (int)f->count, c->spec,
+            (int)c->nodes);
+  } else {
+    fprintf(stderr, "topocoll find: all-to-all %d/%d: f %s %.6g, gap %.2g\n", (int)member + 1, (int)f->count,
+            c->a2a_exact ? "=" : ">=", tc_rat_to_double(c->a2a_lower), c->a2a_gap);
+  }
+}
+
+/* --a2a: every member's certified MCF (tc_frontier_a2a), with progress for large N. */
+static int certify_a2a(tc_frontier *f, const tc_cli_cluster *cl, tc_error *err) {
+  tc_find_a2a_options ao;
+  tc_find_a2a_options_default(&ao);
+  ao.time_limit = cl->workload.a2a_time_limit;
+  a2a_progress_ctx pc = {A2A_ROUND_EVERY};
+  if (f->nodes >= A2A_PROGRESS_NODES) {
+    ao.progress = on_a2a_progress;
+    ao.ctx = &pc;
+  }
+  return tc_frontier_a2a(f, &ao, err);
 }
 
 /* ---- the sweep ---- */
@@ -338,6 +488,10 @@ int tc_cmd_find(int argc, char **argv) {
   tc_find_options fo = {o.cluster.nodes, o.cluster.degree, o.cluster.bidirectional, o.build};
   tc_frontier f;
   if (tc_find(&fo, &f, &err)) return tc_cli_fail("find", &err);
+  if (o.cluster.a2a && certify_a2a(&f, &o.cluster, &err)) {
+    tc_frontier_destroy(&f);
+    return tc_cli_fail("find", &err);
+  }
   if (o.json) print_json(&f, &o);
   else print_table(&f, &o);
   tc_frontier_destroy(&f);

@@ -26,7 +26,8 @@
 void tc_cmd_plan_help(void) {
   printf(
       "usage: topocoll plan --nodes N --degree D --alpha TIME --link-bw BW --size SIZES\n"
-      "                     [--bidirectional] [--out DIR] [--force]\n"
+      "                     [--bidirectional] [--a2a-size M [--a2a-weight W] [--a2a-time-limit T]]\n"
+      "                     [--out DIR] [--force]\n"
       "       topocoll plan --fabric SPEC --alpha TIME --link-bw BW --size SIZES [--out DIR] [--force]\n"
       "\n"
       "The main job. Finds the Pareto frontier of topologies for N nodes with D ports each\n"
@@ -39,6 +40,11 @@ void tc_cmd_plan_help(void) {
       "  summary.md     the frontier table, the choice and why (time per size of every member),\n"
       "                 and the predicted allreduce time per size against the ring and the\n"
       "                 double binary tree on the same N and D (from their verified schedules)\n"
+      "With --a2a-size M the job also runs all-to-alls (every node sends M bytes): every\n"
+      "member's all-to-all MCF is certified (paper 000 App. A.5, paper 003), the choice\n"
+      "minimises the allreduce time plus W all-to-all times, and DIR also gets\n"
+      "  alltoall.json   the chosen topology's fastest verified all-to-all at M of tsMCF (up to\n"
+      "                 16 nodes), EwSP and SSSP;  alltoall.routes  its routing, when a routing's\n"
       "\n"
       "With --fabric SPEC (a cluster you already have: 'dgx_a100(4)', 'mi250(2)',\n"
       "'file(cluster.json)' or any topology) there is no search: the plan builds ForestColl's\n"
@@ -60,6 +66,10 @@ void tc_cmd_plan_help(void) {
       "  --size SIZES      allreduce size, e.g. 1MB, or a weighted list of sizes such as DDP\n"
       "                    bucket sizes: 1MB:3,64MB:1 (size:weight; a missing weight is 1)\n"
       "  --bidirectional   only topologies whose links come in opposite pairs\n"
+      "  --a2a-size M      all-to-alls of M bytes per node in the workload (see above)\n"
+      "  --a2a-weight W    all-to-alls per allreduce (default 1; a positive number)\n"
+      "  --a2a-time-limit T  per member's MCF certification (default 60s), then the\n"
+      "                    certified bounds reached are used\n"
       "  --out DIR         output directory (default plan-N-D); written to a temporary\n"
       "                    directory beside it and renamed into place when complete\n"
       "  --force           replace DIR when it is a plan directory (written by plan: it holds\n"
@@ -79,6 +89,7 @@ typedef struct plan_options {
 
 static const tc_cli_option plan_table[] = {
     TC_CLI_CLUSTER_OPTIONS(plan_options, cluster),
+    TC_CLI_A2A_OPTIONS(plan_options, cluster),
     {.name = "--fabric", .kind = TC_CLI_STRING, .text = offsetof(plan_options, fabric), .needs = "a fabric spec"},
     {.name = "--out", .kind = TC_CLI_PATH, .text = offsetof(plan_options, out), .needs = "a directory"},
     {.name = "--force", .kind = TC_CLI_FLAG, .value = offsetof(plan_options, force)},
@@ -90,7 +101,9 @@ static const tc_cli_command plan_cli = {
 /* --fabric names the cluster: the options that describe one are refused beside it. */
 static int finish_fabric(plan_options *o) {
   const tc_cli_cluster *c = &o->cluster;
-  const char *clash = c->nodes_text ? "--nodes" : c->degree_text ? "--degree" : c->bidirectional ? "--bidirectional" : NULL;
+  const char *clash = c->nodes_text ? "--nodes" : c->degree_text ? "--degree" : c->bidirectional ? "--bidirectional"
+                     : c->a2a_size_text ? "--a2a-size" : c->a2a_weight_text ? "--a2a-weight"
+                     : c->a2a_limit_text ? "--a2a-time-limit" : c->a2a ? "--a2a" : NULL;
   if (clash)
     return tc_cli_usage_error("plan", "--fabric takes the cluster from the fabric; %s does not apply to it", clash);
   if (!*o->fabric) return tc_cli_usage_error("plan", "--fabric needs a fabric spec");
@@ -101,6 +114,13 @@ static int parse_options(int argc, char **argv, plan_options *o) {
   memset(o, 0, sizeof *o);
   int status = tc_cli_parse(&plan_cli, argc, argv, o);
   if (!status) status = o->fabric ? finish_fabric(o) : tc_cli_cluster_finish(&plan_cli, o, &o->cluster, 1, 1);
+  if (!status && !o->fabric) {
+    if (o->cluster.a2a && !o->cluster.a2a_size_text && !o->cluster.a2a_limit_text)
+      return tc_cli_usage_error("plan", "--a2a: the plan weighs all-to-alls of a size: give --a2a-size M");
+    if (o->cluster.a2a_limit_text && !o->cluster.a2a_size_text)
+      return tc_cli_usage_error("plan", "--a2a-time-limit needs --a2a-size");
+    status = tc_cli_cluster_finish_a2a(&plan_cli, o, &o->cluster);
+  }
   if (status) return status;
   if (!o->out && o->fabric) {
     o->out = "plan-fabric";
@@ -151,8 +171,18 @@ static void print_result(const tc_plan *p, const char *dir) {
          p->frontier.count);
   printf("allreduce    %d steps, T_B factor %lld/%lld, expected time %s (verified schedule)\n",
          p->allreduce_cost.steps, (long long)p->allreduce_cost.tau.num, (long long)p->allreduce_cost.tau.den, t);
+  if (p->has_a2a) {
+    const tc_plan_baseline *a = &p->a2a[p->a2a_chosen];
+    char ta[64], tf[64];
+    tc_units_format_time(tc_plan_alltoall_time(p, w->a2a_bytes), 0, ta, sizeof ta);
+    tc_units_format_time(tc_candidate_alltoall_time(c, w), 0, tf, sizeof tf);
+    printf("all-to-all   %s: %d steps, T_B factor %lld/%lld, time %s at %.0f B per node (verified schedule; "
+           "fluid optimum %s at the certified f)\n",
+           a->name, a->steps, (long long)a->tau.num, (long long)a->tau.den, ta, w->a2a_bytes, tf);
+  }
   printf("written      %s: topology.json topology.dot wiring.csv allgather.json reduce-scatter.json "
-         "allreduce.json summary.md\n", dir);
+         "allreduce.json%s%s summary.md\n", dir, p->has_a2a ? " alltoall.json" : "",
+         p->has_a2a_routing ? " alltoall.routes" : "");
 }
 
 int tc_cmd_plan(int argc, char **argv) {

@@ -40,10 +40,23 @@
 typedef enum {
   TC_A2A_LP = 0,   /* master LP (6)-(9) + child LPs (10)-(14) through the LP engine */
   TC_A2A_FULL = 1, /* the full link MCF (1)-(5): small graphs only (docs/limits.md) */
+  TC_A2A_DW = 2,   /* column generation over per-source trees, to N = 1000 and beyond: stops
+                      at `gap` or `time_limit` (docs/alltoall.md, "Scaling"); no host cap, no
+                      per-commodity flows */
   TC_A2A_METHODS
 } tc_a2a_method;
 
 typedef enum { TC_A2A_CLP = 0, TC_A2A_GLPK = 1 } tc_a2a_engine;
+
+/* Where a long solve stands (method dw, once per round): F is known to lie in
+   [lower, upper] (floats of the solver's bounds; the certificate recomputes them exactly). */
+typedef struct tc_a2a_progress {
+  int64_t round;
+  double lower, upper, gap; /* gap = upper/lower − 1 */
+  int64_t columns;          /* trees in the master */
+  double seconds;           /* since the solve began */
+} tc_a2a_progress;
+typedef void (*tc_a2a_progress_fn)(const tc_a2a_progress *p, void *ctx);
 
 typedef struct tc_a2a_options {
   tc_a2a_method method;
@@ -51,13 +64,18 @@ typedef struct tc_a2a_options {
   tc_rat host_cap;    /* per-node aggregate cap (link-capacity units); num 0: none */
   double gap;         /* acceptable relative gap upper/lower − 1 (default 1e-6): the CLI fails
                          (exit 1) above it; the "dw" method stops at it */
-  int threads;        /* child LPs: 0 = in parallel when the work is large, 1 = serial, more =
-                         that many threads */
+  int threads;        /* child LPs (dw: its trees): 0 = in parallel when the work is large,
+                         1 = serial, more = that many threads */
   int children;       /* 1 (default): solve the child LPs for per-commodity flows */
-  double time_limit;  /* seconds per LP solve; 0 = none */
+  double time_limit;  /* seconds per LP solve (lp, full); of the whole solve (dw); 0 = none */
+  int symmetry;       /* dw: 1 (default) solves on the orbits of a free automorphism group
+                         (found by BLISS; the certificate is checked on the whole graph) */
+  tc_a2a_progress_fn progress; /* NULL, or called after every round of dw */
+  void *progress_ctx;
 } tc_a2a_options;
 
-/* method lp, engine clp, no host cap, gap 1e-6, threads 0, children 1, no time limit */
+/* method lp, engine clp, no host cap, gap 1e-6, threads 0, children 1, no time limit,
+   symmetry 1, no progress */
 TC_API void tc_a2a_options_default(tc_a2a_options *o);
 /* "lp" ... ; NULL for an unknown method */
 TC_API const char *tc_a2a_method_name(tc_a2a_method m);
@@ -92,12 +110,49 @@ typedef struct tc_a2a_result {
                                the children reproduced the master exactly) */
   double *length;           /* m: the dual lengths that gave upper_bound (loops 0) */
   double *host_length;      /* NULL (no host cap) or 2n: out-cap then in-cap node lengths */
-  int64_t lp_rows, lp_cols; /* size of the master LP */
-  /* The bounds of the "scale" work (distance, Moore, bisection) go here. */
+  int64_t lp_rows, lp_cols; /* size of the master LP (dw: its last one) */
+  int64_t rounds;           /* dw: column-generation rounds; 0 otherwise */
+  int stopped;              /* dw: 0 gap reached or optimal, 1 stopped by time_limit */
+  int32_t group;            /* dw: order of the automorphism group it solved with (1: none) */
 } tc_a2a_result;
 
 /* Solve and certify. On failure *out is left empty (tc_a2a_result_destroy is still safe). */
 TC_API int tc_a2a_solve(const tc_graph *g, const tc_a2a_options *o, tc_a2a_result *out, tc_error *err);
 TC_API void tc_a2a_result_destroy(tc_a2a_result *r);
+
+/* Analytic upper bounds on F, each an exact rational computed from the graph alone (no LP),
+   for comparing topologies and checking solvers (docs/alltoall.md). C = Σ c_e over arcs
+   that are not loops (a loop carries nothing).
+     distance   C / Σ_{s≠t} dist(s,t) (hop distances): every unit crosses at least that;
+     moore      C / (N·S_min(N,Δ)) with Δ the most distinct out- (or in-, the smaller)
+                neighbours of a node: paper 003 Theorem 1 (Eq. (25)), d/S_min(N,d) on a
+                d-regular graph of unit links; never better than the distance bound;
+     bisection  min(c(S→S̄), c(S̄→S)) / (|S|·|S̄|) for the balanced cut S (⌊N/2⌋ or ⌈N/2⌉
+                nodes) the search found, 4χ/N² for even N (paper 003 §2.3). Valid for any
+                cut: the search (Fiduccia–Mattheyses from seeded starts) decides only how
+                good it is; the cut is reported.
+   Refused like tc_a2a_solve: switches, N < 2, a node that cannot reach another (TC_EINPUT);
+   TC_ERANGE when a bound overflows 64-bit rationals. */
+typedef struct tc_a2a_bounds {
+  int32_t n;
+  int64_t capacity;     /* C */
+  int64_t distance_sum; /* Σ_{s≠t} dist(s,t) */
+  tc_rat distance;
+  int64_t moore_degree; /* Δ */
+  int64_t s_min;        /* S_min(N, Δ) (tc_moore_depth_sum) */
+  tc_rat moore;
+  tc_rat bisection;
+  int32_t cut_size;     /* |S| */
+  int64_t cut_out;      /* c(S→S̄) */
+  int64_t cut_in;       /* c(S̄→S) */
+  uint8_t *cut_side;    /* n: 1 for the nodes of S */
+  tc_rat best;          /* the least of the three (the Moore bound never is) */
+} tc_a2a_bounds;
+/* The three bounds; `seed` drives the cut search's random starts. */
+TC_API int tc_a2a_bounds_compute(const tc_graph *g, uint64_t seed, tc_a2a_bounds *out, tc_error *err);
+TC_API void tc_a2a_bounds_destroy(tc_a2a_bounds *b);
+/* (N-1)·f·b, paper 003 §5.2: the all-to-all throughput (bytes/s each node sends to the
+   others) that a rate f allows at link bandwidth b (bytes/s of capacity 1). */
+TC_API double tc_a2a_throughput_bound(int32_t n, double f, double link_bandwidth);
 
 #endif

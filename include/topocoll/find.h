@@ -8,12 +8,21 @@
 ** steps = T_L / α and tau = T_B / (M/B). A member is Pareto-efficient when no other member
 ** has steps <= and tau <= with one strict. Every member carries a spec string (docs/spec.md)
 ** that rebuilds exactly its topology.
+**
+** All-to-all (paper 000 App. A.5, Tables 4 and 7; paper 003): tc_frontier_a2a certifies
+** every member's maximum concurrent multi-commodity flow value f (a2a.h) — a lower bound
+** from checked flows and an upper bound from dual lengths, exact p/q when they meet — and
+** the frontier carries paper 000's bound f <= d / S_min(N,d) (paper 003 Theorem 1). An
+** all-to-all where every node sends M bytes takes T = (M/N) / (f·b) at link bandwidth b, i.e.
+** d/(N·f) in units of M/B. Times are always taken at the certified lower bound of f, so
+** they are achievable, never optimistic.
 */
 #ifndef TOPOCOLL_FIND_H
 #define TOPOCOLL_FIND_H
 
 #include "topocoll/export.h"
 
+#include "topocoll/a2a.h"
 #include "topocoll/graph.h"
 #include "topocoll/rational.h"
 #include "topocoll/sched.h"
@@ -43,6 +52,13 @@ typedef struct tc_candidate {
                               paper 001; T_B / (M/B) as the pipeline deepens) when it beats
                               2·measured_tau, else 0 — `plan` builds and measures it */
   int forest_weighted;     /* forest_allreduce_tau needs the water-filling root weights */
+  /* filled by tc_frontier_a2a / tc_candidate_a2a: */
+  int a2a;                 /* the all-to-all MCF below was certified */
+  int a2a_exact;           /* a2a_lower == a2a_upper: f is exactly that fraction */
+  tc_rat a2a_lower;        /* certified f >= a2a_lower (checked flows) */
+  tc_rat a2a_upper;        /* certified f <= a2a_upper (dual lengths) */
+  double a2a_gap;          /* a2a_upper / a2a_lower - 1 (0 when exact) */
+  int a2a_stopped;         /* the solve hit its time limit: the bounds are those reached */
 } tc_candidate;
 
 /* tc_candidate.flags */
@@ -80,6 +96,9 @@ typedef struct tc_frontier {
                               Moore bound T_L**(N,d) (Table 8), which every bidirectional
                               topology obeys */
   tc_rat bound_tau;        /* (N-1)/N (Thm 4) */
+  tc_rat bound_mcf;        /* d / S_min(N,d) (paper 003 Theorem 1, paper 000 Table 7's MCF
+                              bound; tc_moore_depth_sum): no member's f is larger. For
+                              --bidirectional it stays the directed bound (valid, not tight) */
 } tc_frontier;
 
 /* The frontier for o->nodes, o->degree. Bad sizes are TC_EINPUT with one line; so is an
@@ -101,11 +120,15 @@ TC_API int tc_candidate_build(const tc_candidate *c, tc_graph **g, tc_schedule *
 TC_API int tc_candidate_measure(tc_candidate *c, const tc_graph *g, const tc_schedule *ag, tc_error *err);
 
 /* A workload: allreduce sizes M_i (bytes) with weights w_i, per-step latency α (s), and the
-   bandwidth of one link (bytes/s); B = degree * link_bw. */
+   bandwidth of one link (bytes/s); B = degree * link_bw. With a2a_bytes > 0 it also runs
+   all-to-alls in which every node sends a2a_bytes, a2a_weight of them per allreduce (zero
+   both: none; zero-initialise what you do not set); a2a_time_limit bounds the certification
+   of each member's MCF when a plan weighs them (seconds; 0: TC_FIND_A2A_TIME_LIMIT). */
 typedef struct tc_workload {
   int32_t count;
   double bytes[64], weight[64];
   double alpha_s, link_bw;
+  double a2a_bytes, a2a_weight, a2a_time_limit;
 } tc_workload;
 
 /* Parse an allreduce size list into w->count, w->bytes, w->weight: "1MB" (one size),
@@ -116,7 +139,43 @@ TC_API int tc_workload_parse_sizes(const char *text, tc_workload *w, tc_error *e
 
 /* Σ_i w_i · 2(T_L + tau·M_i/B) / Σ w_i: expected allreduce time of a member (s). */
 TC_API double tc_candidate_allreduce_time(const tc_candidate *c, const tc_workload *w);
-/* Index of the member with the least expected allreduce time (ties: fewer steps). */
+/* (M/N) / (f·link_bw) at M = w->a2a_bytes and f = c->a2a_lower: the all-to-all time the
+   certified flow achieves (s), no latency term (paper 000 App. A.5); -1 when c->a2a is 0. */
+TC_API double tc_candidate_alltoall_time(const tc_candidate *c, const tc_workload *w);
+/* The expected time the choice minimises: the allreduce mean plus, when w->a2a_bytes > 0,
+   w->a2a_weight all-to-alls (tc_candidate_alltoall_time; a member without a certified f
+   then counts as infinitely slow). */
+TC_API double tc_candidate_workload_time(const tc_candidate *c, const tc_workload *w);
+/* Index of the member with the least tc_candidate_workload_time (ties: fewer steps). */
 TC_API int32_t tc_frontier_choose(const tc_frontier *f, const tc_workload *w);
+
+/* ---- all-to-all (paper 000 App. A.5) ---- */
+
+/* Called before (done 0) and after (done 1) each member's solve, and during a long solve
+   with the column generation's progress (p non-NULL, a2a.h). */
+typedef void (*tc_find_a2a_progress_fn)(void *ctx, const tc_frontier *f, int32_t member, int done,
+                                        const tc_a2a_progress *p);
+
+typedef struct tc_find_a2a_options {
+  double gap;         /* stop a member at this certified gap upper/lower - 1 (default 1e-6) */
+  double time_limit;  /* seconds per member's solve, then the bounds reached are reported
+                         (default TC_FIND_A2A_TIME_LIMIT; 0: none) */
+  tc_find_a2a_progress_fn progress; /* may be NULL */
+  void *ctx;
+} tc_find_a2a_options;
+
+#define TC_FIND_A2A_TIME_LIMIT 60.0
+
+/* gap 1e-6, TC_FIND_A2A_TIME_LIMIT, no progress. */
+TC_API void tc_find_a2a_options_default(tc_find_a2a_options *o);
+/* Certify the all-to-all MCF of member c on g (c's topology; NULL: built from c->spec) with
+   the finder's method (docs/alltoall.md, "In find and plan": column generation, the fastest
+   certified method at every size measured), filling c->a2a*. Refusals of tc_a2a_solve pass
+   through (TC_ERANGE: too large for the memory). A gap left by the time limit is reported,
+   not an error. */
+TC_API int tc_candidate_a2a(tc_candidate *c, const tc_graph *g, const tc_find_a2a_options *o, tc_error *err);
+/* tc_candidate_a2a on every member, in frontier order. On failure members keep what they
+   had (a2a set only on those done). */
+TC_API int tc_frontier_a2a(tc_frontier *f, const tc_find_a2a_options *o, tc_error *err);
 
 #endif

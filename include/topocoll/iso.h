@@ -18,6 +18,11 @@
    the image in g2 of node u of g1. */
 TC_API int tc_graph_isomorphism(const tc_graph *g1, const tc_graph *g2, int *found, int32_t *map, tc_error *err);
 
+/* Generators of G's automorphism group (BLISS): *count maps of n entries each, generator i
+   at (*gens)[i·n .. i·n+n-1] (malloc'ed; free it), every one checked like an isomorphism.
+   The identity group gives *count = 0 and *gens = NULL. */
+TC_API int tc_graph_automorphism_generators(const tc_graph *g, int32_t **gens, int32_t *count, tc_error *err);
+
 /* Reverse symmetry: isomorphism from G to G^T (map may be NULL). */
 TC_API int tc_graph_reverse_symmetry(const tc_graph *g, int *found, int32_t *map, tc_error *err);
 

@@ -66,5 +66,10 @@ TC_API int64_t tc_moore_undirected(int64_t d, int64_t k);
 TC_API int32_t tc_moore_diameter_directed(int64_t n, int64_t d);
 /* T_L**(N,d) = min{k : N <= 1 + d Σ_{i<k} (d-1)^i}; -1 if none exists. */
 TC_API int32_t tc_moore_diameter_undirected(int64_t n, int64_t d);
+/* S_min(N,d) (paper 003 Theorem 1): the least possible Σ of hop distances from one node to
+   the N-1 others when at most d^i of them lie at distance i (levels filled greedily):
+   S_min(8,3) = 11, S_min(1000,4) = 4547. 0 for N <= 1; -1 when d <= 0 and N > 1;
+   saturates at INT64_MAX. */
+TC_API int64_t tc_moore_depth_sum(int64_t n, int64_t d);
 
 #endif

@@ -21,8 +21,20 @@
 **                        (tried for N <= TC_PLAN_FOREST_MAX_NODES, pipelined at P = 1, 2, ...,
 **                        64) is faster than allreduce.json at the workload's largest size;
 **                        summary.md says per size which of the two runs (tc_plan_allreduce_at)
+**   alltoall.json        only when the workload has all-to-alls (w->a2a_bytes > 0): the
+**                        chosen member's all-to-all schedule, the fastest at a2a_bytes of
+**                        those tried (tc_plan.a2a: tsMCF "mcf" up to TC_PLAN_TSMCF_MAX_NODES
+**                        nodes, the routings "ewsp" and "sssp"), verified
+**   alltoall.routes      with it, when that schedule is a routing's lowering: the routing as
+**                        a route file (a2a_route.h)
 **   .topocoll-plan       the marker (TC_PLAN_MARKER): this directory is a plan, which
 **                        `force` may replace
+**
+** All-to-all (w->a2a_bytes > 0): every frontier member's MCF is certified first
+** (tc_frontier_a2a, w->a2a_time_limit per member) and the choice minimises the allreduce
+** mean plus a2a_weight all-to-all times at the certified f (tc_frontier_choose); summary.md
+** gets the members' f and all-to-all times and the written schedule against the fluid
+** optimum.
 **
 ** A fabric plan (tc_plan_fabric_make: a cluster the user already has, no search) writes
 ** topology.json, topology.dot, wiring.csv, forest.json (the verified allreduce forest,
@@ -55,6 +67,7 @@
 
 #include <stdint.h>
 
+#include "topocoll/a2a_route.h"
 #include "topocoll/cost.h"
 #include "topocoll/find.h"
 #include "topocoll/forest.h"
@@ -111,6 +124,13 @@ typedef struct tc_plan_forestcoll {
 #define TC_PLAN_FOREST_MAX_NODES 32
 #define TC_PLAN_FOREST_MAX_NODES_UNMET 64
 
+/* Plans of more nodes than this do not try the tsMCF all-to-all schedule (its time-expanded
+   LP took 0.09 s at N = 16, 11 s at N = 32 and over 2 minutes at N = 64 on the members of
+   d = 4; docs/alltoall.md, "In find and plan"); the routings are tried at every size. */
+#define TC_PLAN_TSMCF_MAX_NODES 16
+/* The all-to-all schedules a plan tries, at most. */
+#define TC_PLAN_MAX_A2A 3
+
 typedef struct tc_plan {
   char spec[256];           /* the graph's spec: the chosen member's, or the fabric's */
   int fabric;               /* 1: tc_plan_fabric_make: no frontier (count 0, chosen -1), no
@@ -131,6 +151,17 @@ typedef struct tc_plan {
   int32_t nbaselines;
   tc_plan_baseline baseline[TC_PLAN_MAX_BASELINES];
   tc_plan_forestcoll forestcoll;
+  /* all-to-all, when workload.a2a_bytes > 0 (has_a2a 1): the schedules tried on the chosen
+     topology (name "mcf", "ewsp", "sssp"; one that cannot be built here has available 0
+     and the reason), the fastest at a2a_bytes kept, verified and costed */
+  int has_a2a;
+  int32_t na2a;
+  tc_plan_baseline a2a[TC_PLAN_MAX_A2A];
+  int32_t a2a_chosen;       /* index into a2a */
+  tc_schedule alltoall;     /* verified */
+  tc_cost alltoall_cost;
+  int has_a2a_routing;      /* 1: alltoall is the lowering of alltoall_routing */
+  tc_a2a_routing alltoall_routing;
 } tc_plan;
 
 /* Progress: one call per phase with a short line ("building genkautz(4,64)"). */
@@ -177,6 +208,9 @@ TC_API int tc_plan_write_summary(const tc_plan *p, const char *path, tc_error *e
    with steps, tau and degree measured (tc_schedule_cost) on the chosen member's verified
    allreduce schedule (a fabric plan without a member: -1), or on a baseline's. */
 TC_API double tc_plan_time(const tc_plan *p, double bytes);
+/* The same for the written all-to-all schedule (has_a2a), at M = bytes each node sends; -1
+   without one. */
+TC_API double tc_plan_alltoall_time(const tc_plan *p, double bytes);
 TC_API double tc_plan_baseline_time(const tc_plan *p, const tc_plan_baseline *b, double bytes);
 
 #endif

@@ -7,6 +7,8 @@
 **   rationalize.c floats from a solver to integers over one denominator;
 **   certify.c     the solver-independent certificate (exact lower and upper bounds);
 **   decompose.c   exact conservation of a commodity's flow by path decomposition;
+**   dw.c          column generation over per-source trees (method dw, sptree.h prices);
+**   bounds.c      the analytic bounds (tc_a2a_bounds);
 **   solve.c       tc_a2a_solve: the pipeline.
 ** Paper sections are paper 003's. Arc flows are indexed by the graph's arc ids; loops and
 ** arcs into a flow's source carry nothing (no LP variable exists for them).
@@ -68,6 +70,24 @@ int tci_a2a_children_solve(const tc_graph *g, tci_lp_engine engine, const int64_
    (tci_a2a_decompose). */
 int tci_a2a_children_finish(const tc_graph *g, const double *flows, int64_t *out_units, int64_t *out_den,
                             tc_error *err);
+
+/* Column generation (method dw, dw.c). Per-source flows come out as integers over one
+   denominator, each a convex combination of trees with weights summing exactly to 1: they
+   conserve exactly and deliver one shard to every sink. length: the dual lengths of the best
+   bound (the master's own when it was optimal over every tree). Stops when the float gap is
+   at most o->gap, when no tree improves the master (optimal), or at o->time_limit (the
+   answer so far). TC_EINPUT for a host cap; TC_ERANGE when the budget refuses. */
+typedef struct tci_a2a_dw_answer {
+  double f;       /* 1 / the master's congestion */
+  int64_t *units; /* n·m */
+  int64_t den;
+  double *length; /* m */
+  int64_t rows, cols, rounds;
+  int32_t group;  /* order of the free automorphism group used (1: none) */
+  int optimal, timed_out;
+} tci_a2a_dw_answer;
+int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answer *out, tc_error *err);
+void tci_a2a_dw_answer_destroy(tci_a2a_dw_answer *a);
 
 /* Floats to integers over one denominator: each value is recovered as a fraction of
    denominator <= maxden (continued fractions); when all are within tol of their fraction and

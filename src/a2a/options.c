@@ -7,7 +7,7 @@
 #include "lp/lp.h"
 #include "topocoll/a2a.h"
 
-static const char *const method_names[TC_A2A_METHODS] = {"lp", "full"};
+static const char *const method_names[TC_A2A_METHODS] = {"lp", "full", "dw"};
 
 void tc_a2a_options_default(tc_a2a_options *o) {
   memset(o, 0, sizeof *o);
@@ -19,6 +19,7 @@ void tc_a2a_options_default(tc_a2a_options *o) {
   o->threads = 0;
   o->children = 1;
   o->time_limit = 0;
+  o->symmetry = 1;
 }
 
 const char *tc_a2a_method_name(tc_a2a_method m) {

@@ -105,6 +105,17 @@ int tc_a2a_solve(const tc_graph *g, const tc_a2a_options *o, tc_a2a_result *out,
     for (int32_t s = 0; s < n; s++)
       for (int32_t t = 0; t < n; t++)
         for (int64_t a = 0; a < m; a++) r.source_flow[(int64_t)s * m + a] += r.commodity_flow[((int64_t)s * n + t) * m + a];
+  } else if (o->method == TC_A2A_DW) {
+    /* its flows are already exact integers (trees with weights summing to one) */
+    tci_a2a_dw_answer dw;
+    if ((rc = tci_a2a_dw_solve(g, o, &dw, err))) goto fail;
+    free(r.source_flow);
+    r.source_flow = dw.units, dw.units = NULL;
+    r.den = dw.den;
+    ans.f = dw.f, ans.rows = dw.rows, ans.cols = dw.cols;
+    ans.length = dw.length, dw.length = NULL;
+    r.rounds = dw.rounds, r.stopped = dw.timed_out, r.group = dw.group;
+    tci_a2a_dw_answer_destroy(&dw);
   } else {
     if ((rc = tci_a2a_master_solve(g, engine, host, NULL, o->time_limit, &ans, err))) goto fail;
     tci_a2a_rationalize(ans.flow, (int64_t)n * m, r.source_flow, &r.den);

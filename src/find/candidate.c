@@ -4,7 +4,7 @@
 ** A candidate is born either as a base topology (bases.c, generative.c) or as an expansion
 ** of others (expand_predict.c); both start here so every field a caller may read — the
 ** measured fields included — has a defined value ("not built": built = verified = 0,
-** measured_steps = -1, avg_distance = -1). A spec that does not fit tc_candidate.spec is
+** measured_steps = -1, avg_distance = -1; no all-to-all value: a2a = 0, bounds 0/1). A spec that does not fit tc_candidate.spec is
 ** refused rather than truncated, because a truncated spec would rebuild a different
 ** topology (or none).
 */
@@ -36,6 +36,8 @@ void tci_find_cand_init(tc_find_cand *fc, int32_t nodes, int32_t degree, int32_t
   c->measured_tau = (tc_rat){0, 1};
   c->avg_distance = -1.0;
   c->forest_allreduce_tau = (tc_rat){0, 1};
+  c->a2a_lower = (tc_rat){0, 1};
+  c->a2a_upper = (tc_rat){0, 1};
 }
 
 int tci_find_cand_name(tc_find_cand *fc, const char *label, const char *source, const char *spec_fmt, ...) {

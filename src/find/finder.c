@@ -282,6 +282,8 @@ int tc_find(const tc_find_options *o, tc_frontier *out, tc_error *err) {
     out->bound_steps = o->bidirectional ? tc_moore_diameter_undirected(o->nodes, o->degree)
                                         : tc_moore_diameter_directed(o->nodes, o->degree);
     out->bound_tau = tci_find_bw_tau(o->nodes);
+    /* S_min(N,d) <= N²/2 fits int64 for N <= TC_FIND_MAX_NODES, so this cannot fail */
+    tc_rat_make(o->degree, tc_moore_depth_sum(o->nodes, o->degree), &out->bound_mcf, NULL);
     if (o->build) rc = build_members(out, err);
   }
   if (rc) tc_frontier_destroy(out);

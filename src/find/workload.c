@@ -8,6 +8,11 @@
 ** collectives, so a workload is a weighted list of sizes (e.g. DDP bucket sizes) and the
 ** member with the least weighted mean time wins; on equal times the one with fewer steps
 ** (the frontier is sorted that way, so the first minimum is kept).
+**
+** All-to-all (paper 000 §5.4: "all-to-all ... favour low-hop" topologies; App. A.5): a job
+** that also runs all-to-alls of a2a_bytes per node, a2a_weight of them per allreduce, adds
+** a2a_weight · T_a2a, T_a2a = (M/N)/(f·b) at the member's certified lower bound of f
+** (a2a_column.c). A member whose f was not certified cannot be weighed, so it loses.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -30,11 +35,18 @@ double tc_candidate_allreduce_time(const tc_candidate *c, const tc_workload *w) 
   return weights > 0 ? sum / weights : latency;
 }
 
+double tc_candidate_workload_time(const tc_candidate *c, const tc_workload *w) {
+  double t = tc_candidate_allreduce_time(c, w);
+  if (!(w->a2a_bytes > 0) || !(w->a2a_weight > 0)) return t;
+  double a2a = tc_candidate_alltoall_time(c, w);
+  return a2a < 0 ? INFINITY : t + w->a2a_weight * a2a;
+}
+
 int32_t tc_frontier_choose(const tc_frontier *f, const tc_workload *w) {
   int32_t best = -1;
   double best_time = 0;
   for (int32_t i = 0; i < f->count; i++) {
-    double t = tc_candidate_allreduce_time(&f->member[i], w);
+    double t = tc_candidate_workload_time(&f->member[i], w);
     if (best < 0 || t < best_time || (t == best_time && f->member[i].steps < f->member[best].steps)) {
       best = i;
       best_time = t;

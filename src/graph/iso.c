@@ -26,6 +26,10 @@
 **   bundle counts, equal sorted (colour, out-degree, in-degree) node profiles and equal
 **   sorted bundle colours.
 **
+**   tc_graph_automorphism_generators() asks BLISS for generators of G's automorphism group
+**   on the same encoding (so they respect multiplicities, capacities and kinds) and checks
+**   every one before it is reported.
+**
 **   tc_graph_reverse_symmetry() is isomorphism between G and its transpose; a
 **   bidirectional G equals its transpose, so the identity is returned without search.
 **
@@ -444,6 +448,82 @@ int tc_graph_isomorphism(const tc_graph *g1, const tc_graph *g2, int *found, int
   if (!rc && *found && map) memcpy(map, node_map, (size_t)g1->n * sizeof *map);
   free(node_map);
   return rc;
+}
+
+/* BLISS's generators of the encoding's automorphism group, the node part of each in gens
+   (count·n entries, allocated here), with igraph's handlers guarded as for isomorphisms. */
+static igraph_error_t bliss_generators(const encoding *e, const igraph_integer_t *ends, int32_t **gens,
+                                       int32_t *count) {
+  igraph_integer_t vertices = (igraph_integer_t)e->g->n + (igraph_integer_t)e->n_bundles;
+  igraph_vector_int_t colour = {0}; /* a view: see make_igraph */
+  igraph_vector_int_view(&colour, e->colour, vertices);
+  igraph_vector_int_list_t list;
+  igraph_t ig;
+  *gens = NULL;
+  *count = 0;
+  igraph_error_t rc = make_igraph(e, ends, &ig);
+  if (rc != IGRAPH_SUCCESS) return rc;
+  rc = igraph_vector_int_list_init(&list, 0);
+  if (rc == IGRAPH_SUCCESS) {
+    rc = igraph_automorphism_group(&ig, &colour, &list, IGRAPH_BLISS_FL, NULL);
+    igraph_integer_t k = rc == IGRAPH_SUCCESS ? igraph_vector_int_list_size(&list) : 0;
+    if (k > 0 && !(*gens = malloc((size_t)k * (size_t)e->g->n * sizeof **gens))) rc = IGRAPH_ENOMEM;
+    for (igraph_integer_t i = 0; rc == IGRAPH_SUCCESS && i < k; i++) {
+      igraph_vector_int_t *v = igraph_vector_int_list_get_ptr(&list, i);
+      for (int32_t u = 0; u < e->g->n; u++) (*gens)[i * e->g->n + u] = (int32_t)VECTOR(*v)[u];
+    }
+    if (rc == IGRAPH_SUCCESS) *count = (int32_t)k;
+    igraph_vector_int_list_destroy(&list);
+  }
+  igraph_destroy(&ig);
+  return rc;
+}
+
+int tc_graph_automorphism_generators(const tc_graph *g, int32_t **gens, int32_t *count, tc_error *err) {
+  *gens = NULL;
+  *count = 0;
+  if (g->n == 0) return TC_OK;
+  encoding e, twin;
+  int rc = encoding_scan(g, &e, err);
+  if (rc) return rc;
+  if ((rc = encoding_scan(g, &twin, err))) { encoding_free(&e); return rc; }
+  rc = assign_joint_colours(&e, &twin, err); /* one graph: its own colours, numbered as for a pair */
+  encoding_free(&twin);
+  igraph_integer_t *ends = rc ? NULL : encoding_edge_list(&e);
+  if (!rc && !ends) rc = oom(err);
+  if (rc) { encoding_free(&e); return rc; }
+#if !IGRAPH_THREAD_SAFE
+  pthread_mutex_lock(&igraph_lock);
+#endif
+  igraph_error_handler_t *old_error = igraph_set_error_handler(igraph_error_handler_ignore);
+  igraph_warning_handler_t *old_warning = igraph_set_warning_handler(igraph_warning_handler_ignore);
+  igraph_error_t irc = bliss_generators(&e, ends, gens, count);
+  igraph_set_warning_handler(old_warning);
+  igraph_set_error_handler(old_error);
+#if !IGRAPH_THREAD_SAFE
+  pthread_mutex_unlock(&igraph_lock);
+#endif
+  free(ends);
+  encoding_free(&e);
+  if (irc != IGRAPH_SUCCESS) {
+    free(*gens);
+    *gens = NULL;
+    *count = 0;
+    return igraph_failure(irc, err);
+  }
+  for (int32_t i = 0; i < *count; i++) {
+    int verdict = check_map(g, g, *gens + (int64_t)i * g->n);
+    if (verdict <= 0) {
+      free(*gens);
+      *gens = NULL;
+      *count = 0;
+      return verdict < 0 ? oom(err)
+                         : tc_error_set(err, TC_EFAIL, "igraph BLISS returned a generator that is not an automorphism "
+                                                       "(%d nodes, %lld arcs); refusing to report it",
+                                        g->n, (long long)g->m);
+    }
+  }
+  return TC_OK;
 }
 
 int tc_graph_reverse_symmetry(const tc_graph *g, int *found, int32_t *map, tc_error *err) {

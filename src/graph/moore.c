@@ -5,6 +5,10 @@
 ** undirected d-regular graph at most 1 + d Σ_{i=0..k-1} (d-1)^i. The Moore-optimal
 ** diameter is the least k whose bound admits N nodes. Sums saturate at INT64_MAX so
 ** huge degrees or diameters never overflow.
+**
+** The same counting bounds all-to-all (paper 003 §5.4, Theorem 1 and Eq. (25)): from any
+** root at most d^i nodes lie at distance i, so the distances from a root to the other N-1
+** nodes sum to at least S_min(N,d), the sum with levels filled greedily.
 */
 #include "topocoll/metrics.h"
 
@@ -58,3 +62,23 @@ int32_t tc_moore_diameter_directed(int64_t n, int64_t d) { return d < 0 ? -1 : l
 
 /* Undirected: first term d, ratio d-1. */
 int32_t tc_moore_diameter_undirected(int64_t n, int64_t d) { return d < 0 ? -1 : least_diameter(n, d, d - 1); }
+
+/* Fill level i = 1, 2, ... with up to d^i of the N-1 non-roots, adding i per node placed.
+   d == 1 is a path; d == 0 admits no second node. */
+int64_t tc_moore_depth_sum(int64_t n, int64_t d) {
+  if (n <= 1) return 0;
+  if (d <= 0) return -1;
+  if (d == 1) { /* one node per level: 1 + 2 + ... + (N-1), in closed form (N may be huge) */
+    int64_t a = n - 1, b = n;
+    if (a % 2 == 0) a /= 2; else b /= 2;
+    return sat_mul(a, b);
+  }
+  int64_t left = n - 1, sum = 0, level_size = d; /* d >= 2: at most 63 levels */
+  for (int64_t i = 1; left > 0; i++) {
+    int64_t here = left < level_size ? left : level_size;
+    sum = sat_add(sum, sat_mul(here, i));
+    left -= here;
+    level_size = sat_mul(level_size, d);
+  }
+  return sum;
+}

@@ -79,7 +79,7 @@ static int write_marker(const char *path, tc_error *err) {
 }
 
 /* One file of a plan directory and what goes into it. */
-typedef enum { F_GRAPH_JSON, F_DOT, F_WIRING, F_SCHEDULE, F_FOREST, F_SUMMARY, F_MARKER } file_kind;
+typedef enum { F_GRAPH_JSON, F_DOT, F_WIRING, F_SCHEDULE, F_FOREST, F_SUMMARY, F_MARKER, F_ROUTES } file_kind;
 typedef struct plan_file {
   const char *name;
   file_kind kind;
@@ -109,6 +109,8 @@ static int plan_files(const tc_plan *p, plan_file *files) {
     files[n++] = (plan_file){"reduce-scatter.json", F_SCHEDULE, &p->reduce_scatter};
     files[n++] = (plan_file){"allreduce.json", F_SCHEDULE, &p->allreduce};
     if (tci_plan_forestcoll_wins(p)) files[n++] = (plan_file){"allreduce-forestcoll.json", F_SCHEDULE, &p->forestcoll.sched[0]};
+    if (p->has_a2a) files[n++] = (plan_file){"alltoall.json", F_SCHEDULE, &p->alltoall};
+    if (p->has_a2a_routing) files[n++] = (plan_file){"alltoall.routes", F_ROUTES, NULL};
   }
   files[n++] = (plan_file){"summary.md", F_SUMMARY, NULL};
   files[n++] = (plan_file){TC_PLAN_MARKER, F_MARKER, NULL};
@@ -129,6 +131,7 @@ static int write_one(const tc_plan *p, const char *dir, const plan_file *file, t
   case F_FOREST: rc = tc_forest_write_json(p->graph, p->spec, &p->forestcoll.forest, 1, path, err); break;
   case F_SUMMARY: rc = tc_plan_write_summary(p, path, err); break;
   case F_MARKER: rc = write_marker(path, err); break;
+  case F_ROUTES: rc = tc_a2a_routing_write(p->graph, p->spec, &p->alltoall_routing, path, err); break;
   }
   free(path);
   return rc;

@@ -32,6 +32,13 @@ void tci_plan_forestcoll_weights_line(FILE *f, const tc_plan *p);
    forestcoll: the plan then writes allreduce-forestcoll.json (plan_time.c). */
 int tci_plan_forestcoll_wins(const tc_plan *p);
 
+/* All-to-all (plan_alltoall.c, when workload.a2a_bytes > 0): certify every frontier member's
+   MCF (before the choice); build the chosen topology's all-to-all schedules into p->a2a,
+   keeping the fastest in p->alltoall (and its routing); release them. */
+int tci_plan_certify_a2a(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err);
+int tci_plan_alltoall(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err);
+void tci_plan_alltoall_destroy(tc_plan *p);
+
 /* summary.md of a fabric plan (plan_fabric_summary.c). */
 void tci_plan_fabric_summary(const tc_plan *p, FILE *f);
 

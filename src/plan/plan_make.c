@@ -20,6 +20,9 @@
 **      TC_PLAN_FOREST_MAX_NODES_UNMET when the member's allreduce misses the cost model's
 **      bound): per size the plan runs whichever of it and the member's allreduce is faster
 **      (tc_plan_allreduce_at).
+**   With all-to-alls in the workload (plan_alltoall.c), every member's MCF is certified
+**   between 1's prediction and the choice (the choice weighs them), and the chosen
+**   topology's all-to-all schedules are built after 2.
 */
 #include <inttypes.h>
 #include <math.h>
@@ -212,6 +215,11 @@ int tci_plan_check_workload(const tc_workload *w, tc_error *err) {
   for (int32_t i = 0; i < w->count; i++)
     if (!(w->bytes[i] > 0) || !(w->weight[i] > 0) || !isfinite(w->weight[i]))
       return tc_error_set(err, TC_EINPUT, "size %d needs a positive size and weight", i + 1);
+  if (!(w->a2a_bytes >= 0) || !isfinite(w->a2a_bytes) || !(w->a2a_weight >= 0) || !isfinite(w->a2a_weight) ||
+      !(w->a2a_time_limit >= 0) || !isfinite(w->a2a_time_limit))
+    return tc_error_set(err, TC_EINPUT, "the all-to-all size, weight and time limit must be finite and >= 0");
+  if (w->a2a_bytes > 0 && !(w->a2a_weight > 0))
+    return tc_error_set(err, TC_EINPUT, "all-to-alls of %.0f bytes need a positive weight", w->a2a_bytes);
   return TC_OK;
 }
 
@@ -229,11 +237,14 @@ int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_prog
   if (!rc && out->frontier.count < 1)
     rc = tc_error_set(err, TC_EFAIL, "the finder found no topology for N = %d, d = %d", find->nodes,
                       find->degree);
+  const int a2a = w->a2a_bytes > 0;
+  if (!rc && a2a) rc = tci_plan_certify_a2a(out, progress, ctx, err);
   if (!rc) {
     out->chosen = tc_frontier_choose(&out->frontier, w);
     snprintf(out->spec, sizeof out->spec, "%s", out->frontier.member[out->chosen].spec);
     rc = build_chosen(out, progress, ctx, err);
   }
+  if (!rc && a2a) rc = tci_plan_alltoall(out, progress, ctx, err);
   if (!rc) rc = build_forestcoll(out, progress, ctx, err);
   if (!rc) rc = build_baselines(out, progress, ctx, err);
   if (rc) tc_plan_destroy(out);
@@ -250,5 +261,6 @@ void tc_plan_destroy(tc_plan *p) {
   tc_cost_destroy(&p->reduce_scatter_cost);
   tc_cost_destroy(&p->allreduce_cost);
   tci_plan_forestcoll_destroy(&p->forestcoll);
+  tci_plan_alltoall_destroy(p);
   memset(p, 0, sizeof *p);
 }

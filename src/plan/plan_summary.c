@@ -3,6 +3,8 @@
 ** why, the finder's frontier, and the chosen schedules against the baselines. Every time
 ** in it is steps*α + tau*M/B with steps and tau measured by tc_schedule_cost on a verified
 ** schedule, except the frontier's prediction tables, which are the finder's and say so.
+** All-to-all values (workload with all-to-alls) are certified: f exact or its certified
+** bounds with the gap, times at the lower bound.
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -57,7 +59,20 @@ static void write_cluster(FILE *f, const tc_plan *p) {
     format_size(w->bytes[i], sz, sizeof sz);
     fprintf(f, "%s %s (%g)", i ? "," : "", sz, w->weight[i]);
   }
-  fprintf(f, " |\n\n");
+  fprintf(f, " |\n");
+  if (w->a2a_bytes > 0) {
+    format_size(w->a2a_bytes, sz, sizeof sz);
+    fprintf(f, "| all-to-all: bytes each node sends M (per allreduce) | %s (%g) |\n", sz, w->a2a_weight);
+  }
+  fprintf(f, "\n");
+}
+
+/* A member's certified f: "2/35" exact, else "≥ 0.021708 (gap 7e-10)". */
+static void format_mcf(const tc_candidate *c, char *buf, size_t size) {
+  char exact[64];
+  format_rat(c->a2a_lower, exact, sizeof exact);
+  if (c->a2a_exact) snprintf(buf, size, "%s = %.3g", exact, tc_rat_to_double(c->a2a_lower));
+  else snprintf(buf, size, "≥ %.6g (gap %.1e)", tc_rat_to_double(c->a2a_lower), c->a2a_gap);
 }
 
 static void write_choice(FILE *f, const tc_plan *p) {
@@ -68,8 +83,16 @@ static void write_choice(FILE *f, const tc_plan *p) {
   format_rat(p->allgather_cost.tau, ag, sizeof ag);
   format_rat(p->reduce_scatter_cost.tau, rs, sizeof rs);
   format_rat(p->allreduce_cost.tau, ar, sizeof ar);
-  fprintf(f, "## Choice\n\n**`%s`** (%s): the least expected allreduce time of the Pareto frontier, %s "
-          "(predicted; weighted mean over the sizes).\n\n", c->spec, c->label, t);
+  if (p->has_a2a) {
+    char total[64];
+    format_time(tc_candidate_workload_time(c, w), total, sizeof total);
+    fprintf(f, "## Choice\n\n**`%s`** (%s): the least expected time of the Pareto frontier, %s: the allreduce "
+            "%s (predicted; weighted mean over the sizes) plus %g all-to-all(s) at the certified MCF.\n\n",
+            c->spec, c->label, total, t, w->a2a_weight);
+  } else {
+    fprintf(f, "## Choice\n\n**`%s`** (%s): the least expected allreduce time of the Pareto frontier, %s "
+            "(predicted; weighted mean over the sizes).\n\n", c->spec, c->label, t);
+  }
   fprintf(f, "Built and verified (every schedule passed the independent verifier; costs measured on "
           "the schedules):\n\n");
   fprintf(f, "- topology: %d nodes, degree %d, diameter %d, average distance %.4f; how the costs are known: "
@@ -87,8 +110,11 @@ static void write_choice(FILE *f, const tc_plan *p) {
     format_size(w->bytes[i], sz, sizeof sz);
     fprintf(f, " %s |", sz);
   }
-  fprintf(f, " expected |\n| --- |");
+  fprintf(f, " expected |");
+  if (p->has_a2a) fprintf(f, " MCF f (certified) | all-to-all | expected total |");
+  fprintf(f, "\n| --- |");
   for (int32_t i = 0; i <= w->count; i++) fprintf(f, " ---: |");
+  if (p->has_a2a) fprintf(f, " ---: | ---: | ---: |");
   fprintf(f, "\n");
   for (int32_t k = 0; k < p->frontier.count; k++) {
     const tc_candidate *m = &p->frontier.member[k];
@@ -98,9 +124,57 @@ static void write_choice(FILE *f, const tc_plan *p) {
       fprintf(f, " %s |", t);
     }
     format_time(tc_candidate_allreduce_time(m, w), t, sizeof t);
-    fprintf(f, " %s |\n", t);
+    fprintf(f, " %s |", t);
+    if (p->has_a2a) {
+      char mcf[96];
+      format_mcf(m, mcf, sizeof mcf);
+      format_time(tc_candidate_alltoall_time(m, w), t, sizeof t);
+      fprintf(f, " %s | %s |", mcf, t);
+      format_time(tc_candidate_workload_time(m, w), t, sizeof t);
+      fprintf(f, " %s |", t);
+    }
+    fprintf(f, "\n");
   }
   fprintf(f, "\n");
+  if (p->has_a2a)
+    fprintf(f, "The all-to-all time is (M/N)/(f·b) at the certified lower bound of f (paper 000 App. A.5): a rate "
+            "a checked flow achieves, with no latency term.\n\n");
+}
+
+/* The chosen topology's all-to-all: its certified f, the schedules tried, the one written. */
+static void write_alltoall(FILE *f, const tc_plan *p) {
+  if (!p->has_a2a) return;
+  const tc_candidate *c = &p->frontier.member[p->chosen];
+  const tc_workload *w = &p->workload;
+  const double m = w->a2a_bytes;
+  char mcf[96], up[64], t[64], sz[64], tau[64];
+  format_mcf(c, mcf, sizeof mcf);
+  format_rat(c->a2a_upper, up, sizeof up);
+  format_size(m, sz, sizeof sz);
+  const double fluid = tc_candidate_alltoall_time(c, w);
+  format_time(fluid, t, sizeof t);
+  fprintf(f, "## All-to-all on the chosen topology (paper 003)\n\n"
+          "Maximum concurrent multi-commodity flow f = %s (certified: a checked flow reaches the lower bound, "
+          "dual lengths prove f ≤ %s); the fluid all-to-all of %s per node takes %s at that rate.\n\n"
+          "Step schedules tried (each verified; T_L, T_B measured), the fastest at %s written:\n\n"
+          "| schedule | T_L | T_B | time at %s | vs fluid |\n| --- | ---: | ---: | ---: | ---: |\n",
+          mcf, up, sz, t, sz, sz);
+  for (int32_t i = 0; i < p->na2a; i++) {
+    const tc_plan_baseline *e = &p->a2a[i];
+    const tc_algorithm_info *a = tc_algorithm_find(e->name);
+    const char *title = a ? a->title : e->name;
+    if (!e->available) {
+      fprintf(f, "| %s (`%s`) | – | – | not built: %s | |\n", title, e->name, e->note);
+      continue;
+    }
+    format_rat(e->tau, tau, sizeof tau);
+    double et = tc_plan_baseline_time(p, e, m);
+    format_time(et, t, sizeof t);
+    fprintf(f, i == p->a2a_chosen ? "| **%s (`%s`)**, written |" : "| %s (`%s`) |", title, e->name);
+    fprintf(f, " %dα | %s M/B | %s | %.2f× |\n", e->steps, tau, t, et / fluid);
+  }
+  fprintf(f, "\n`alltoall.json` is the %s schedule%s.\n\n", p->a2a[p->a2a_chosen].name,
+          p->has_a2a_routing ? "; `alltoall.routes` its routing (route file)" : "");
 }
 
 static void write_frontier(FILE *f, const tc_plan *p) {
@@ -109,8 +183,9 @@ static void write_frontier(FILE *f, const tc_plan *p) {
   fprintf(f, "## Pareto frontier (paper 000 §5.4, as Tables 4 and 7)\n\n"
           "Predicted by the finder from the expansion theorems and the base database; "
           "\"≤\" marks an upper bound (Theorem 7 without Theorem 10).\n\n"
-          "| topology | class | T_L | T_B | exact T_B factor | D(G) | how known |\n"
-          "| --- | --- | ---: | ---: | ---: | ---: | --- |\n");
+          "| topology | class | T_L | T_B | exact T_B factor | D(G) |%s how known |\n"
+          "| --- | --- | ---: | ---: | ---: | ---: |%s --- |\n",
+          p->has_a2a ? " MCF f |" : "", p->has_a2a ? " ---: |" : "");
   for (int32_t k = 0; k < fr->count; k++) {
     const tc_candidate *m = &fr->member[k];
     format_rat(m->tau, exact, sizeof exact);
@@ -119,13 +194,24 @@ static void write_frontier(FILE *f, const tc_plan *p) {
             tc_rat_to_double(m->tau), exact);
     if (m->diameter >= 0) fprintf(f, "%d |", m->diameter);
     else fprintf(f, "– |");
+    if (p->has_a2a) {
+      char mcf[96];
+      format_mcf(m, mcf, sizeof mcf);
+      fprintf(f, " %s |", mcf);
+    }
     fprintf(f, " %s |\n", m->source);
   }
   format_rat(fr->bound_tau, exact, sizeof exact);
-  fprintf(f, "| theoretical bound | | %dα | %.3f M/B | %s | %d | %s |\n\n", fr->bound_steps,
-          tc_rat_to_double(fr->bound_tau), exact, fr->bound_steps,
+  fprintf(f, "| theoretical bound | | %dα | %.3f M/B | %s | %d |", fr->bound_steps, tc_rat_to_double(fr->bound_tau),
+          exact, fr->bound_steps);
+  if (p->has_a2a) {
+    format_rat(fr->bound_mcf, exact, sizeof exact);
+    fprintf(f, " %s = %.3g |", exact, tc_rat_to_double(fr->bound_mcf));
+  }
+  fprintf(f, " %s%s |\n\n",
           p->find.bidirectional ? "undirected Moore bound T_L** (Table 8), Thm 4"
-                                : "Moore bound T_L* (Def. 10), Thm 4");
+                                : "Moore bound T_L* (Def. 10), Thm 4",
+          p->has_a2a ? "; MCF d/S_min (paper 003 Thm 1)" : "");
 }
 
 /* The index of the fastest available entry named `name` at `bytes`, or -1. */
@@ -307,13 +393,16 @@ static void write_forestcoll(FILE *f, const tc_plan *p) {
   tci_plan_forestcoll_weights_line(f, p);
 }
 
-static void write_files(FILE *f) {
+static void write_files(FILE *f, const tc_plan *p) {
   fprintf(f, "## Files\n\n"
           "- `topology.json`: the graph (topocoll graph JSON; `topocoll topo 'file(topology.json)'` reads it)\n"
           "- `topology.dot`: Graphviz drawing\n"
           "- `wiring.csv`: cabling plan, one cable per row (node, port -> node, port)\n"
           "- `allgather.json`, `reduce-scatter.json`, `allreduce.json`: the schedules "
           "(`topocoll verify FILE` re-verifies each)\n");
+  if (p->has_a2a)
+    fprintf(f, "- `alltoall.json`: the all-to-all schedule (each rank's send buffer is M)\n");
+  if (p->has_a2a_routing) fprintf(f, "- `alltoall.routes`: its routing, a route file (weighted paths per pair)\n");
 }
 
 static int summary_stream(const tc_plan *p, FILE *f) {
@@ -324,9 +413,10 @@ static int summary_stream(const tc_plan *p, FILE *f) {
   write_cluster(f, p);
   write_choice(f, p);
   write_frontier(f, p);
+  write_alltoall(f, p);
   write_forestcoll(f, p);
   write_baselines(f, p);
-  write_files(f);
+  write_files(f, p);
   if (tci_plan_forestcoll_wins(p))
     fprintf(f, "- `allreduce-forestcoll.json`: ForestColl's allreduce, faster at the largest size\n");
   return TC_OK;
