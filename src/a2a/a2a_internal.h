@@ -35,6 +35,12 @@ typedef struct tci_a2a_lp_answer {
   int64_t rows, cols;
 } tci_a2a_lp_answer;
 void tci_a2a_lp_answer_destroy(tci_a2a_lp_answer *a);
+/* Read an optimal LP's answer into *out: column 0 is F, column j > 0 is flow slot col_slot[j]
+   of `slots`; lengths from the capacity rows cap_row[a] (-1: a loop, length 0) and, with a
+   host cap, the 2n host rows from host0. Negative float noise is clipped to 0. */
+int tci_a2a_lp_answer_read(tci_lp_model *lp, const tc_graph *g, int64_t slots, const int64_t *col_slot,
+                           int64_t cols, const int64_t *cap_row, int host, int64_t host0, int64_t rows,
+                           tci_a2a_lp_answer *out, tc_error *err);
 
 /* The master LP (6)-(9): per-source flows flow[s·m + a]. TC_EFAIL naming the solver's
    status when it does not reach an optimum. With fix_f (NULL: maximize F): F pinned to

@@ -87,20 +87,7 @@ int tci_a2a_full_solve(const tc_graph *g, tci_lp_engine engine, tc_rat host_cap,
                       tci_lp_status_name(st));
     goto done;
   }
-  out->flow = calloc((size_t)n * (size_t)n * (size_t)(m > 0 ? m : 1), sizeof *out->flow);
-  out->length = calloc((size_t)(m > 0 ? m : 1), sizeof *out->length);
-  if (host) out->host_length = calloc(2 * (size_t)n, sizeof *out->host_length);
-  if (!out->flow || !out->length || (host && !out->host_length)) {
-    rc = tc_error_set(err, TC_ENOMEM, "a2a: out of memory");
-    goto done;
-  }
-  const double *x = tci_lp_primal(lp), *y = tci_lp_row_duals(lp);
-  out->f = x[0];
-  for (int64_t j = 1; j < c; j++) out->flow[col_at[j]] = x[j] > 0 ? x[j] : 0;
-  for (int64_t a = 0; a < m; a++) out->length[a] = cap_row[a] >= 0 && y[cap_row[a]] > 0 ? y[cap_row[a]] : 0;
-  for (int64_t u = 0; host && u < 2 * n; u++) out->host_length[u] = y[host0 + u] > 0 ? y[host0 + u] : 0;
-  out->rows = rows;
-  out->cols = c;
+  rc = tci_a2a_lp_answer_read(lp, g, (int64_t)n * n * m, col_at, c, cap_row, host, host0, rows, out, err);
 done:
 #undef ROW
   if (rc) tci_a2a_lp_answer_destroy(out);

@@ -30,6 +30,28 @@ void tci_a2a_lp_answer_destroy(tci_a2a_lp_answer *a) {
   a->flow = a->length = a->host_length = NULL;
 }
 
+int tci_a2a_lp_answer_read(tci_lp_model *lp, const tc_graph *g, int64_t slots, const int64_t *col_slot,
+                           int64_t cols, const int64_t *cap_row, int host, int64_t host0, int64_t rows,
+                           tci_a2a_lp_answer *out, tc_error *err) {
+  const int64_t m = g->m, n = g->n;
+  out->flow = calloc((size_t)(slots > 0 ? slots : 1), sizeof *out->flow);
+  out->length = calloc((size_t)(m > 0 ? m : 1), sizeof *out->length);
+  if (host) out->host_length = calloc(2 * (size_t)n, sizeof *out->host_length);
+  if (!out->flow || !out->length || (host && !out->host_length)) {
+    tci_a2a_lp_answer_destroy(out);
+    return tc_error_set(err, TC_ENOMEM, "a2a: out of memory");
+  }
+  const double *x = tci_lp_primal(lp), *y = tci_lp_row_duals(lp);
+  out->f = x[0];
+  for (int64_t j = 1; j < cols; j++) out->flow[col_slot[j]] = x[j] > 0 ? x[j] : 0;
+  /* a binding <= row of a maximization has dual >= 0; clip float noise below 0 */
+  for (int64_t a = 0; a < m; a++) out->length[a] = cap_row[a] >= 0 && y[cap_row[a]] > 0 ? y[cap_row[a]] : 0;
+  for (int64_t u = 0; host && u < 2 * n; u++) out->host_length[u] = y[host0 + u] > 0 ? y[host0 + u] : 0;
+  out->rows = rows;
+  out->cols = cols;
+  return TC_OK;
+}
+
 int tci_a2a_master_solve(const tc_graph *g, tci_lp_engine engine, tc_rat host_cap, const tc_rat *fix_f,
                          double time_limit, tci_a2a_lp_answer *out, tc_error *err) {
   const int32_t n = g->n;
@@ -116,21 +138,7 @@ int tci_a2a_master_solve(const tc_graph *g, tci_lp_engine engine, tc_rat host_ca
                       tci_lp_engine_name(engine), tci_lp_status_name(st));
     goto done;
   }
-  out->flow = calloc((size_t)n * (size_t)(m > 0 ? m : 1), sizeof *out->flow);
-  out->length = calloc((size_t)(m > 0 ? m : 1), sizeof *out->length);
-  if (host) out->host_length = calloc(2 * (size_t)n, sizeof *out->host_length);
-  if (!out->flow || !out->length || (host && !out->host_length)) {
-    rc = tc_error_set(err, TC_ENOMEM, "a2a: out of memory");
-    goto done;
-  }
-  const double *x = tci_lp_primal(lp), *y = tci_lp_row_duals(lp);
-  out->f = x[0];
-  for (int64_t j = 1; j < c; j++) out->flow[col_arc[j]] = x[j] > 0 ? x[j] : 0;
-  /* a binding <= row of a maximization has dual >= 0; clip float noise below 0 */
-  for (int64_t a = 0; a < m; a++) out->length[a] = cap_row[a] >= 0 && y[cap_row[a]] > 0 ? y[cap_row[a]] : 0;
-  for (int64_t u = 0; host && u < 2 * n; u++) out->host_length[u] = y[host0 + u] > 0 ? y[host0 + u] : 0;
-  out->rows = rows;
-  out->cols = c;
+  rc = tci_a2a_lp_answer_read(lp, g, (int64_t)n * m, col_arc, c, cap_row, host, host0, rows, out, err);
 done:
 #undef CONS
   if (rc) tci_a2a_lp_answer_destroy(out);
