@@ -180,7 +180,7 @@ static tc_rat routing_rate(const tc_graph *g, const tc_a2a_routing *r) {
 }
 
 /* pMCF over disjoint paths reaches the link MCF's F on the paper's testbed graphs and the
-   torus (digest of paper 003 §6: "pMCF(disjoint) ≈ optimal"). */
+   torus (paper 003 §5.3, Fig. 8: pMCF over disjoint paths is near optimal). */
 static void pmcf_disjoint(void **state) {
   (void)state;
   const char *specs[] = {"hypercube(3)", "bipartite(4)", "torus(3,3,3)"};

@@ -2,9 +2,10 @@
 ** test_a2a_route.c — all-to-all routings (a2a_route.h): the baselines of paper 003, their
 ** fluid loads, their lowered schedules, route files and virtual-channel layers.
 **
-** Oracles: (1) paper 003's worked values (digest §6): EwSP reaches F = 1/4 on Q3, 2/5 on
-** K4,4, 1/9 on the 3x3x3 torus and only 1/5, 1/7 on GenKautz(8,3), (12,3); DOR puts
-** exactly 9 shards on every one of the torus's 162 arcs; the distance histograms; (2) closed
+** Oracles: (1) exact values on paper 003's test graphs (§5.2, Fig. 4: Q3, K4,4, the 3x3x3
+** torus; each derived exactly, by an exact LP and the distance bound): EwSP reaches F = 1/4
+** on Q3, 2/5 on K4,4, 1/9 on the 3x3x3 torus and only 1/5, 1/7 on GenKautz(8,3), (12,3); DOR
+** puts exactly 9 shards on every one of the torus's 162 arcs; the distance histograms; (2) closed
 ** forms of the lowered schedules' per-step loads, derived in the comments, against
 ** tc_schedule_cost; (3) a brute force on tiny graphs — every simple path enumerated, the
 ** shortest ones kept — for EwSP's loads, direct's tie-break and the lowered T_B; (4) an
@@ -83,7 +84,7 @@ static void expect_lowered(const char *algo, const char *spec, int steps, const 
   tc_graph_destroy(g);
 }
 
-/* EwSP (digest-003 §6). Lowered, hop h in step h: by the symmetry of these graphs the
+/* EwSP (paper 003 §5.3: optimal on the testbed graphs, poor on GenKautz). Lowered, hop h in step h: by the symmetry of these graphs the
    EwSP load of a step is the same on every arc, the number of paths' h-th hops per source
    over the out-degree. Q3: a target at distance k has k! paths, 1/k of them start along
    each of its k differing dimensions, so step 1 carries Σ_k C(2,k-1)/k = 1 + 1 + 1/3 =
@@ -105,7 +106,7 @@ static void ewsp(void **state) {
   expect_lowered("ewsp", "torus(3,3,3)", 3, t333, (tc_rat){2, 1});
 }
 
-/* DOR on the 3x3x3 torus: every arc carries exactly 9 (F = 1/9, digest-003 §6). Lowered:
+/* DOR on the 3x3x3 torus: every arc carries exactly 9 (F = 1/9, the distance bound: paper 003 §5.2's DOR baseline). Lowered:
    each dimension is off by one step at most, so a path's h-th hop is along its h-th
    differing dimension. Step 1: an x arc carries its source's 9 targets with dx = +1, a
    y arc the 3 with dx = 0, dy = +1, a z arc 1: max 9. Step 2: a y+ arc carries the pairs
