@@ -250,17 +250,22 @@ static int produce(const tc_graph *g, const tc_spec *spec, const sched_options *
   return rc;
 }
 
-/* The schedule of a route file: lowered, refined to --chunks P (a multiple of its units),
-   sorted, verified, costed. */
+/* The schedule of a route file: lowered, in --chunks P units (refined when P is a multiple
+   of its units, else its path shares rounded: tc_schedule_round_flows), sorted, verified,
+   costed. */
 static int routed_schedule(const tc_graph *g, const tc_a2a_routing *r, const sched_options *o, tc_schedule *s,
                            tc_cost *c, tc_error *err) {
   int rc = tc_a2a_routing_lower(g, r, s, err);
   if (!rc && o->chunks_text) {
-    int64_t least = s->units;
-    if (o->chunks % least)
-      rc = tc_error_set(err, TC_EINPUT, "--chunks %lld: the routes of %s cut shards into %lld equal units, so P must "
-                        "be a multiple of %lld", (long long)o->chunks, o->routes, (long long)least, (long long)least);
-    else rc = tc_schedule_refine(s, o->chunks / least, err);
+    tc_schedule_normalize(s);
+    if (o->chunks % s->units == 0) rc = tc_schedule_refine(s, o->chunks / s->units, err);
+    else {
+      tc_schedule rounded;
+      if (!(rc = tc_schedule_round_flows(g, s, o->chunks, &rounded, err))) {
+        tc_schedule_destroy(s);
+        *s = rounded;
+      }
+    }
   }
   if (!rc) {
     tc_schedule_sort(s);

@@ -110,4 +110,13 @@ TC_API void tc_schedule_normalize(tc_schedule *s);
 TC_API int tc_schedule_round_chunks(const tc_graph *g, const tc_schedule *s, int64_t P, tc_schedule *out,
                                     tc_error *err);
 
+/* P-chunk rounding of an all-to-all (flow semantics; round_flows.c): units of a shard that
+   travel the same walk form one path share a (of `units`); the shares are rounded to whole
+   chunks of 1/P — floor, then +1 to the largest fractional parts (first walk on ties) — and
+   each walk carries one consecutive chunk range. Same walks and steps, units == P, valid
+   whenever the input is; an (arc, step) gains less than one chunk per share through it. A
+   P that is a multiple of the input's least units gives the same schedule, refined. */
+TC_API int tc_schedule_round_flows(const tc_graph *g, const tc_schedule *s, int64_t P, tc_schedule *out,
+                                   tc_error *err);
+
 #endif

@@ -197,8 +197,16 @@ static int derive_reduce_scatter(const tc_graph *g, const gen_ctx *ctx, const tc
 /* ---- direct builders ---- */
 
 /* Re-express s in exactly `chunks` equal chunks per shard (exact refinement). */
-static int refine_to(const char *algo, tc_schedule *s, int64_t chunks, tc_error *err) {
+static int refine_to(const tc_graph *g, const char *algo, tc_schedule *s, int64_t chunks, tc_error *err) {
   int64_t least = tc_schedule_chunk_count(s);
+  if (chunks % least != 0 && s->coll == TC_COLL_ALLTOALL) { /* E.2-style: round each pair's path shares */
+    tc_schedule rounded;
+    int rc = tc_schedule_round_flows(g, s, chunks, &rounded, err);
+    if (rc) return rc;
+    tc_schedule_destroy(s);
+    *s = rounded;
+    return TC_OK;
+  }
   if (chunks % least != 0)
     return tc_error_set(err, TC_EINPUT, "--chunks %lld: the %s schedule on this graph cuts shards into %lld "
                         "equal chunks, so P must be a multiple of %lld", (long long)chunks, algo,
@@ -211,7 +219,7 @@ static int generate_direct(const tc_graph *g, const tc_algorithm *row, tc_collec
                            const tc_collective_opts *opts, tc_schedule *out, tc_error *err) {
   int rc = row->direct(g, coll, opts, out, err);
   if (!rc && opts->chunks > 0 && row->chunks_kind == TC_CHUNKS_REFINE &&
-      (rc = refine_to(row->info.name, out, opts->chunks, err)))
+      (rc = refine_to(g, row->info.name, out, opts->chunks, err)))
     tc_schedule_destroy(out);
   return rc;
 }
