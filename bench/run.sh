@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run.sh — build (Release) and print every benchmark table.
-# Usage: bench/run.sh [runs] [--exec] [--sim] [--sim-scale] [--a2a-tables]
+# Usage: bench/run.sh [runs] [--exec] [--sim] [--sim-scale] [--a2a-tables] [--a2a-figs]
 #   the synthesis benchmarks always (a few minutes: bench_forest_pack's 1024-node case takes
 #   about 20 s a run), then the commands users run, timed
 #   end to end beside those kernels (bench_cli.py, under a minute: what a kernel leaves
@@ -13,17 +13,21 @@
 #   --sim-scale `topocoll simulate` on the 256- and 1024-node plans (bench_sim_scale.sh,
 #   a few minutes), --a2a-tables paper 000's all-to-all column of Tables 7 and 4 beside our
 #   certified MCF values (bench_a2a_tables.py, about 40 minutes: the N = 256..1024 rows
-#   without large automorphism groups run to their 300 s limit or beyond).
+#   without large automorphism groups run to their 300 s limit or beyond), --a2a-figs paper
+#   000 Fig. 7 (GenKautz near the all-to-all bound, N = 900..1000) and a paper 003 Fig. 10-style
+#   comparison of GenKautz, torus, Xpander and Jellyfish (bench_a2a_figs.py, up to 40 minutes:
+#   at most 120 s per topology).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=5 exec_bench=0 sim_bench=0 sim_scale=0 a2a_tables=0
+runs=5 exec_bench=0 sim_bench=0 sim_scale=0 a2a_tables=0 a2a_figs=0
 for a in "$@"; do
   case $a in
     --exec) exec_bench=1 ;;
     --sim) sim_bench=1 ;;
     --sim-scale) sim_scale=1 ;;
     --a2a-tables) a2a_tables=1 ;;
-    *[!0-9]*) echo "run.sh: unknown argument '$a' (usage: bench/run.sh [runs] [--exec] [--sim] [--sim-scale] [--a2a-tables])" >&2; exit 2 ;;
+    --a2a-figs) a2a_figs=1 ;;
+    *[!0-9]*) echo "run.sh: unknown argument '$a' (usage: bench/run.sh [runs] [--exec] [--sim] [--sim-scale] [--a2a-tables] [--a2a-figs])" >&2; exit 2 ;;
     *) runs=$a ;;
   esac
 done
@@ -52,4 +56,5 @@ if [ "$exec_bench" = 1 ]; then bash bench/bench_exec.sh --build build-bench || s
 if [ "$sim_bench" = 1 ]; then bash bench/bench_sim.sh --build build-bench || status=1; fi
 if [ "$sim_scale" = 1 ]; then bash bench/bench_sim_scale.sh --build build-bench || status=1; fi
 if [ "$a2a_tables" = 1 ]; then python3 bench/bench_a2a_tables.py --bin build-bench/topocoll || status=1; fi
+if [ "$a2a_figs" = 1 ]; then python3 bench/bench_a2a_figs.py --bin build-bench/topocoll || status=1; fi
 exit $status
