@@ -35,6 +35,8 @@
 #include "topocoll/construct.h"
 #include "topocoll/expand_sched.h"
 #include "topocoll/fig_schedules.h"
+#include "topocoll/multitree.h"
+#include "topocoll/twodfc.h"
 /* forest */
 #include "topocoll/forest.h"
 /* a2a */
