@@ -20,6 +20,7 @@
 #include "topocoll/summary.h"
 /* topo */
 #include "topocoll/expand.h"
+#include "topocoll/netcost.h"
 #include "topocoll/spec.h"
 #include "topocoll/topo.h"
 /* sched */
