@@ -20,6 +20,7 @@
 #include "topocoll/summary.h"
 /* topo */
 #include "topocoll/expand.h"
+#include "topocoll/netcost.h"
 #include "topocoll/spec.h"
 #include "topocoll/topo.h"
 /* sched */
@@ -35,6 +36,8 @@
 #include "topocoll/construct.h"
 #include "topocoll/expand_sched.h"
 #include "topocoll/fig_schedules.h"
+#include "topocoll/multitree.h"
+#include "topocoll/twodfc.h"
 /* forest */
 #include "topocoll/forest.h"
 /* a2a */

@@ -116,7 +116,7 @@ static void sets(void **state) {
   assert_int_equal(tc_collective_build_set(g, "dbt", NULL, &set, &err), TC_EINPUT);
   assert_string_equal(err.msg, "dbt builds allreduce, broadcast and reduce, not allgather (use --algo bfb or "
                                "expand or forestcoll or ring or biring or bfbring or shiftedring or "
-                               "shiftedbfbring or rhd or torus-dor)");
+                               "shiftedbfbring or rhd or torus-dor or do or md or multitree)");
   tc_graph_destroy(g);
 }
 
@@ -175,7 +175,8 @@ static void refusals(void **state) {
   tc_error err;
   assert_int_equal(tc_collective_build(g, "nope", TC_COLL_ALLGATHER, NULL, &s, NULL, &err), TC_EINPUT);
   assert_string_equal(err.msg, "unknown algorithm 'nope' (bfb, expand, forestcoll, ring, biring, bfbring, shiftedring, "
-                               "shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, direct, sssp, ewsp, dor)");
+                               "shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, direct, sssp, ewsp, dor, "
+                               "do, md, multitree)");
   assert_int_equal(tc_collective_build(g, "bfb", TC_COLL_BROADCAST, NULL, &s, NULL, &err), TC_EINPUT);
   assert_string_equal(err.msg, "bfb builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)");
   tc_collective_opts root9 = {.root = 9};

@@ -63,5 +63,7 @@ int tc_cmd_a2a(int argc, char **argv);
 void tc_cmd_a2a_help(void);
 int tc_cmd_simulate(int argc, char **argv);
 void tc_cmd_simulate_help(void);
+int tc_cmd_cost(int argc, char **argv);
+void tc_cmd_cost_help(void);
 
 #endif

@@ -17,7 +17,9 @@
 #include "topocoll/bfb.h"
 #include "topocoll/construct.h"
 #include "topocoll/forest.h"
+#include "topocoll/multitree.h"
 #include "topocoll/spec.h"
+#include "topocoll/twodfc.h"
 
 #define AG_RS_AR (TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) | TC_COLL_BIT(TC_COLL_ALLREDUCE))
 #define DBT_COLLS (TC_COLL_BIT(TC_COLL_ALLREDUCE) | TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE))
@@ -246,6 +248,47 @@ LOWERED(d_extp, r_extp)
 LOWERED(d_ilp_disjoint, r_ilp_disjoint)
 LOWERED(d_ilp_shortest, r_ilp_shortest)
 
+/* ---- mp-2dfc: the 2dfc collectives and MULTITREE (paper 002 Ch. 4; twodfc.h, multitree.h) ---- */
+
+/* hyperx(m2,m1) read off the spec: 1 with the two sizes, 0 if the spec is not a 2D hyperx. */
+static int spec_twodfc(const tc_collective_opts *o, int64_t *m2, int64_t *m1) {
+  const tc_spec_node *root = o->spec ? o->spec->root : NULL;
+  const tc_spec_node *items[3];
+  if (!root || strcmp(root->text, "hyperx") || tc_spec_arg_list(root, "dims", items, 3) != 2) return 0;
+  *m2 = items[0]->value;
+  *m1 = items[1]->value;
+  return 1;
+}
+
+static int d_twodfc(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, int md, tc_schedule *out,
+                    tc_error *err) {
+  int64_t m2, m1;
+  memset(out, 0, sizeof *out);
+  if (!spec_twodfc(o, &m2, &m1))
+    return tc_error_set(err, TC_EINPUT, "%s needs SPEC written as hyperx(m2,m1) (the m2 x m1 2dfc) to know its rows "
+                        "and columns", md ? "md" : "do");
+  return md ? tc_twodfc_md(g, m2, m1, coll, out, err) : tc_twodfc_do(g, m2, m1, coll, out, err);
+}
+static int d_do(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                tc_error *err) {
+  return d_twodfc(g, coll, o, 0, out, err);
+}
+static int d_md(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                tc_error *err) {
+  return d_twodfc(g, coll, o, 1, out, err);
+}
+
+/* The parity construction on hyperx(m,m), m even (§4.1.2); the greedy everywhere else. */
+static int d_multitree(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                       tc_error *err) {
+  int64_t m2, m1;
+  int parity = spec_twodfc(o, &m2, &m1) && m2 == m1 && m1 % 2 == 0;
+  if (o->chosen && o->chosen_size)
+    snprintf(o->chosen, o->chosen_size, "%s", parity ? "the 2dfc parity construction (paper 002 §4.1.2)"
+                                                     : "the greedy round-robin trees (paper 002 §2.2.3)");
+  return parity ? tc_twodfc_multitree(g, m1, coll, out, err) : tc_multitree_greedy(g, coll, out, err);
+}
+
 /* ---- the plan's baseline topologies ---- */
 
 static int home_spec(const char *spec, tc_graph **g, char *desc, size_t size, tc_error *err) {
@@ -348,6 +391,19 @@ static const tc_algorithm algorithms[] = {
     {{"dor", "dimension-order routing", A2A, "torus(l1,...,lk), written so", "P chunks: refined when P is a multiple of its units, else path shares rounded (App. E.2)",
       "dimension-order routing, the shorter way round (paper 003 §5.2, ref. [17]), hop h in step h"},
      NULL, NULL, d_dor, TC_CHUNKS_REFINE, NULL, 0, r_dor},
+    /* mp-2dfc: paper 002 Ch. 4 */
+    {{"do", "dimension order", A2A | AG_RS_AR, "hyperx(m2,m1), written so (the m2 x m1 2dfc)",
+      "refines to P equal chunks",
+      "2dfc dimension order: X then Y, 2 steps (paper 002 §4.1.1, Alg. 1); allreduce = RS + AG"},
+     NULL, NULL, d_do, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"md", "multi-dimensional", A2A | TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_ALLREDUCE),
+      "hyperx(m2,m1), written so (the m2 x m1 2dfc)", "refines to P equal chunks (a multiple of (m1+m2)/gcd)",
+      "2dfc MD: blocks split over both dimension orders at once (paper 002 §4.2, Alg. 2); allreduce = DO-RS + MD-AG"},
+     NULL, NULL, d_md, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"multitree", "MULTITREE", A2A | TC_COLL_BIT(TC_COLL_ALLGATHER), "any strongly connected graph",
+      "refines to P equal chunks",
+      "one tree per root, no link shared in a step (paper 002 §2.2.3); hyperx(m,m), m even: §4.1.2's parity trees"},
+     NULL, NULL, d_multitree, TC_CHUNKS_REFINE, NULL, 0, NULL},
 };
 
 #define COUNT ((int)(sizeof algorithms / sizeof algorithms[0]))

@@ -53,12 +53,16 @@ int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *err) {
     return tc_error_set(err, TC_EINPUT, "unknown algorithm '%s' (%s)", algo ? algo : "(null)", list);
   }
   if (a->collectives & TC_COLL_BIT(coll)) return TC_OK;
-  char others[128] = "";
+  char others[256] = "";
   size_t used = 0;
-  for (int i = 0; i < tc_algorithm_count() && used < sizeof others; i++) /* the ones that do */
+  for (int i = 0; i < tc_algorithm_count(); i++) /* the ones that do, whole names only */
     if (tc_algorithm_at(i)->collectives & TC_COLL_BIT(coll)) {
-      int n = snprintf(others + used, sizeof others - used, "%s%s", used ? " or " : "", tc_algorithm_at(i)->name);
-      if (n > 0) used += (size_t)n;
+      const char *name = tc_algorithm_at(i)->name;
+      if (used + strlen(name) + sizeof " or " + sizeof " or ..." > sizeof others) {
+        snprintf(others + used, sizeof others - used, " or ...");
+        break;
+      }
+      used += (size_t)snprintf(others + used, sizeof others - used, "%s%s", used ? " or " : "", name);
     }
   tc_algorithm_collectives_text(a->collectives, list, sizeof list);
   return tc_error_set(err, TC_EINPUT, "%s builds %s, not %s (use --algo %s)", a->name, list,

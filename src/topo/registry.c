@@ -99,7 +99,8 @@ static const tc_family families[] = {
     {{"dbjmod", "d, n", "Table 9 sizes", "modified de Bruijn (paper 000 Fig. 20): loops and 2-cycles rewired into one cycle"}, "d:i n:i", b_dbjmod},
     {{"diamond", "", "", "Diamond (paper 000 Fig. 19): 8 nodes, degree 2, diameter 3"}, "", b_diamond},
     {{"drg", "name", "a Table 8 name", "distance-regular graph of paper 000 Table 8 (degree 4)"}, "name:w", b_drg},
-    {{"hyperx", "m1, m2, ...", "each m_i >= 2", "HyperX / nD fully connected: adjacent iff one coordinate differs"}, "dims:i+", b_hyperx},
+    {{"hyperx", "..., m2, m1", "each m_i >= 2", "HyperX / nD fully connected: adjacent iff one coordinate differs; "
+      "paper 002's m2 x m1 2dfc is hyperx(m2,m1)"}, "dims:i+", b_hyperx},
     {{"dragonfly", "a, h, g=0", "(g-1) | a*h; g = 0 means a*h+1", "Dragonfly routers: g groups of a, h global links per router"}, "a:i h:i g:i=0", b_dragonfly},
     {{"jellyfish", "n, d, seed=1", "n*d even, 1 <= d < n", "random d-regular graph (Jellyfish), connected"}, "n:i d:i seed:i=1", b_jellyfish},
     {{"xpander", "d, lift, seed=1", "d >= 1, lift >= 1", "Xpander: random lift of K_{d+1}, (d+1)*lift nodes"}, "d:i lift:i seed:i=1", b_xpander},
