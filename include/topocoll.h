@@ -35,6 +35,7 @@
 #include "topocoll/construct.h"
 #include "topocoll/expand_sched.h"
 #include "topocoll/fig_schedules.h"
+#include "topocoll/kautz.h"
 /* forest */
 #include "topocoll/forest.h"
 /* a2a */

@@ -17,6 +17,7 @@
 #include "topocoll/bfb.h"
 #include "topocoll/construct.h"
 #include "topocoll/forest.h"
+#include "topocoll/kautz.h"
 #include "topocoll/spec.h"
 
 #define AG_RS_AR (TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) | TC_COLL_BIT(TC_COLL_ALLREDUCE))
@@ -246,6 +247,19 @@ LOWERED(d_extp, r_extp)
 LOWERED(d_ilp_disjoint, r_ilp_disjoint)
 LOWERED(d_ilp_shortest, r_ilp_shortest)
 
+/* ---- multi-port Kautz K(d,2) collectives (paper 002 Ch. 3; kautz.h) ---- */
+
+#define KAUTZ_COLLS (AG_RS_AR | TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE) | A2A)
+
+static int d_kautz_c(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                     tc_error *err) {
+  return tc_kautz_collective(g, TC_KAUTZ_COMBINE, coll, o->root, out, err);
+}
+static int d_kautz_m(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                     tc_error *err) {
+  return tc_kautz_collective(g, TC_KAUTZ_MULTITREE, coll, o->root, out, err);
+}
+
 /* ---- the plan's baseline topologies ---- */
 
 static int home_spec(const char *spec, tc_graph **g, char *desc, size_t size, tc_error *err) {
@@ -348,6 +362,13 @@ static const tc_algorithm algorithms[] = {
     {{"dor", "dimension-order routing", A2A, "torus(l1,...,lk), written so", "refines to P equal chunks",
       "dimension-order routing, the shorter way round (paper 003 §5.2, ref. [17]), hop h in step h"},
      NULL, NULL, d_dor, TC_CHUNKS_REFINE, NULL, 0, r_dor},
+    /* -- multi-port Kautz K(d,2) (paper 002 Ch. 3) -- */
+    {{"kautz-c", "Kautz-C", KAUTZ_COLLS, "kautz(d,1) = paper 002's K(d,2), d >= 2", "refines to P equal chunks",
+      "multi-port BFS trees, message-combine: 2 steps per phase (paper 002 §3.1, Table 3.2)"},
+     NULL, NULL, d_kautz_c, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"kautz-m", "Kautz-M", KAUTZ_COLLS, "kautz(d,1) = paper 002's K(d,2), d >= 2", "refines to P equal chunks",
+      "multi-port BFS trees, MULTITREE serialisation: d+1 steps per phase (paper 002 §3.1, Table 3.2)"},
+     NULL, NULL, d_kautz_m, TC_CHUNKS_REFINE, NULL, 0, NULL},
 };
 
 #define COUNT ((int)(sizeof algorithms / sizeof algorithms[0]))
