@@ -80,4 +80,14 @@ typedef struct tci_kautz2_edge {
    Returns the count (n - 1). */
 int32_t tci_kautz2_out_tree(int32_t d, int32_t root, tci_kautz2_edge *e);
 
+/* Multi-path point-to-point (paper 002 §3.3.1) from s = (x,y) to t != s, by type:
+     1  t = (z,w), z != y (no arc s -> t): <x y z w> and <x y k z w>, k not in {y,z}: d paths
+     2  t = (y,x) (arcs both ways):        <x y x> and <x y k y x>, k not in {x,y}: d paths
+     3  t = (y,z), z != x (one-way arc):   <x y z> and <x y k y z>, k not in {x,y,z}: d-1 paths
+   (length-4 paths are never used). The type of the pair: */
+int tci_kautz2_p2p_type(int32_t d, int32_t s, int32_t t);
+/* The paths into path[i][0..len[i]] (nodes, path[i][0] = s, path[i][len[i]] = t), the
+   shortest first; `multipath` 0 gives the shortest alone. Returns the count (<= d). */
+int32_t tci_kautz2_p2p_paths(int32_t d, int32_t s, int32_t t, int multipath, int32_t (*path)[4], int32_t *len);
+
 #endif
