@@ -24,7 +24,12 @@ static json_t *report_json(const tc_cli_sched_report *r) {
   json_object_set_new(o, "spec", r->spec ? json_string(r->spec) : json_null());
   json_object_set_new(o, "collective", json_string(tc_collective_name(r->s->coll)));
   json_object_set_new(o, "algorithm", json_string(r->s->algorithm));
-  if (r->root >= 0) json_object_set_new(o, "root", json_integer(r->root));
+  if (r->s->coll == TC_COLL_P2P) {
+    json_object_set_new(o, "source", json_integer(r->root));
+    json_object_set_new(o, "destination", json_integer(r->s->dest));
+  } else if (r->root >= 0) {
+    json_object_set_new(o, "root", json_integer(r->root));
+  }
   json_object_set_new(o, "nodes", json_integer(r->s->nodes));
   json_object_set_new(o, "degree", json_integer(c->degree));
   json_object_set_new(o, "steps", json_integer(c->steps));
@@ -73,13 +78,16 @@ static void report_text(const tc_cli_sched_report *r) {
   if (r->file) printf("file              %s\n", r->file);
   printf("topology          %s\n", r->spec ? r->spec : "(no spec: graph from the file)");
   printf("collective        %s", tc_collective_name(r->s->coll));
-  if (r->root >= 0) printf(" (root %d)", r->root);
+  if (r->s->coll == TC_COLL_P2P) printf(" (source %d, destination %d)", r->root, r->s->dest);
+  else if (r->root >= 0) printf(" (root %d)", r->root);
   printf("\nalgorithm         %s\n", r->s->algorithm);
   printf("nodes             %d\n", r->s->nodes);
   printf("degree            %" PRId64 "\n", c->degree);
   printf("verified          yes\n");
   printf("steps             %d (T_L = %d alpha)", c->steps, c->steps);
-  if (c->moore_steps >= 0)
+  if (c->moore_steps >= 0 && r->s->coll == TC_COLL_P2P) /* cost.h: p2p's bound is the distance */
+    printf("; distance %d -> %d: %d hop%s", r->root, r->s->dest, c->moore_steps, c->moore_steps == 1 ? "" : "s");
+  else if (c->moore_steps >= 0)
     printf("; Moore bound %d: %s", c->moore_steps, c->moore_optimal ? "Moore-optimal" : "not Moore-optimal");
   /* alltoall's tau* is a lower bound that may not be attainable (cost.h) */
   int bound = r->s->coll == TC_COLL_ALLTOALL;

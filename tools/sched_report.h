@@ -31,7 +31,7 @@ typedef struct tc_cli_sched_report {
   const tc_graph *g;
   const tc_schedule *s;
   const tc_cost *c;
-  int32_t root;        /* -1 unless broadcast / reduce */
+  int32_t root;        /* tc_schedule_root: -1 unless broadcast, reduce, scatter, gather, p2p */
   double alpha_s, link_bw, time_s; /* < 0 when not given (time_s: not computed) */
   int64_t size_bytes;  /* < 0 when not given */
   const char *written; /* the file written, or NULL */

@@ -20,6 +20,14 @@
 ** multi-commodity flow of a2a.h): (d / C) times the larger of the distance bound
 ** Σ_{s≠t} dist(s,t) / Σ_a cap(a) and (C-1) / the least out- or in-capacity of a compute
 ** node (loops, which carry nothing, not counted); bw_optimal then proves optimality when it holds and says nothing when it does not.
+** Scatter and gather: the root's buffer M holds C shards of M/C, so tau = (d / C) * Σ_t
+** max_a load(a,t) as for alltoall; tau* = the larger of (C-1)/C * d / c_out(root) (gather:
+** c_in) and 1/C * d / c_in(v) (gather: c_out) over the other compute nodes v. P2P: one
+** shard, tau = d * Σ_t max_a load(a,t); tau* = d / F with F the maximum S-T flow (every
+** unit crosses a minimum cut), and moore_steps is the distance S -> T (its latency bound).
+** Message-combine: all transfers on one arc in one step are ONE message, paying one α for
+** the step and their summed load in T_B (the dissertation's Eq. 3.2, paper 002 §3.1);
+** MULTITREE-style serialisation is simply more steps.
 ** The cost model never consults a closed form: those live in the tests.
 */
 #ifndef TOPOCOLL_COST_H
