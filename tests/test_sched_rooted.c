@@ -238,6 +238,52 @@ static void p2p_flows(void **state) {
   tc_graph_destroy(g);
 }
 
+/* Message-combine and the local reorder term (cost.h): a scatter around uniring(1,4) whose
+   first message combines shards 1 and 3 — not adjacent in either buffer, so node 0 packs
+   and node 1 unpacks two shards of M/4 in step 1; every other message is one shard. */
+static void local_copy_of_combined_messages(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("uniring(1,4)");
+  tc_schedule s;
+  tc_error err;
+  assert_int_equal(tc_schedule_init_rooted(&s, TC_COLL_SCATTER, 4, 0, -1, 1, "hand", &err), TC_OK);
+  add(&s, g, 1, 0, 1, 1, 0, 1);
+  add(&s, g, 3, 0, 1, 1, 0, 1);
+  add(&s, g, 2, 0, 1, 2, 0, 1);
+  add(&s, g, 3, 1, 2, 2, 0, 1);
+  add(&s, g, 2, 1, 2, 3, 0, 1);
+  add(&s, g, 3, 2, 3, 3, 0, 1);
+  assert_int_equal(tc_schedule_verify(g, &s, &err), TC_OK);
+  tc_cost c;
+  assert_int_equal(tc_schedule_cost(g, &s, &c, &err), TC_OK);
+  assert_int_equal(c.steps, 3);
+  assert_int_equal(c.tau.num, 1); /* loads 2, 1, 1 shards of M/4 */
+  assert_int_equal(c.tau.den, 1);
+  assert_int_equal(c.local_copy.num, 1); /* 2 shards of M/4 in step 1, nothing after */
+  assert_int_equal(c.local_copy.den, 2);
+  /* alpha 1 s, 1 B/s links, M = 8 B: 3 + 1 * 8 = 11 s; copies at 2 B/s add 1/2 * 8 / 2 */
+  assert_true(tc_cost_time(&c, 1, 1, 8) == 11.0);
+  assert_true(tc_cost_time_copy(&c, 1, 1, 8, 2) == 13.0);
+  assert_true(tc_cost_time_copy(&c, 1, 1, 8, 0) == 11.0);
+  tc_cost_destroy(&c);
+  /* in step order or not, the same */
+  tc_transfer t = s.xfer[0];
+  s.xfer[0] = s.xfer[5];
+  s.xfer[5] = t;
+  assert_int_equal(tc_schedule_cost(g, &s, &c, &err), TC_OK);
+  assert_int_equal(c.local_copy.num, 1);
+  assert_int_equal(c.local_copy.den, 2);
+  tc_cost_destroy(&c);
+  /* the shards in order (1, 2, 3 in step 1): one contiguous range at both ends, no copy */
+  tc_schedule_destroy(&s);
+  ring_scatter(g, &s);
+  assert_int_equal(tc_schedule_cost(g, &s, &c, &err), TC_OK);
+  assert_int_equal(c.local_copy.num, 0);
+  tc_cost_destroy(&c);
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
 static void files_round_trip(void **state) {
   tc_tmpdir *f = *state;
   tc_graph *g = tc_test_spec("complete(4)");
@@ -318,6 +364,7 @@ int main(void) {
       cmocka_unit_test(scatter_verified_and_costed),
       cmocka_unit_test(gather_is_the_reverse),
       cmocka_unit_test(p2p_flows),
+      cmocka_unit_test(local_copy_of_combined_messages),
       cmocka_unit_test_setup_teardown(files_round_trip, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,6 +72,9 @@ void tc_cmd_sched_help(void) {
       "  --link-bw BW    bandwidth of one unit-capacity link, e.g. 25Gbps, 100GBps, 800Mbps\n"
       "  --size SIZE     buffer size M, e.g. 1MB, 4MiB, 1048576 (bytes)\n"
       "                  with all three, the predicted time T = steps*alpha + tau*M/B is reported\n"
+      "  --copy-bw BW    local memcpy rate, e.g. 10GBps: the time adds local_copy*M/BW, the\n"
+      "                  packing and reordering of combined messages (default: not counted;\n"
+      "                  the MPI executor receives every piece in place)\n"
       "  --out FILE      write the verified schedule as a schedule JSON file (docs/formats.md;\n"
       "                  replaced atomically; - for standard output, a device or FIFO is\n"
       "                  written in place, a directory refused)\n"
@@ -119,7 +122,8 @@ typedef struct sched_options {
   tc_collective coll;
   int root, src, dst;
   int64_t chunks, size_bytes;
-  double alpha_s, link_bw;
+  double alpha_s, link_bw, copy_bw;
+  const char *copy_bw_text;
 } sched_options;
 
 #define AT(field) offsetof(sched_options, field)
@@ -132,6 +136,7 @@ static const tc_cli_option sched_table[] = {
     {.name = "--chunks", .kind = TC_CLI_INT64, .text = AT(chunks_text), .value = AT(chunks), .lo = 1, .hi = INT64_MAX},
     {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha_s)},
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
+    {.name = "--copy-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(copy_bw_text), .value = AT(copy_bw)},
     {.name = "--size", .kind = TC_CLI_SIZE, .text = AT(size_text), .value = AT(size_bytes)},
     {.name = "--out", .kind = TC_CLI_PATH, .text = AT(out)},
     {.name = "--routes", .kind = TC_CLI_STRING, .text = AT(routes)},
@@ -193,7 +198,7 @@ static int check_options(sched_options *o) {
     return tc_cli_usage_error("sched", "p2p needs --src S and --dst T (missing %s)", o->src_text ? "--dst" : "--src");
   o->root = rooted ? 0 : -1;
   int status = tc_cli_convert(&sched_cli, o, "--root", "--src", "--dst", "--chunks", "--alpha", "--link-bw", "--size",
-                              "--steps", "--time-limit", NULL);
+                              "--copy-bw", "--steps", "--time-limit", NULL);
   if (!status && p2p && o->src == o->dst)
     return tc_cli_usage_error("sched", "--src and --dst are both node %d (p2p needs two nodes)", o->src);
   if (p2p) o->root = o->src;
@@ -202,7 +207,7 @@ static int check_options(sched_options *o) {
 
 static int parse_options(int argc, char **argv, sched_options *o) {
   memset(o, 0, sizeof *o);
-  o->alpha_s = o->link_bw = -1; /* not given */
+  o->alpha_s = o->link_bw = o->copy_bw = -1; /* not given */
   o->size_bytes = -1;
   int status = tc_cli_parse(&sched_cli, argc, argv, o);
   return status ? status : check_options(o);
@@ -229,7 +234,7 @@ static int build_fastest(const tc_graph *g, tc_collective_opts *opts, const sche
     int rc = tc_collective_build(g, o->algo, o->coll, opts, &cand, &cost, err);
     opts->chosen = kept;
     if (rc) return rc;
-    double t = tc_cost_time(&cost, o->alpha_s, o->link_bw, (double)o->size_bytes);
+    double t = tc_cost_time_copy(&cost, o->alpha_s, o->link_bw, (double)o->size_bytes, o->copy_bw);
     if (P == 1 || t < best) {
       tc_schedule_destroy(s);
       tc_cost_destroy(c);
@@ -370,9 +375,11 @@ int tc_cmd_sched(int argc, char **argv) {
   if (rc) status = tc_cli_fail("sched", &err);
   else {
     tc_cli_sched_report r = {o.spec, g, &s, &c, tc_schedule_root(&s), o.alpha_s, o.link_bw,
-                             model_given(&o) ? tc_cost_time(&c, o.alpha_s, o.link_bw, (double)o.size_bytes) : -1,
+                             model_given(&o) ? tc_cost_time_copy(&c, o.alpha_s, o.link_bw, (double)o.size_bytes,
+                                                                 o.copy_bw)
+                                             : -1,
                              o.size_bytes, o.out, NULL, chosen, TC_PIPELINE_MAX,
-                             routed ? &routing : NULL, variant};
+                             routed ? &routing : NULL, variant, o.copy_bw};
     tc_cli_print_sched_report(&r, o.json);
   }
   tc_cost_destroy(&c);

@@ -79,7 +79,7 @@ static int report_valid(const verify_options *o, const tc_schedule_doc *doc, tc_
   if (tc_schedule_cost(doc->graph, &doc->sched, &c, err)) return tc_cli_fail("verify", err);
   const tc_schedule *s = &doc->sched;
   tc_cli_sched_report r = {o->spec ? o->spec : doc->spec, doc->graph, s, &c, tc_schedule_root(s),
-                           -1, -1, -1, -1, NULL, o->file, 0, 0, NULL, NULL};
+                           -1, -1, -1, -1, NULL, o->file, 0, 0, NULL, NULL, -1};
   tc_cli_print_sched_report(&r, o->json);
   tc_cost_destroy(&c);
   return TC_EXIT_OK;

@@ -40,6 +40,7 @@ typedef struct tc_cli_sched_report {
   int64_t chunks_tried;
   const tc_cli_routing_report *routing; /* alltoall lowered from a routing, or NULL */
   const char *chosen;  /* the variant the builder kept (tc_collective_opts.chosen), or NULL / "" */
+  double copy_bw;      /* > 0: time_s includes local_copy * M / copy_bw (--copy-bw) */
 } tc_cli_sched_report;
 
 /* Print r on stdout as text, or as one JSON object when json. */

@@ -19,6 +19,7 @@
 
 #include "core/intmath.h"
 #include "graph/maxflow.h"
+#include "sched/cost_internal.h"
 #include "topocoll/metrics.h"
 
 /* Node bandwidth in link units: the largest total out-capacity of a node. Capacities reach
@@ -323,6 +324,7 @@ int tc_schedule_cost(const tc_graph *g, const tc_schedule *s, tc_cost *out, tc_e
   } else if (!rc) {
     rc = optimal_tau(g, s, out->degree, &out->tau_optimal, err);
   }
+  if (!rc) rc = tci_schedule_local_copy(g, s, per_buffer, &out->local_copy, err);
   if (rc) { tc_cost_destroy(out); return rc; }
   out->bw_optimal = tc_rat_cmp(out->tau, out->tau_optimal) == 0;
   int32_t moore = tc_moore_diameter_directed(g->n, out->degree);
@@ -344,6 +346,11 @@ double tc_cost_time(const tc_cost *c, double alpha_s, double link_bw, double byt
   if (c->tau.num == 0) return c->steps * alpha_s; /* nothing moves: no 0/0 from a node of degree 0 */
   double node_bw = (double)c->degree * link_bw;
   return c->steps * alpha_s + tc_rat_to_double(c->tau) * bytes / node_bw;
+}
+
+double tc_cost_time_copy(const tc_cost *c, double alpha_s, double link_bw, double bytes, double copy_bw) {
+  double t = tc_cost_time(c, alpha_s, link_bw, bytes);
+  return copy_bw > 0 ? t + tc_rat_to_double(c->local_copy) * bytes / copy_bw : t;
 }
 
 /* Heterogeneous links: the loads of one step at a time in one array of m (the touched
