@@ -292,13 +292,13 @@ expect_err 2 'must not be negative' "$bin" sched 'bipartite(2)' --coll allgather
 expect_err 2 'must be positive' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --link-bw 0Gbps
 expect_err 2 "did you mean 'kautz'" "$bin" sched 'kauts(4,2)' --coll allgather --algo bfb
 expect_err 2 "unknown algorithm 'bfs'" "$bin" sched 'bipartite(2)' --coll allgather --algo bfs
-expect_err 2 "unknown collective 'gather'" "$bin" sched 'bipartite(2)' --coll gather --algo bfb
+expect_err 2 "unknown collective 'gathr'" "$bin" sched 'bipartite(2)' --coll gathr --algo bfb
 expect_err 2 'missing --coll' "$bin" sched 'bipartite(2)' --algo bfb
 expect_err 2 'missing --algo' "$bin" sched 'bipartite(2)' --coll allgather
 expect_err 2 'missing SPEC' "$bin" sched --coll allgather --algo bfb
 expect_err 2 '--out needs a value' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --out
 expect_err 2 "unknown option '--frob'" "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --frob
-expect_err 2 '--root applies to broadcast and reduce only' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --root 1
+expect_err 2 '--root applies to broadcast, reduce, scatter and gather only' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --root 1
 expect_err 2 "--root expects an integer" "$bin" sched 'complete(4)' --coll broadcast --algo dbt --root x
 expect_err 2 '--root 9 is not a node' "$bin" sched 'complete(4)' --coll broadcast --algo dbt --root 9
 expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 0

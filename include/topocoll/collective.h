@@ -67,7 +67,9 @@ TC_API int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *er
 
 /* What an algorithm may need besides the graph; zero-initialise and set what applies. */
 typedef struct tc_collective_opts {
-  int32_t root;         /* broadcast / reduce root (0..N-1); ignored by other collectives */
+  int32_t root;         /* broadcast / reduce / scatter / gather root, p2p source S (0..N-1, a
+                           compute node); ignored by other collectives */
+  int32_t dst;          /* p2p destination T (a compute node other than S); else ignored */
   int64_t chunks;       /* --chunks P; 0: the algorithm's own chunking */
   const tc_spec *spec;  /* how g was written, if known: torus-dor reads the dimensions off
                            torus(l1,...,lk), expand follows the construction */
