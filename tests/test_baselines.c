@@ -450,9 +450,9 @@ static void wrong_topologies(void **state) {
   expect_einput(tc_baseline_dbt(g, TC_COLL_ALLREDUCE, -1, 0, &s, &err), &err, "dbt:");
   expect_einput(tc_test_generate("bogus", NULL, g, TC_COLL_ALLGATHER, -1, 0, &s, &err), &err,
                 "unknown algorithm 'bogus' (bfb, expand, forestcoll, ring, biring, bfbring, shiftedring, "
-                "shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, direct, sssp, ewsp, dor, kautz-c, kautz-m)");
+                "shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, direct, sssp, ewsp, dor, kautz-c, kautz-m, kautz, kautz-mp, kautz-sp)");
   expect_einput(tc_test_generate("ring", NULL, g, TC_COLL_BROADCAST, 0, 0, &s, &err), &err,
-                "ring builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt or kautz-c or kautz-m)");
+                "ring builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt or kautz-c or kautz-m or kautz)");
   tc_graph_destroy(g);
   g = tc_test_spec("uniring(1,4)");
   expect_einput(tc_baseline_ring(g, TC_COLL_REDUCE, &s, &err), &err, "ring:");
@@ -516,20 +516,24 @@ static void names(void **state) {
   static const char *const want[] = {"bfb", "expand", "forestcoll", "ring", "biring", "bfbring", "shiftedring",
                                      "shiftedbfbring", "dbt", "rhd", "torus-dor", "mcf", "pmcf", "mcf-extp",
                                      "ilp-disjoint", "ilp-shortest", "direct", "sssp", "ewsp", "dor",
-                                     "kautz-c", "kautz-m"};
-  assert_int_equal(tc_algorithm_count(), 22);
-  for (int i = 0; i < 22; i++) {
+                                     "kautz-c", "kautz-m", "kautz", "kautz-mp", "kautz-sp"};
+  assert_int_equal(tc_algorithm_count(), 25);
+  for (int i = 0; i < 25; i++) {
     assert_string_equal(tc_algorithm_at(i)->name, want[i]);
     assert_ptr_equal(tc_algorithm_find(want[i]), tc_algorithm_at(i));
     uint32_t rs_ag_ar = TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) |
                         TC_COLL_BIT(TC_COLL_ALLREDUCE);
     uint32_t dbt = TC_COLL_BIT(TC_COLL_ALLREDUCE) | TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE);
     uint32_t a2a = TC_COLL_BIT(TC_COLL_ALLTOALL); /* the routings of test_a2a_route.c, the flows of test_a2a_flows.c */
-    uint32_t kautz = rs_ag_ar | dbt | a2a; /* test_kautz_coll.c */
-    assert_int_equal(tc_algorithm_at(i)->collectives,
-                     i >= 20 ? kautz : i >= 11 ? a2a : strcmp(want[i], "dbt") ? rs_ag_ar : dbt);
+    uint32_t kautz = rs_ag_ar | dbt | a2a | TC_COLL_BIT(TC_COLL_SCATTER) | TC_COLL_BIT(TC_COLL_GATHER),
+             p2p = TC_COLL_BIT(TC_COLL_P2P); /* test_kautz_coll.c, test_kautz_p2p.c */
+    assert_int_equal(tc_algorithm_at(i)->collectives, i >= 23   ? p2p
+                                                      : i >= 20 ? kautz
+                                                      : i >= 11 ? a2a
+                                                      : strcmp(want[i], "dbt") ? rs_ag_ar
+                                                                               : dbt);
   }
-  assert_null(tc_algorithm_at(22));
+  assert_null(tc_algorithm_at(25));
   assert_null(tc_algorithm_find("bogus"));
 }
 

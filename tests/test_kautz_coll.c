@@ -9,12 +9,16 @@
 **     d-1 on the arcs (a,b) -> (b,a);
 **   - MULTITREE (Fig. 3.1): d+1 steps, every arc at most one block per step, arcs used
 **     per step nd, ..., nd, n(d-1) — 12, 12, 6 on K(2,2);
-**   - every Kautz entry of Table 3.2, for d = 2, 3, 4, 8 and both variants: the schedule
+**   - every Kautz entry of Table 3.2 (bcast/reduce, scatter/gather, allgather/RS,
+**     allreduce, alltoall), for d = 2, 3, 4, 8, both variants and several roots: the schedule
 **     (verified by tc_collective_build) has the table's number of steps and its β
 **     coefficient exactly, as tc_schedule_cost measures it;
+**   - the size switch of §3.2.2 (the `kautz` row): where Kautz-M's predicted time, with
+**     the local reorder of combined messages, crosses Kautz-C's;
 **   - refusals: another graph, d = 1, a root outside the graph; a dropped transfer fails
 **     the verifier (the schedules are not accepted by construction).
 */
+#include <math.h>
 #include <stdio.h>
 
 #include "synth/kautz_common.h"
@@ -192,6 +196,18 @@ static void table_3_2(void **state) {
           tc_cost_destroy(&c);
         }
       }
+      /* Scatter / Gather: 2α + (d+2)M/(d(d+1))β, M the root's buffer */
+      for (int32_t root = 1; root < n; root += d + 2) {
+        for (int ga = 0; ga < 2; ga++) {
+          tc_collective coll = ga ? TC_COLL_GATHER : TC_COLL_SCATTER;
+          snprintf(what, sizeof what, "%s K(%d,2) %s root %d", algo, d, tc_collective_name(coll), root);
+          s = build(g, algo, coll, root, &c);
+          assert_int_equal(tc_schedule_root(&s), root);
+          assert_entry(&c, d, 2, 1, 1, d + 2, (int64_t)d * (d + 1), what);
+          tc_schedule_destroy(&s);
+          tc_cost_destroy(&c);
+        }
+      }
       /* Allgather / Reduce-Scatter: 2α + (d+1)Mβ or (d+1)(α + Mβ); M per node, IR's M = nM */
       for (int rs = 0; rs < 2; rs++) {
         tc_collective coll = rs ? TC_COLL_REDUCE_SCATTER : TC_COLL_ALLGATHER;
@@ -217,6 +233,64 @@ static void table_3_2(void **state) {
     }
     tc_graph_destroy(g);
   }
+}
+
+/* ---- the size switch (§3.2.2) ---- */
+
+/* On K(4,2) with α = 1 us, 100 Gbps links and local copies at 10 GB/s: Kautz-C's allgather
+   reorders 3/2 M at its busiest nodes and Kautz-M none, both have tau = 1, and Kautz-M
+   takes 3 more steps, so the predicted times cross at 3 α / (3/2 / 10 GB/s) = 20 KB (of
+   the whole n-block result). The `kautz` row takes Kautz-C below, Kautz-M from there. */
+static void size_switch(void **state) {
+  (void)state;
+  tc_graph *g = k2(4);
+  tc_error err;
+  tc_cost c, m;
+  tc_schedule s = build(g, "kautz-c", TC_COLL_ALLGATHER, 0, &c);
+  tc_schedule_destroy(&s);
+  s = build(g, "kautz-m", TC_COLL_ALLGATHER, 0, &m);
+  tc_schedule_destroy(&s);
+  tc_rat want;
+  assert_int_equal(tc_rat_make(3, 2, &want, &err), TC_OK);
+  assert_int_equal(tc_rat_cmp(c.local_copy, want), 0);
+  assert_int_equal(m.local_copy.num, 0);
+  double at = 0;
+  assert_int_equal(tc_kautz_switch_size(g, TC_COLL_ALLGATHER, 0, 1e-6, 12.5e9, 10e9, &at, &err), TC_OK);
+  assert_true(fabs(at - 20000) < 1e-6);
+  /* just below the crossing Kautz-C is predicted faster, just above Kautz-M */
+  assert_true(tc_cost_time_copy(&c, 1e-6, 12.5e9, 19990, 10e9) < tc_cost_time_copy(&m, 1e-6, 12.5e9, 19990, 10e9));
+  assert_true(tc_cost_time_copy(&c, 1e-6, 12.5e9, 20010, 10e9) > tc_cost_time_copy(&m, 1e-6, 12.5e9, 20010, 10e9));
+  char chosen[TC_ERRMSG_MAX];
+  tc_collective_opts o = {.alpha_s = 1e-6, .link_bw = 12.5e9, .bytes = 19990, .copy_bw = 10e9, .chosen = chosen,
+                          .chosen_size = sizeof chosen};
+  assert_int_equal(tc_collective_build(g, "kautz", TC_COLL_ALLGATHER, &o, &s, NULL, &err), TC_OK);
+  assert_string_equal(s.algorithm, "kautz-c");
+  assert_int_equal(s.steps, 2);
+  assert_string_equal(chosen, "kautz-c: 19990 B is below the switch size 20 KB (Kautz-M predicted faster from it on)");
+  tc_schedule_destroy(&s);
+  o.bytes = 20010;
+  assert_int_equal(tc_collective_build(g, "kautz", TC_COLL_ALLGATHER, &o, &s, NULL, &err), TC_OK);
+  assert_string_equal(s.algorithm, "kautz-m");
+  assert_int_equal(s.steps, 5);
+  tc_schedule_destroy(&s);
+  /* no local-copy term, or one tree: Kautz-C at every size */
+  assert_int_equal(tc_kautz_switch_size(g, TC_COLL_ALLGATHER, 0, 1e-6, 12.5e9, 0, &at, &err), TC_OK);
+  assert_true(isinf(at));
+  assert_int_equal(tc_kautz_switch_size(g, TC_COLL_SCATTER, 3, 1e-6, 12.5e9, 10e9, &at, &err), TC_OK);
+  assert_true(isinf(at));
+  o.copy_bw = 0;
+  o.bytes = 1e9;
+  assert_int_equal(tc_collective_build(g, "kautz", TC_COLL_ALLGATHER, &o, &s, NULL, &err), TC_OK);
+  assert_string_equal(s.algorithm, "kautz-c");
+  assert_string_equal(chosen, "kautz-c: predicted faster at every size (no local-copy term: give --copy-bw)");
+  tc_schedule_destroy(&s);
+  tc_collective_opts none = {.root = 0};
+  assert_int_equal(tc_collective_build(g, "kautz", TC_COLL_ALLGATHER, &none, &s, NULL, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "kautz picks Kautz-C or Kautz-M by the predicted time at the message size: give "
+                               "--alpha, --link-bw and --size (and --copy-bw for the local reorder, paper 002 §3.2.2)");
+  tc_cost_destroy(&c);
+  tc_cost_destroy(&m);
+  tc_graph_destroy(g);
 }
 
 /* ---- refusals and a failing mutation ---- */
@@ -251,10 +325,10 @@ static void refusals(void **state) {
 static void dropped_transfer_fails(void **state) {
   (void)state;
   tc_graph *g = k2(2);
-  const tc_collective colls[] = {TC_COLL_BROADCAST, TC_COLL_REDUCE, TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER,
-                                 TC_COLL_ALLREDUCE, TC_COLL_ALLTOALL};
+  const tc_collective colls[] = {TC_COLL_BROADCAST, TC_COLL_REDUCE,    TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER,
+                                 TC_COLL_ALLREDUCE, TC_COLL_ALLTOALL, TC_COLL_SCATTER,   TC_COLL_GATHER};
   for (int m = 0; m < 2; m++)
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < 8; k++) {
       tc_schedule s = build(g, m ? "kautz-m" : "kautz-c", colls[k], 3, NULL);
       for (int64_t i = 0; i < s.count; i++) {
         tc_transfer kept = s.xfer[i];
@@ -277,7 +351,7 @@ int main(void) {
       cmocka_unit_test(sizes_and_moore),      cmocka_unit_test(bfs_subtree_sizes),
       cmocka_unit_test(combine_step2_load),   cmocka_unit_test(multitree_link_counts),
       cmocka_unit_test(table_3_2),            cmocka_unit_test(refusals),
-      cmocka_unit_test(dropped_transfer_fails),
+      cmocka_unit_test(dropped_transfer_fails), cmocka_unit_test(size_switch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

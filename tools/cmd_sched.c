@@ -265,6 +265,10 @@ static int produce(const tc_graph *g, const tc_spec *spec, const sched_options *
   variant[0] = '\0';
   tc_collective_opts opts = {.root = o->root, .dst = o->dst, .chunks = o->chunks, .spec = spec, .chosen = variant,
                              .chosen_size = TC_ERRMSG_MAX};
+  if (model_given(o)) { /* for builders that choose by the message size (kautz) */
+    opts.alpha_s = o->alpha_s, opts.link_bw = o->link_bw, opts.bytes = (double)o->size_bytes;
+    opts.copy_bw = o->copy_bw;
+  }
   int rc;
   *chosen = 0;
   if (!o->chunks_text && model_given(o) && tc_algorithm_pipelined(tc_algorithm_find(o->algo)))

@@ -82,6 +82,10 @@ typedef struct tc_collective_opts {
                            one says which here, one line of at most chosen_size bytes, "" when
                            it had no choice (forestcoll allreduce: equal or auto weights) */
   size_t chosen_size;
+  /* The predicted-time model (cost.h), for a builder that picks a variant by the message
+     size (kautz: Kautz-C or Kautz-M, paper 002 §3.2.2): link_bw > 0 and bytes > 0 when
+     given (0: not given), alpha_s in s, copy_bw in bytes/s (<= 0: no local-copy term). */
+  double alpha_s, link_bw, bytes, copy_bw;
 } tc_collective_opts;
 
 /* The all-to-all routing (a2a_route.h) of a routing algorithm (direct, sssp, ewsp, dor),

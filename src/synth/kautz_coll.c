@@ -66,13 +66,19 @@ static int whole_tree(tc_schedule *s, const layout *l, int32_t root, int32_t sha
   return rc;
 }
 
-/* Alltoall from root s (flow semantics): every tree arc p -> c carries block (s,c), and the
-   depth-1 arc s -> p also carries the blocks of p's children. Shard s*n + t is block (s,t). */
-static int personalised_tree(tc_schedule *s, const layout *l, int32_t root, tci_kautz2_edge *e, tc_error *err) {
+/* Personalised blocks from (or, mirrored, to) root r: every tree arc p -> c carries c's
+   block, and the depth-1 arc r -> p also carries the blocks of p's children (Eqs. 3.4,
+   3.6: a message of n_{1,j} blocks, then one block per arc). A mirrored tree is walked in
+   out-tree coordinates, so its nodes are mapped back by f. The block of node v is shard
+   r*n + v in alltoall (block (r,v)), shard v in scatter and gather. */
+static int personalised_tree(tc_schedule *s, const layout *l, int32_t root, int alltoall, tci_kautz2_edge *e,
+                             tc_error *err) {
   int32_t count = tree_of(l, root, e), top = l->mirror ? tci_kautz2_flip(l->d, root) : root;
+  int64_t base = alltoall ? (int64_t)root * l->n : 0;
   int rc = TC_OK;
   for (int32_t i = 0; !rc && i < count; i++) {
-    int32_t block = (int32_t)((int64_t)root * l->n + e[i].child);
+    int32_t v = l->mirror ? tci_kautz2_flip(l->d, e[i].child) : e[i].child;
+    int32_t block = (int32_t)(base + v);
     rc = send(s, l, &e[i], block, err);
     tci_kautz2_edge first = {top, e[i].parent, 1, 0}; /* the grandchild's block rides the root's arc */
     if (!rc && e[i].depth == 2) rc = send(s, l, &first, block, err);
@@ -93,7 +99,7 @@ static int build(const layout *l, tc_collective coll, int32_t root, const char *
   switch (coll) {
   case TC_COLL_BROADCAST:
   case TC_COLL_REDUCE:
-    rc = tc_schedule_init_owned(out, coll, l->n, 1, &root, 1, name, err);
+    rc = tc_schedule_init_rooted(out, coll, l->n, root, -1, 1, name, err);
     if (!rc) rc = whole_tree(out, l, root, 0, e, err);
     break;
   case TC_COLL_ALLGATHER:
@@ -105,7 +111,12 @@ static int build(const layout *l, tc_collective coll, int32_t root, const char *
   case TC_COLL_ALLTOALL:
     rc = tc_schedule_init(out, coll, l->n, 1, name, err);
     if (!rc) rc = tc_schedule_reserve(out, (int64_t)l->n * (2 * (l->n - 1) - l->d), err);
-    for (int32_t r = 0; !rc && r < l->n; r++) rc = personalised_tree(out, l, r, e, err);
+    for (int32_t r = 0; !rc && r < l->n; r++) rc = personalised_tree(out, l, r, 1, e, err);
+    break;
+  case TC_COLL_SCATTER:
+  case TC_COLL_GATHER:
+    rc = tc_schedule_init_rooted(out, coll, l->n, root, -1, 1, name, err);
+    if (!rc) rc = personalised_tree(out, l, root, 0, e, err);
     break;
   default:
     rc = tc_error_set(err, TC_EINPUT, "%s: builds no %s", name, tc_collective_name(coll));
@@ -122,7 +133,8 @@ int tc_kautz_collective(const tc_graph *g, tc_kautz_variant v, tc_collective col
   int32_t d = 0;
   int rc = tci_kautz2_check(g, name, &d, err);
   if (rc) return rc;
-  int rooted = coll == TC_COLL_BROADCAST || coll == TC_COLL_REDUCE;
+  int rooted = coll == TC_COLL_BROADCAST || coll == TC_COLL_REDUCE || coll == TC_COLL_SCATTER ||
+               coll == TC_COLL_GATHER;
   if (rooted && (root < 0 || root >= g->n))
     return tc_error_set(err, TC_EINPUT, "%s: root %d is not a node (0..%d)", name, root, g->n - 1);
   /* alltoall has the most transfers: 2(n-1) - d per root */
@@ -131,7 +143,7 @@ int tc_kautz_collective(const tc_graph *g, tc_kautz_variant v, tc_collective col
   if (!e) return tc_error_set(err, TC_ENOMEM, "%s: out of memory", name);
   layout l = {g, d, g->n, v == TC_KAUTZ_MULTITREE && !rooted, 0, 0};
   l.steps = l.multitree ? d + 1 : 2;
-  int reducing = coll == TC_COLL_REDUCE || coll == TC_COLL_REDUCE_SCATTER;
+  int incoming = coll == TC_COLL_REDUCE || coll == TC_COLL_REDUCE_SCATTER || coll == TC_COLL_GATHER;
   if (coll == TC_COLL_ALLREDUCE) {
     tc_schedule rs, ag;
     memset(&rs, 0, sizeof rs);
@@ -145,7 +157,7 @@ int tc_kautz_collective(const tc_graph *g, tc_kautz_variant v, tc_collective col
     tc_schedule_destroy(&rs);
     tc_schedule_destroy(&ag);
   } else {
-    l.mirror = reducing;
+    l.mirror = incoming;
     rc = build(&l, coll, root, name, e, out, err);
   }
   free(e);

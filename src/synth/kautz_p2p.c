@@ -10,6 +10,7 @@
 ** a length-4 path, which §3.3.1 excludes; on K(2,2) type 3 therefore has the direct arc
 ** alone.
 */
+#include <stdlib.h>
 #include <string.h>
 
 #include "synth/kautz_common.h"
@@ -43,4 +44,33 @@ int32_t tci_kautz2_p2p_paths(int32_t d, int32_t s, int32_t t, int multipath, int
     len[count++] = 3;
   }
   return count;
+}
+
+int tc_kautz_p2p(const tc_graph *g, int32_t src, int32_t dst, int multipath, tc_schedule *out, tc_error *err) {
+  memset(out, 0, sizeof *out);
+  const char *name = multipath ? "kautz-mp" : "kautz-sp";
+  int32_t d = 0;
+  int rc = tci_kautz2_check(g, name, &d, err);
+  if (rc) return rc;
+  if (src < 0 || src >= g->n || dst < 0 || dst >= g->n || src == dst)
+    return tc_error_set(err, TC_EINPUT, "%s: needs two different nodes in 0..%d (got source %d, destination %d)", name,
+                        g->n - 1, src, dst);
+  int32_t(*path)[4] = malloc((size_t)d * sizeof *path);
+  int32_t *len = malloc((size_t)d * sizeof *len);
+  if (!path || !len) rc = tc_error_set(err, TC_ENOMEM, "%s: out of memory", name);
+  int32_t count = rc ? 0 : tci_kautz2_p2p_paths(d, src, dst, multipath, path, len);
+  if (!rc) rc = tc_schedule_init_rooted(out, TC_COLL_P2P, g->n, src, dst, count, name, err);
+  for (int32_t j = 0; !rc && j < count; j++) /* part j: units [j, j+1), hop h in step h */
+    for (int32_t h = 0; !rc && h < len[j]; h++) {
+      int32_t vx, vy;
+      tci_kautz2_letters(d, path[j][h + 1], &vx, &vy);
+      rc = tc_schedule_add(out, 0, tci_kautz2_arc(g, d, path[j][h], vy), h + 1, j, j + 1, err);
+    }
+  free(path);
+  free(len);
+  if (rc) {
+    tc_schedule_destroy(out);
+    memset(out, 0, sizeof *out);
+  }
+  return rc;
 }
