@@ -38,6 +38,7 @@
 #include "topocoll/fig_schedules.h"
 #include "topocoll/multitree.h"
 #include "topocoll/twodfc.h"
+#include "topocoll/kautz.h"
 /* forest */
 #include "topocoll/forest.h"
 /* a2a */

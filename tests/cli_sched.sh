@@ -278,7 +278,7 @@ expect 0 "$bin" sched 'hypercube(4)' --coll allreduce --algo forestcoll --alpha 
 grep -q '^pipelining  *P = [0-9]*: the fastest of P = 1, 2, 4, ..., 64 at this size$' "$tmp/out" ||
   fail "forestcoll: the chosen P is not reported: $(cat "$tmp/out")"
 # refusals: a collective it does not build, a fabric ForestColl cannot handle
-expect_err 2 'forestcoll builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)' \
+expect_err 2 'forestcoll builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt or kautz-c or kautz-m or kautz)' \
   "$bin" sched 'fig2toy()' --coll broadcast --algo forestcoll
 printf '0 1\n1 2\n' >"$tmp/path.edges"
 expect_err 2 'topocoll sched: forestcoll: compute node 1 cannot reach compute node 0' \
@@ -292,13 +292,13 @@ expect_err 2 'must not be negative' "$bin" sched 'bipartite(2)' --coll allgather
 expect_err 2 'must be positive' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --link-bw 0Gbps
 expect_err 2 "did you mean 'kautz'" "$bin" sched 'kauts(4,2)' --coll allgather --algo bfb
 expect_err 2 "unknown algorithm 'bfs'" "$bin" sched 'bipartite(2)' --coll allgather --algo bfs
-expect_err 2 "unknown collective 'gather'" "$bin" sched 'bipartite(2)' --coll gather --algo bfb
+expect_err 2 "unknown collective 'gathr'" "$bin" sched 'bipartite(2)' --coll gathr --algo bfb
 expect_err 2 'missing --coll' "$bin" sched 'bipartite(2)' --algo bfb
 expect_err 2 'missing --algo' "$bin" sched 'bipartite(2)' --coll allgather
 expect_err 2 'missing SPEC' "$bin" sched --coll allgather --algo bfb
 expect_err 2 '--out needs a value' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --out
 expect_err 2 "unknown option '--frob'" "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --frob
-expect_err 2 '--root applies to broadcast and reduce only' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --root 1
+expect_err 2 '--root applies to broadcast, reduce, scatter and gather only' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --root 1
 expect_err 2 "--root expects an integer" "$bin" sched 'complete(4)' --coll broadcast --algo dbt --root x
 expect_err 2 '--root 9 is not a node' "$bin" sched 'complete(4)' --coll broadcast --algo dbt --root 9
 expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 0

@@ -453,7 +453,7 @@ static void wrong_topologies(void **state) {
                 "shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, direct, sssp, ewsp, dor, "
                 "do, md, multitree)");
   expect_einput(tc_test_generate("ring", NULL, g, TC_COLL_BROADCAST, 0, 0, &s, &err), &err,
-                "ring builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)");
+                "ring builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt or kautz-c or kautz-m or kautz)");
   tc_graph_destroy(g);
   g = tc_test_spec("uniring(1,4)");
   expect_einput(tc_baseline_ring(g, TC_COLL_REDUCE, &s, &err), &err, "ring:");
@@ -517,9 +517,9 @@ static void names(void **state) {
   static const char *const want[] = {"bfb", "expand", "forestcoll", "ring", "biring", "bfbring", "shiftedring",
                                      "shiftedbfbring", "dbt", "rhd", "torus-dor", "mcf", "pmcf", "mcf-extp",
                                      "ilp-disjoint", "ilp-shortest", "direct", "sssp", "ewsp", "dor",
-                                     "do", "md", "multitree"};
-  assert_int_equal(tc_algorithm_count(), 23);
-  for (int i = 0; i < 23; i++) {
+                                     "do", "md", "multitree", "kautz-c", "kautz-m", "kautz", "kautz-mp", "kautz-sp"};
+  assert_int_equal(tc_algorithm_count(), 28);
+  for (int i = 0; i < 28; i++) {
     assert_string_equal(tc_algorithm_at(i)->name, want[i]);
     assert_ptr_equal(tc_algorithm_find(want[i]), tc_algorithm_at(i));
     uint32_t rs_ag_ar = TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) |
@@ -530,10 +530,17 @@ static void names(void **state) {
        allgather and alltoall */
     uint32_t twodfc[3] = {a2a | rs_ag_ar, a2a | TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_ALLREDUCE),
                           a2a | TC_COLL_BIT(TC_COLL_ALLGATHER)};
-    uint32_t want_colls = i >= 20 ? twodfc[i - 20] : i >= 11 ? a2a : strcmp(want[i], "dbt") ? rs_ag_ar : dbt;
+    uint32_t kautz = rs_ag_ar | dbt | a2a | TC_COLL_BIT(TC_COLL_SCATTER) | TC_COLL_BIT(TC_COLL_GATHER),
+             p2p = TC_COLL_BIT(TC_COLL_P2P); /* test_kautz_coll.c, test_kautz_p2p.c */
+    uint32_t want_colls = i >= 26 ? p2p
+                          : i >= 23 ? kautz
+                          : i >= 20 ? twodfc[i - 20]
+                          : i >= 11 ? a2a
+                          : strcmp(want[i], "dbt") ? rs_ag_ar
+                                                   : dbt;
     assert_int_equal(tc_algorithm_at(i)->collectives, want_colls);
   }
-  assert_null(tc_algorithm_at(23));
+  assert_null(tc_algorithm_at(28));
   assert_null(tc_algorithm_find("bogus"));
 }
 

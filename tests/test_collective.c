@@ -178,7 +178,7 @@ static void refusals(void **state) {
                                "shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, direct, sssp, ewsp, dor, "
                                "do, md, multitree)");
   assert_int_equal(tc_collective_build(g, "bfb", TC_COLL_BROADCAST, NULL, &s, NULL, &err), TC_EINPUT);
-  assert_string_equal(err.msg, "bfb builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)");
+  assert_string_equal(err.msg, "bfb builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt or kautz-c or kautz-m or kautz)");
   tc_collective_opts root9 = {.root = 9};
   assert_int_equal(tc_collective_build(g, "dbt", TC_COLL_BROADCAST, &root9, &s, NULL, &err), TC_EINPUT);
   assert_string_equal(err.msg, "root 9 is not a node (0..3)");

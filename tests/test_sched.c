@@ -29,7 +29,11 @@ static void collective_names(void **state) {
              {TC_COLL_REDUCE_SCATTER, "reduce-scatter"},
              {TC_COLL_ALLREDUCE, "allreduce"},
              {TC_COLL_BROADCAST, "broadcast"},
-             {TC_COLL_REDUCE, "reduce"}};
+             {TC_COLL_REDUCE, "reduce"},
+             {TC_COLL_ALLTOALL, "alltoall"},
+             {TC_COLL_SCATTER, "scatter"},
+             {TC_COLL_GATHER, "gather"},
+             {TC_COLL_P2P, "p2p"}};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
     assert_string_equal(tc_collective_name(all[i].c), all[i].name);
     assert_int_equal(tc_collective_parse(all[i].name), (int)all[i].c);
@@ -37,7 +41,7 @@ static void collective_names(void **state) {
   }
   const char *unknown[] = {"",          "Allgather",  "ALLREDUCE",   "reduce_scatter", "reducescatter",
                            "allgather ", " allgather", "all",         "allgatherx",     "reduce-scatte",
-                           "gather",     "scatter",    "all-reduce",  "bcast",          "reduce-scatter\n"};
+                           "Gather",     "scatterv",   "all-reduce",  "bcast",          "reduce-scatter\n"};
   for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
     if (tc_collective_parse(unknown[i]) != -1) fail_msg("'%s' parsed as a collective", unknown[i]);
 }
@@ -134,7 +138,8 @@ static void expect_init_error(tc_collective coll, int32_t nodes, int32_t nshards
 static void init_errors(void **state) {
   (void)state;
   int32_t ok2[2] = {0, 1}, out_hi[2] = {0, 3}, out_lo[2] = {-1, 0}, roots[2] = {1, 2};
-  expect_init_error((tc_collective)6, 3, 3, NULL, 1, "unknown collective 6");
+  expect_init_error((tc_collective)9, 3, 3, NULL, 1, "unknown collective 9");
+  expect_init_error(TC_COLL_SCATTER, 3, 3, NULL, 1, "scatter has a fixed layout: start it with tc_schedule_init_rooted");
   expect_init_error((tc_collective)-1, 3, 3, NULL, 1, "unknown collective -1");
   expect_init_error(TC_COLL_ALLGATHER, 0, 0, NULL, 1, "schedule needs at least one node (got 0)");
   expect_init_error(TC_COLL_ALLGATHER, -4, 2, ok2, 1, "schedule needs at least one node (got -4)");

@@ -375,7 +375,7 @@ static void reader_rejects_bad_fields(void **state) {
       {"[[0, 1], [1, 0]]", "[[0, 1], [1, 0]], \"kinds\": [\"compute\", \"router\"]",
        "graph.kinds[1]: expected \"compute\" or \"switch\", found \"router\""},
       /* schedule scalars */
-      {"\"allgather\"", "\"gather\"", "schedule.collective: unknown collective \"gather\""},
+      {"\"allgather\"", "\"gathr\"", "schedule.collective: unknown collective \"gathr\""},
       {"\"allgather\"", "null", "schedule.collective: expected a string, found null"},
       {"\"algorithm\": \"swap\"", "\"algorithm\": \"0123456789012345678901234567890123\"",
        "schedule.algorithm: longer than 31 bytes"},

@@ -405,7 +405,8 @@ static void structural_errors(void **state) {
   assert_int_equal(tc_schedule_init_owned(&s, TC_COLL_BROADCAST, 3, 2, owners, 1, "x", &err), TC_EINPUT);
   assert_int_equal(tc_schedule_init_owned(&s, TC_COLL_ALLGATHER, 3, 2, NULL, 1, "x", &err), TC_EINPUT);
   assert_int_equal(tc_collective_parse("reduce-scatter"), TC_COLL_REDUCE_SCATTER);
-  assert_int_equal(tc_collective_parse("gather"), -1);
+  assert_int_equal(tc_collective_parse("gather"), TC_COLL_GATHER);
+  assert_int_equal(tc_collective_parse("bcast"), -1);
 }
 
 /* Broadcast from a root on a directed 3-cycle: a chain; tau* = 1 (every node must receive M). */

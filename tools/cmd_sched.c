@@ -43,7 +43,7 @@ static void print_algorithms(const char *indent) {
 
 void tc_cmd_sched_help(void) {
   printf(
-      "usage: topocoll sched SPEC --coll COLL --algo ALGO [--root R] [--chunks P]\n"
+      "usage: topocoll sched SPEC --coll COLL --algo ALGO [--root R | --src S --dst T] [--chunks P]\n"
       "                      [--alpha TIME] [--link-bw BW] [--size SIZE] [--out FILE.json] [--json]\n"
       "       topocoll sched SPEC --coll alltoall (--algo ALGO | --routes FILE) [--routes-out FILE] ...\n"
       "       topocoll sched --list\n"
@@ -54,13 +54,15 @@ void tc_cmd_sched_help(void) {
       "of alpha), the exact T_B factor tau (T_B = tau * M/B, B = degree * link bandwidth), the\n"
       "optimum (N-1)/N, BW- and Moore-optimality.\n"
       "\n"
-      "  --coll COLL     allgather, reduce-scatter, allreduce, broadcast, reduce or alltoall\n"
+      "  --coll COLL     allgather, reduce-scatter, allreduce, broadcast, reduce, alltoall,\n"
+      "                  scatter, gather or p2p (docs/formats.md says what each moves)\n"
       "                  (alltoall: a routing lowered store-and-forward, hop h in step h;\n"
       "                  docs/alltoall_routes.md)\n"
       "  --algo ALGO     one of (--list prints them one a line):\n");
   print_algorithms("                    ");
   printf(
-      "  --root R        root of broadcast / reduce (default 0)\n"
+      "  --root R        root of broadcast, reduce, scatter and gather (default 0)\n"
+      "  --src S --dst T p2p: node S sends its whole buffer to node T (both needed)\n"
       "  --chunks P      P chunks per shard: bfb and expand round their allgather to P chunks\n"
       "                  (App. E.2), dbt pipelines P chunks, forestcoll P chunks per tree, other\n"
       "                  baselines are refined to P equal chunks. Without it, dbt and forestcoll\n"
@@ -70,6 +72,9 @@ void tc_cmd_sched_help(void) {
       "  --link-bw BW    bandwidth of one unit-capacity link, e.g. 25Gbps, 100GBps, 800Mbps\n"
       "  --size SIZE     buffer size M, e.g. 1MB, 4MiB, 1048576 (bytes)\n"
       "                  with all three, the predicted time T = steps*alpha + tau*M/B is reported\n"
+      "  --copy-bw BW    local memcpy rate, e.g. 10GBps: the time adds local_copy*M/BW, the\n"
+      "                  packing and reordering of combined messages (default: not counted;\n"
+      "                  the MPI executor receives every piece in place)\n"
       "  --out FILE      write the verified schedule as a schedule JSON file (docs/formats.md;\n"
       "                  replaced atomically; - for standard output, a device or FIFO is\n"
       "                  written in place, a directory refused)\n"
@@ -108,15 +113,17 @@ static void list_algorithms(void) {
 /* ---- options ---- */
 
 typedef struct sched_options {
-  const char *spec, *coll_text, *algo, *root_text, *chunks_text, *alpha_text, *bw_text, *size_text, *out;
+  const char *spec, *coll_text, *algo, *root_text, *src_text, *dst_text, *chunks_text, *alpha_text, *bw_text,
+      *size_text, *out;
   const char *routes, *routes_out, *steps_text, *paths_text, *time_limit_text;
   int json, steps;
   double time_limit;
   tc_a2a_path_set paths;
   tc_collective coll;
-  int root;
+  int root, src, dst;
   int64_t chunks, size_bytes;
-  double alpha_s, link_bw;
+  double alpha_s, link_bw, copy_bw;
+  const char *copy_bw_text;
 } sched_options;
 
 #define AT(field) offsetof(sched_options, field)
@@ -124,9 +131,12 @@ static const tc_cli_option sched_table[] = {
     {.name = "--coll", .kind = TC_CLI_STRING, .text = AT(coll_text)},
     {.name = "--algo", .kind = TC_CLI_STRING, .text = AT(algo)},
     {.name = "--root", .kind = TC_CLI_INT, .text = AT(root_text), .value = AT(root), .lo = 0, .hi = TC_MAX_NODES - 1},
+    {.name = "--src", .kind = TC_CLI_INT, .text = AT(src_text), .value = AT(src), .lo = 0, .hi = TC_MAX_NODES - 1},
+    {.name = "--dst", .kind = TC_CLI_INT, .text = AT(dst_text), .value = AT(dst), .lo = 0, .hi = TC_MAX_NODES - 1},
     {.name = "--chunks", .kind = TC_CLI_INT64, .text = AT(chunks_text), .value = AT(chunks), .lo = 1, .hi = INT64_MAX},
     {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha_s)},
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
+    {.name = "--copy-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(copy_bw_text), .value = AT(copy_bw)},
     {.name = "--size", .kind = TC_CLI_SIZE, .text = AT(size_text), .value = AT(size_bytes)},
     {.name = "--out", .kind = TC_CLI_PATH, .text = AT(out)},
     {.name = "--routes", .kind = TC_CLI_STRING, .text = AT(routes)},
@@ -150,7 +160,7 @@ static int check_options(sched_options *o) {
   int c = tc_collective_parse(o->coll_text);
   if (c < 0)
     return tc_cli_usage_error("sched", "unknown collective '%s' (allgather, reduce-scatter, allreduce, broadcast, "
-                              "reduce, alltoall)", o->coll_text);
+                              "reduce, alltoall, scatter, gather, p2p)", o->coll_text);
   o->coll = (tc_collective)c;
   if ((o->routes || o->routes_out) && o->coll != TC_COLL_ALLTOALL)
     return tc_cli_usage_error("sched", "--%s applies to --coll alltoall only", o->routes ? "routes" : "routes-out");
@@ -177,16 +187,27 @@ static int check_options(sched_options *o) {
   if (o->time_limit_text && !flows)
     return tc_cli_usage_error("sched", "--time-limit applies to --algo mcf, pmcf, mcf-extp, ilp-disjoint and "
                               "ilp-shortest only");
-  int rooted = o->coll == TC_COLL_BROADCAST || o->coll == TC_COLL_REDUCE;
-  if (o->root_text && !rooted) return tc_cli_usage_error("sched", "--root applies to broadcast and reduce only");
+  int rooted = o->coll == TC_COLL_BROADCAST || o->coll == TC_COLL_REDUCE || o->coll == TC_COLL_SCATTER ||
+               o->coll == TC_COLL_GATHER, p2p = o->coll == TC_COLL_P2P;
+  if (o->root_text && !rooted)
+    return tc_cli_usage_error("sched", p2p ? "--root does not apply to p2p (give --src S --dst T)"
+                                           : "--root applies to broadcast, reduce, scatter and gather only");
+  if ((o->src_text || o->dst_text) && !p2p)
+    return tc_cli_usage_error("sched", "--%s applies to --coll p2p only", o->src_text ? "src" : "dst");
+  if (p2p && (!o->src_text || !o->dst_text))
+    return tc_cli_usage_error("sched", "p2p needs --src S and --dst T (missing %s)", o->src_text ? "--dst" : "--src");
   o->root = rooted ? 0 : -1;
-  return tc_cli_convert(&sched_cli, o, "--root", "--chunks", "--alpha", "--link-bw", "--size", "--steps",
-                        "--time-limit", NULL);
+  int status = tc_cli_convert(&sched_cli, o, "--root", "--src", "--dst", "--chunks", "--alpha", "--link-bw", "--size",
+                              "--copy-bw", "--steps", "--time-limit", NULL);
+  if (!status && p2p && o->src == o->dst)
+    return tc_cli_usage_error("sched", "--src and --dst are both node %d (p2p needs two nodes)", o->src);
+  if (p2p) o->root = o->src;
+  return status;
 }
 
 static int parse_options(int argc, char **argv, sched_options *o) {
   memset(o, 0, sizeof *o);
-  o->alpha_s = o->link_bw = -1; /* not given */
+  o->alpha_s = o->link_bw = o->copy_bw = -1; /* not given */
   o->size_bytes = -1;
   int status = tc_cli_parse(&sched_cli, argc, argv, o);
   return status ? status : check_options(o);
@@ -213,7 +234,7 @@ static int build_fastest(const tc_graph *g, tc_collective_opts *opts, const sche
     int rc = tc_collective_build(g, o->algo, o->coll, opts, &cand, &cost, err);
     opts->chosen = kept;
     if (rc) return rc;
-    double t = tc_cost_time(&cost, o->alpha_s, o->link_bw, (double)o->size_bytes);
+    double t = tc_cost_time_copy(&cost, o->alpha_s, o->link_bw, (double)o->size_bytes, o->copy_bw);
     if (P == 1 || t < best) {
       tc_schedule_destroy(s);
       tc_cost_destroy(c);
@@ -236,10 +257,18 @@ static int build_fastest(const tc_graph *g, tc_collective_opts *opts, const sche
    bytes) with the builder's choice, if it made one. */
 static int produce(const tc_graph *g, const tc_spec *spec, const sched_options *o, tc_schedule *s, tc_cost *c,
                    int64_t *chosen, char *variant, tc_error *err) {
+  const char *root = o->coll == TC_COLL_P2P ? "--src" : "--root";
   if (o->root >= g->n)
-    return tc_error_set(err, TC_EINPUT, "--root %d is not a node of %s (0..%d)", o->root, o->spec, g->n - 1);
+    return tc_error_set(err, TC_EINPUT, "%s %d is not a node of %s (0..%d)", root, o->root, o->spec, g->n - 1);
+  if (o->coll == TC_COLL_P2P && o->dst >= g->n)
+    return tc_error_set(err, TC_EINPUT, "--dst %d is not a node of %s (0..%d)", o->dst, o->spec, g->n - 1);
   variant[0] = '\0';
-  tc_collective_opts opts = {.root = o->root, .chunks = o->chunks, .spec = spec, .chosen = variant, .chosen_size = TC_ERRMSG_MAX};
+  tc_collective_opts opts = {.root = o->root, .dst = o->dst, .chunks = o->chunks, .spec = spec, .chosen = variant,
+                             .chosen_size = TC_ERRMSG_MAX};
+  if (model_given(o)) { /* for builders that choose by the message size (kautz) */
+    opts.alpha_s = o->alpha_s, opts.link_bw = o->link_bw, opts.bytes = (double)o->size_bytes;
+    opts.copy_bw = o->copy_bw;
+  }
   int rc;
   *chosen = 0;
   if (!o->chunks_text && model_given(o) && tc_algorithm_pipelined(tc_algorithm_find(o->algo)))
@@ -354,10 +383,12 @@ int tc_cmd_sched(int argc, char **argv) {
                                       : produce(g, spec, &o, &s, &c, &chosen, variant, &err);
   if (rc) status = tc_cli_fail("sched", &err);
   else {
-    tc_cli_sched_report r = {o.spec, g, &s, &c, o.root, o.alpha_s, o.link_bw,
-                             model_given(&o) ? tc_cost_time(&c, o.alpha_s, o.link_bw, (double)o.size_bytes) : -1,
+    tc_cli_sched_report r = {o.spec, g, &s, &c, tc_schedule_root(&s), o.alpha_s, o.link_bw,
+                             model_given(&o) ? tc_cost_time_copy(&c, o.alpha_s, o.link_bw, (double)o.size_bytes,
+                                                                 o.copy_bw)
+                                             : -1,
                              o.size_bytes, o.out, NULL, chosen, TC_PIPELINE_MAX,
-                             routed ? &routing : NULL, variant};
+                             routed ? &routing : NULL, variant, o.copy_bw};
     tc_cli_print_sched_report(&r, o.json);
   }
   tc_cost_destroy(&c);

@@ -122,8 +122,22 @@ static void format_duration(double seconds, char *buf, size_t size) {
   else tc_units_format_time(seconds, 0, buf, size);
 }
 
+/* Paper 002 indexes Kautz graphs by their diameter, kautz() by diameter - 1 (paper 000):
+   say which of the dissertation's graphs a kautz(d,n) spec is. */
+static void print_kautz_convention(const char *spec) {
+  tc_spec *parsed = NULL;
+  tc_error err;
+  int64_t d, n;
+  if (!tc_spec_parse(spec, &parsed, &err) && !strcmp(parsed->root->text, "kautz") &&
+      !tc_spec_arg_int(parsed->root, "d", &d, &err) && !tc_spec_arg_int(parsed->root, "n", &n, &err))
+    printf("paper 002           K(%" PRId64 ",%" PRId64 ") (the dissertation counts the diameter: its K(d,k) is "
+           "kautz(d,k-1))\n", d, n + 1);
+  tc_spec_destroy(parsed);
+}
+
 static void print_text(const char *spec, const tc_graph_summary *s) {
   printf("topology            %s\n", spec);
+  print_kautz_convention(spec);
   printf("nodes               %d", s->nodes);
   if (s->switches)
     printf(" (%d compute + %d switch node%s)", s->nodes - s->switches, s->switches, s->switches == 1 ? "" : "s");

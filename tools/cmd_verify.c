@@ -78,9 +78,8 @@ static int report_valid(const verify_options *o, const tc_schedule_doc *doc, tc_
   tc_cost c;
   if (tc_schedule_cost(doc->graph, &doc->sched, &c, err)) return tc_cli_fail("verify", err);
   const tc_schedule *s = &doc->sched;
-  int rooted = s->coll == TC_COLL_BROADCAST || s->coll == TC_COLL_REDUCE;
-  tc_cli_sched_report r = {o->spec ? o->spec : doc->spec, doc->graph, s, &c, rooted ? tc_schedule_owner(s, 0) : -1,
-                           -1, -1, -1, -1, NULL, o->file, 0, 0, NULL, NULL};
+  tc_cli_sched_report r = {o->spec ? o->spec : doc->spec, doc->graph, s, &c, tc_schedule_root(s),
+                           -1, -1, -1, -1, NULL, o->file, 0, 0, NULL, NULL, -1};
   tc_cli_print_sched_report(&r, o->json);
   tc_cost_destroy(&c);
   return TC_EXIT_OK;

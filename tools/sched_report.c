@@ -24,7 +24,12 @@ static json_t *report_json(const tc_cli_sched_report *r) {
   json_object_set_new(o, "spec", r->spec ? json_string(r->spec) : json_null());
   json_object_set_new(o, "collective", json_string(tc_collective_name(r->s->coll)));
   json_object_set_new(o, "algorithm", json_string(r->s->algorithm));
-  if (r->root >= 0) json_object_set_new(o, "root", json_integer(r->root));
+  if (r->s->coll == TC_COLL_P2P) {
+    json_object_set_new(o, "source", json_integer(r->root));
+    json_object_set_new(o, "destination", json_integer(r->s->dest));
+  } else if (r->root >= 0) {
+    json_object_set_new(o, "root", json_integer(r->root));
+  }
   json_object_set_new(o, "nodes", json_integer(r->s->nodes));
   json_object_set_new(o, "degree", json_integer(c->degree));
   json_object_set_new(o, "steps", json_integer(c->steps));
@@ -33,6 +38,9 @@ static json_t *report_json(const tc_cli_sched_report *r) {
   json_object_set_new(o, "tb_factor_float", json_real(tc_rat_to_double(c->tau)));
   json_object_set_new(o, "tb_optimal_factor", json_string(opt));
   json_object_set_new(o, "bw_optimal", json_boolean(c->bw_optimal));
+  char copy[64];
+  format_rat(c->local_copy, copy, sizeof copy);
+  json_object_set_new(o, "local_copy_factor", json_string(copy));
   json_object_set_new(o, "moore_optimal", json_boolean(c->moore_optimal));
   json_object_set_new(o, "verified", json_true()); /* only verified schedules reach the report */
   json_object_set_new(o, "chunks_per_shard", json_integer(r->s->units));
@@ -42,6 +50,7 @@ static json_t *report_json(const tc_cli_sched_report *r) {
   if (r->link_bw >= 0) json_object_set_new(o, "link_bw_Bps", json_real(r->link_bw));
   if (r->size_bytes >= 0) json_object_set_new(o, "size_bytes", json_integer(r->size_bytes));
   if (r->time_s >= 0) json_object_set_new(o, "time_s", json_real(r->time_s));
+  if (r->copy_bw > 0) json_object_set_new(o, "copy_bw_Bps", json_real(r->copy_bw));
   if (r->chunks_chosen > 0) {
     json_object_set_new(o, "chunks_chosen", json_integer(r->chunks_chosen));
     json_object_set_new(o, "chunks_tried_max", json_integer(r->chunks_tried));
@@ -73,24 +82,31 @@ static void report_text(const tc_cli_sched_report *r) {
   if (r->file) printf("file              %s\n", r->file);
   printf("topology          %s\n", r->spec ? r->spec : "(no spec: graph from the file)");
   printf("collective        %s", tc_collective_name(r->s->coll));
-  if (r->root >= 0) printf(" (root %d)", r->root);
+  if (r->s->coll == TC_COLL_P2P) printf(" (source %d, destination %d)", r->root, r->s->dest);
+  else if (r->root >= 0) printf(" (root %d)", r->root);
   printf("\nalgorithm         %s\n", r->s->algorithm);
   printf("nodes             %d\n", r->s->nodes);
   printf("degree            %" PRId64 "\n", c->degree);
   printf("verified          yes\n");
   printf("steps             %d (T_L = %d alpha)", c->steps, c->steps);
-  if (c->moore_steps >= 0)
+  if (c->moore_steps >= 0 && r->s->coll == TC_COLL_P2P) /* cost.h: p2p's bound is the distance */
+    printf("; distance %d -> %d: %d hop%s", r->root, r->s->dest, c->moore_steps, c->moore_steps == 1 ? "" : "s");
+  else if (c->moore_steps >= 0)
     printf("; Moore bound %d: %s", c->moore_steps, c->moore_optimal ? "Moore-optimal" : "not Moore-optimal");
   /* alltoall's tau* is a lower bound that may not be attainable (cost.h) */
   int bound = r->s->coll == TC_COLL_ALLTOALL;
   printf("\nT_B factor        %s = %.6f M/B; %s %s: %s\n", tau, tc_rat_to_double(c->tau),
          bound ? "lower bound" : "optimum", opt,
          c->bw_optimal ? "BW-optimal" : bound ? "not proven BW-optimal" : "not BW-optimal");
+  char copy[64];
+  format_rat(c->local_copy, copy, sizeof copy);
+  printf("local copy        %s = %.6f M (combined messages packed or reordered, busiest node per step)\n", copy,
+         tc_rat_to_double(c->local_copy));
   printf("chunks per shard  %" PRId64 " (%d shards)\n", r->s->units, r->s->nshards);
   printf("transfers         %" PRId64 "\n", r->s->count);
   if (r->time_s >= 0)
-    printf("time              %.9g s (alpha %.9g s, link %.9g B/s, M %" PRId64 " B)\n", r->time_s, r->alpha_s,
-           r->link_bw, r->size_bytes);
+    printf("time              %.9g s (alpha %.9g s, link %.9g B/s, M %" PRId64 " B%s)\n", r->time_s, r->alpha_s,
+           r->link_bw, r->size_bytes, r->copy_bw > 0 ? ", local copies included" : "");
   if (r->chunks_chosen > 0)
     printf("pipelining        P = %" PRId64 ": the fastest of P = 1, 2, 4, ..., %" PRId64 " at this size\n",
            r->chunks_chosen, r->chunks_tried);

@@ -31,7 +31,7 @@ typedef struct tc_cli_sched_report {
   const tc_graph *g;
   const tc_schedule *s;
   const tc_cost *c;
-  int32_t root;        /* -1 unless broadcast / reduce */
+  int32_t root;        /* tc_schedule_root: -1 unless broadcast, reduce, scatter, gather, p2p */
   double alpha_s, link_bw, time_s; /* < 0 when not given (time_s: not computed) */
   int64_t size_bytes;  /* < 0 when not given */
   const char *written; /* the file written, or NULL */
@@ -40,6 +40,7 @@ typedef struct tc_cli_sched_report {
   int64_t chunks_tried;
   const tc_cli_routing_report *routing; /* alltoall lowered from a routing, or NULL */
   const char *chosen;  /* the variant the builder kept (tc_collective_opts.chosen), or NULL / "" */
+  double copy_bw;      /* > 0: time_s includes local_copy * M / copy_bw (--copy-bw) */
 } tc_cli_sched_report;
 
 /* Print r on stdout as text, or as one JSON object when json. */

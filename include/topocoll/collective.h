@@ -67,7 +67,9 @@ TC_API int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *er
 
 /* What an algorithm may need besides the graph; zero-initialise and set what applies. */
 typedef struct tc_collective_opts {
-  int32_t root;         /* broadcast / reduce root (0..N-1); ignored by other collectives */
+  int32_t root;         /* broadcast / reduce / scatter / gather root, p2p source S (0..N-1, a
+                           compute node); ignored by other collectives */
+  int32_t dst;          /* p2p destination T (a compute node other than S); else ignored */
   int64_t chunks;       /* --chunks P; 0: the algorithm's own chunking */
   const tc_spec *spec;  /* how g was written, if known: torus-dor reads the dimensions off
                            torus(l1,...,lk), expand follows the construction */
@@ -80,6 +82,10 @@ typedef struct tc_collective_opts {
                            one says which here, one line of at most chosen_size bytes, "" when
                            it had no choice (forestcoll allreduce: equal or auto weights) */
   size_t chosen_size;
+  /* The predicted-time model (cost.h), for a builder that picks a variant by the message
+     size (kautz: Kautz-C or Kautz-M, paper 002 §3.2.2): link_bw > 0 and bytes > 0 when
+     given (0: not given), alpha_s in s, copy_bw in bytes/s (<= 0: no local-copy term). */
+  double alpha_s, link_bw, bytes, copy_bw;
 } tc_collective_opts;
 
 /* The all-to-all routing (a2a_route.h) of a routing algorithm (direct, sssp, ewsp, dor),

@@ -37,6 +37,24 @@
 **                           one walk from s and reaches t exactly once. Diagonal shards
 **                           (s == t) and shards with a switch end carry no data and are
 **                           never transferred.
+**   TC_COLL_SCATTER         the root's buffer M holds one shard of M/C per compute node
+**                           (C of them; C = N without switches): nshards = N, shard k is
+**                           owned by the root and destined to node k (tc_schedule_dest).
+**                           Copy semantics: a node sends only what it held before the step
+**                           (relays may keep copies in transit), and node k must end with
+**                           shard k. Shards of switch nodes carry nothing and are never
+**                           transferred. The dissertation's scatter (Ch. 3 §3.2.2).
+**   TC_COLL_GATHER          the reverse: nshards = N, shard k owned by node k (owner NULL),
+**                           every shard destined to the root `dest`; copy semantics; the
+**                           root must end with every shard of a compute node.
+**   TC_COLL_P2P             one source S sends its whole buffer M to one destination T,
+**                           possibly over several paths (the dissertation's multi-path
+**                           point-to-point, Ch. 3 §3.3): nshards = 1, owner[0] = S, dest =
+**                           T, S != T both compute nodes. Flow semantics as alltoall's (a
+**                           single commodity): every unit travels one walk S -> T and
+**                           reaches T exactly once; T never sends it on.
+** Roots: broadcast, reduce and scatter keep theirs as the owner of every shard; gather and
+** p2p name the node every shard must reach in `dest` (-1 in the other collectives).
 **
 ** The IR only stores; tc_schedule_verify (verify.h) decides whether a schedule performs its
 ** collective, and tc_schedule_cost (cost.h) measures it. Generators (src/synth) must pass
@@ -62,15 +80,19 @@ typedef enum {
   TC_COLL_ALLREDUCE = 2,
   TC_COLL_BROADCAST = 3,
   TC_COLL_REDUCE = 4,
-  TC_COLL_ALLTOALL = 5
+  TC_COLL_ALLTOALL = 5,
+  TC_COLL_SCATTER = 6,
+  TC_COLL_GATHER = 7,
+  TC_COLL_P2P = 8
 } tc_collective;
 
 /* The last collective, for loops over all of them. */
-#define TC_COLL_LAST TC_COLL_ALLTOALL
+#define TC_COLL_LAST TC_COLL_P2P
 /* The most nodes an alltoall schedule can have: N*N shards fit an int32. */
 #define TC_ALLTOALL_MAX_NODES 46340
 
-/* "allgather", "reduce-scatter", "allreduce", "broadcast", "reduce", "alltoall". */
+/* "allgather", "reduce-scatter", "allreduce", "broadcast", "reduce", "alltoall", "scatter",
+   "gather", "p2p". */
 TC_API const char *tc_collective_name(tc_collective c);
 /* Parse a name as above; returns -1 if unknown. */
 TC_API int tc_collective_parse(const char *name);
@@ -91,6 +113,7 @@ typedef struct tc_schedule {
   int64_t units;      /* units per shard (common denominator of chunk endpoints) */
   int32_t steps;      /* number of comm steps: T_L = steps * alpha */
   int32_t rs_steps;   /* allreduce: last step of the reduce-scatter half; else 0 */
+  int32_t dest;       /* gather: the root; p2p: the destination T; else -1 (unused) */
   int64_t count;      /* number of transfers */
   int64_t room;
   tc_transfer *xfer;
@@ -104,19 +127,48 @@ TC_API int tc_schedule_init(tc_schedule *s, tc_collective coll, int32_t nodes, i
                             tc_error *err);
 /* Start an empty schedule with `nshards` shards owned by owner[0..nshards-1] (copied).
    Broadcast and reduce need every owner equal (the root). Alltoall takes no owners
-   (owner NULL, nshards == nodes * nodes). */
+   (owner NULL, nshards == nodes * nodes). Scatter, gather and p2p are refused here: they
+   are started by tc_schedule_init_rooted. */
 TC_API int tc_schedule_init_owned(tc_schedule *s, tc_collective coll, int32_t nodes, int32_t nshards,
                                   const int32_t *owner,
                                   int64_t units, const char *algorithm, tc_error *err);
+/* Start an empty rooted schedule in its fixed layout: broadcast and reduce with one shard
+   owned by `root`; scatter (N shards owned by `root`, shard k for node k); gather (N shards,
+   shard k owned by node k, dest = `root`); p2p (one shard owned by the source `root`, dest
+   = `dst`, which must differ from it). `dst` is ignored except for p2p. TC_EINPUT naming
+   the problem for a node outside 0..N-1 or another collective. */
+TC_API int tc_schedule_init_rooted(tc_schedule *s, tc_collective coll, int32_t nodes, int32_t root, int32_t dst,
+                                   int64_t units, const char *algorithm, tc_error *err);
 /* Owner of shard k (alltoall: its source k / N). */
 static inline int32_t tc_schedule_owner(const tc_schedule *s, int32_t k) {
   return s->owner ? s->owner[k] : s->coll == TC_COLL_ALLTOALL ? k / s->nodes : k;
 }
-/* Destination of shard k: k % N for alltoall; -1 for the other collectives, where every
-   node (allgather, broadcast) or the owner (reductions) ends with it. */
+/* Destination of shard k: k % N for alltoall, k for scatter, the root for gather, T for
+   p2p; -1 for the other collectives, where every node (allgather, broadcast) or the owner
+   (reductions) ends with it. */
 static inline int32_t tc_schedule_dest(const tc_schedule *s, int32_t k) {
-  return s->coll == TC_COLL_ALLTOALL ? k % s->nodes : -1;
+  switch (s->coll) {
+    case TC_COLL_ALLTOALL: return k % s->nodes;
+    case TC_COLL_SCATTER: return k;
+    case TC_COLL_GATHER:
+    case TC_COLL_P2P: return s->dest;
+    default: return -1;
+  }
 }
+/* The collective's root: the owner of every shard (broadcast, reduce, scatter), the node
+   every shard reaches (gather), the source S (p2p); -1 for the others. */
+static inline int32_t tc_schedule_root(const tc_schedule *s) {
+  switch (s->coll) {
+    case TC_COLL_BROADCAST:
+    case TC_COLL_REDUCE:
+    case TC_COLL_SCATTER:
+    case TC_COLL_P2P: return s->owner ? s->owner[0] : -1;
+    case TC_COLL_GATHER: return s->dest;
+    default: return -1;
+  }
+}
+/* Flow semantics (a unit is handed on, not copied): alltoall and p2p. */
+static inline int tc_collective_flows(tc_collective c) { return c == TC_COLL_ALLTOALL || c == TC_COLL_P2P; }
 TC_API void tc_schedule_destroy(tc_schedule *s);
 /* Append a transfer (no semantic checks here; steps grows to cover t). */
 TC_API int tc_schedule_add(tc_schedule *s, int32_t shard, int64_t arc, int32_t step, int64_t lo, int64_t hi,

@@ -44,14 +44,18 @@ typedef int (*tc_schedule_generator)(const tc_graph *g, void *ctx, tc_schedule *
    arc numbering: checked arc by arc). Transfer (k, t, a = w -> u) becomes
    (k, steps - t + 1, the arc u -> w of gt); chunks and owners are kept. Allgather <->
    reduce-scatter, broadcast <-> reduce; an allreduce stays one with rs_steps' =
-   steps - rs_steps; an alltoall stays one with shard s*N + t renamed t*N + s. */
+   steps - rs_steps; an alltoall stays one with shard s*N + t renamed t*N + s; scatter from R
+   <-> gather to R (shard k stays node k's); p2p S -> T becomes p2p T -> S. */
 TC_API int tc_schedule_reverse(const tc_graph *g, const tc_schedule *s, const tc_graph *gt, tc_schedule *out,
                                tc_error *err);
 
 /* Schedule isomorphism f(A) (Def. 7): f maps the nodes of g one to one onto those of g2 and
    must be an isomorphism (checked through the arcs). Shard k of the N-shard layout becomes
    shard f(k), alltoall's shard s*N + t becomes f(s)*N + f(t); with explicit owners, shard
-   indices stay and owners map. */
+   indices stay and owners map. Scatter, gather and p2p are refused (TC_EINPUT, one line).
+   The other transforms take the collectives they name and refuse the rest the same way
+   (A.6: the N-shard layout; rounding: allgather, broadcast; Thm 2 / Cor 1.1, compose:
+   allgather and reduce-scatter). */
 TC_API int tc_schedule_relabel(const tc_graph *g, const tc_schedule *s, const tc_graph *g2, const int32_t *f,
                                tc_schedule *out, tc_error *err);
 

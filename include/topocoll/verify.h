@@ -13,6 +13,13 @@
 **   - copy semantics (allgather, broadcast, allreduce's second half): a node sends a byte
 **     only if it held it before that step (a shard's owner holds it from the start; in
 **     allreduce, after step rs_steps); at the end every node holds every byte of every shard;
+**     scatter and gather (copy semantics too): the shard's destination must end with it
+**     (node k with shard k of a scatter, the root with every shard of a gather); other
+**     nodes may hold copies in transit;
+**   - flow semantics (alltoall, p2p): a send hands the sender's copy on; every unit
+**     travels one walk from the owner and reaches its destination exactly once;
+**   - layout: broadcast, reduce and scatter shards all owned by the root; the fixed
+**     layouts of scatter, gather and p2p (sched.h), their root / destination a compute node;
 **   - reduce semantics (reduce-scatter, reduce, allreduce's first half): a transfer carries
 **     the sender's partial reduction as of the start of the step; each shard's owner must end
 **     with every node's contribution to every byte exactly once (counted along all

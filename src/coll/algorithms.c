@@ -7,6 +7,7 @@
 ** order `--list` prints them and the plan measures its baselines: the optimal generators
 ** first, then the baselines.
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +18,11 @@
 #include "topocoll/bfb.h"
 #include "topocoll/construct.h"
 #include "topocoll/forest.h"
+#include "topocoll/kautz.h"
 #include "topocoll/multitree.h"
 #include "topocoll/spec.h"
 #include "topocoll/twodfc.h"
+#include "topocoll/units.h"
 
 #define AG_RS_AR (TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) | TC_COLL_BIT(TC_COLL_ALLREDUCE))
 #define DBT_COLLS (TC_COLL_BIT(TC_COLL_ALLREDUCE) | TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE))
@@ -289,6 +292,55 @@ static int d_multitree(const tc_graph *g, tc_collective coll, const tc_collectiv
   return parity ? tc_twodfc_multitree(g, m1, coll, out, err) : tc_multitree_greedy(g, coll, out, err);
 }
 
+/* ---- multi-port Kautz K(d,2) collectives (paper 002 Ch. 3; kautz.h) ---- */
+
+#define KAUTZ_COLLS                                                                                      \
+  (AG_RS_AR | TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE) | TC_COLL_BIT(TC_COLL_SCATTER) | \
+   TC_COLL_BIT(TC_COLL_GATHER) | A2A)
+
+static int d_kautz_c(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                     tc_error *err) {
+  return tc_kautz_collective(g, TC_KAUTZ_COMBINE, coll, o->root, out, err);
+}
+static int d_kautz_m(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                     tc_error *err) {
+  return tc_kautz_collective(g, TC_KAUTZ_MULTITREE, coll, o->root, out, err);
+}
+/* Kautz-C below the switch size, Kautz-M from it (tc_kautz_switch_size), said in o->chosen. */
+static int d_kautz_switch(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                          tc_error *err) {
+  memset(out, 0, sizeof *out);
+  if (!(o->link_bw > 0) || !(o->bytes > 0) || !(o->alpha_s >= 0))
+    return tc_error_set(err, TC_EINPUT, "kautz picks Kautz-C or Kautz-M by the predicted time at the message size: "
+                        "give --alpha, --link-bw and --size (and --copy-bw for the local reorder, paper 002 §3.2.2)");
+  double at = 0;
+  int rc = tc_kautz_switch_size(g, coll, o->root, o->alpha_s, o->link_bw, o->copy_bw, &at, err);
+  if (rc) return rc;
+  int multitree = o->bytes >= at;
+  if (o->chosen && o->chosen_size) {
+    char size[32], cross[32];
+    tc_units_format_size((int64_t)o->bytes, size, sizeof size);
+    if (at != INFINITY) tc_units_format_size((int64_t)ceil(at), cross, sizeof cross);
+    if (at == INFINITY)
+      snprintf(o->chosen, o->chosen_size, "kautz-c: predicted faster at every size (%s)",
+               o->copy_bw > 0 ? "no more steps in Kautz-M to trade" : "no local-copy term: give --copy-bw");
+    else
+      snprintf(o->chosen, o->chosen_size, "%s: %s is %s the switch size %s (Kautz-M predicted faster from it on)",
+               multitree ? "kautz-m" : "kautz-c", size, multitree ? "at or above" : "below", cross);
+  }
+  return tc_kautz_collective(g, multitree ? TC_KAUTZ_MULTITREE : TC_KAUTZ_COMBINE, coll, o->root, out, err);
+}
+static int d_kautz_mp(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                      tc_error *err) {
+  (void)coll;
+  return tc_kautz_p2p(g, o->root, o->dst, 1, out, err);
+}
+static int d_kautz_sp(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
+                      tc_error *err) {
+  (void)coll;
+  return tc_kautz_p2p(g, o->root, o->dst, 0, out, err);
+}
+
 /* ---- the plan's baseline topologies ---- */
 
 static int home_spec(const char *spec, tc_graph **g, char *desc, size_t size, tc_error *err) {
@@ -404,6 +456,24 @@ static const tc_algorithm algorithms[] = {
       "refines to P equal chunks",
       "one tree per root, no link shared in a step (paper 002 §2.2.3); hyperx(m,m), m even: §4.1.2's parity trees"},
      NULL, NULL, d_multitree, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    /* -- multi-port Kautz K(d,2) (paper 002 Ch. 3) -- */
+    {{"kautz-c", "Kautz-C", KAUTZ_COLLS, "kautz(d,1) = paper 002's K(d,2), d >= 2", "refines to P equal chunks",
+      "multi-port BFS trees, message-combine: 2 steps per phase (paper 002 §3.1, Table 3.2)"},
+     NULL, NULL, d_kautz_c, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"kautz-m", "Kautz-M", KAUTZ_COLLS, "kautz(d,1) = paper 002's K(d,2), d >= 2", "refines to P equal chunks",
+      "multi-port BFS trees, MULTITREE serialisation: d+1 steps per phase (paper 002 §3.1, Table 3.2)"},
+     NULL, NULL, d_kautz_m, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"kautz", "Kautz-C/M switch", KAUTZ_COLLS, "kautz(d,1) = paper 002's K(d,2), d >= 2", "refines to P equal chunks",
+      "kautz-c below the size where kautz-m is predicted faster (--alpha, --link-bw, --size, --copy-bw), kautz-m "
+      "from it (paper 002 §3.2.2)"},
+     NULL, NULL, d_kautz_switch, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"kautz-mp", "Kautz multi-path", TC_COLL_BIT(TC_COLL_P2P), "kautz(d,1) = paper 002's K(d,2), d >= 2",
+      "refines to P equal chunks (P a multiple of the path count)",
+      "multi-path point-to-point: equal parts over d (type 3: d-1) arc-disjoint paths of <= 3 hops (paper 002 §3.3)"},
+     NULL, NULL, d_kautz_mp, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"kautz-sp", "Kautz single path", TC_COLL_BIT(TC_COLL_P2P), "kautz(d,1) = paper 002's K(d,2), d >= 2",
+      "refines to P equal chunks", "point-to-point over the unique shortest path (paper 002 §3.3.2, Eq. 3.7)"},
+     NULL, NULL, d_kautz_sp, TC_CHUNKS_REFINE, NULL, 0, NULL},
 };
 
 #define COUNT ((int)(sizeof algorithms / sizeof algorithms[0]))

@@ -47,13 +47,13 @@ void tc_algorithm_collectives_text(uint32_t collectives, char *buf, size_t size)
 
 int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *err) {
   const tc_algorithm_info *a = tc_algorithm_find(algo);
-  char list[256];
+  char list[TC_ERRMSG_MAX]; /* every name fits: the message itself is cut at TC_ERRMSG_MAX */
   if (!a) {
     tc_algorithm_names(list, sizeof list);
     return tc_error_set(err, TC_EINPUT, "unknown algorithm '%s' (%s)", algo ? algo : "(null)", list);
   }
   if (a->collectives & TC_COLL_BIT(coll)) return TC_OK;
-  char others[256] = "";
+  char others[TC_ERRMSG_MAX] = "";
   size_t used = 0;
   for (int i = 0; i < tc_algorithm_count(); i++) /* the ones that do, whole names only */
     if (tc_algorithm_at(i)->collectives & TC_COLL_BIT(coll)) {
@@ -65,6 +65,9 @@ int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *err) {
       used += (size_t)snprintf(others + used, sizeof others - used, "%s%s", used ? " or " : "", name);
     }
   tc_algorithm_collectives_text(a->collectives, list, sizeof list);
+  if (!used)
+    return tc_error_set(err, TC_EINPUT, "%s builds %s, not %s (no algorithm builds %s)", a->name, list,
+                        tc_collective_name(coll), tc_collective_name(coll));
   return tc_error_set(err, TC_EINPUT, "%s builds %s, not %s (use --algo %s)", a->name, list,
                       tc_collective_name(coll), others);
 }
@@ -117,7 +120,10 @@ double tci_collective_transfers(int32_t compute, tc_collective coll) {
   switch (coll) {
   case TC_COLL_ALLREDUCE: return 2 * pairs;
   case TC_COLL_BROADCAST:
-  case TC_COLL_REDUCE: return c - 1;
+  case TC_COLL_REDUCE:
+  case TC_COLL_SCATTER:
+  case TC_COLL_GATHER: return c - 1;
+  case TC_COLL_P2P: return 1;
   default: return pairs;
   }
 }
@@ -235,8 +241,19 @@ static int check_request(const tc_graph *g, const char *algo, tc_collective coll
   if (!g) return tc_error_set(err, TC_EINPUT, "%s: no graph", algo ? algo : "collective");
   int rc = tc_algorithm_check(algo, coll, err);
   if (rc) return rc;
-  if ((coll == TC_COLL_BROADCAST || coll == TC_COLL_REDUCE) && (opts->root < 0 || opts->root >= g->n))
-    return tc_error_set(err, TC_EINPUT, "root %d is not a node (0..%d)", opts->root, g->n - 1);
+  int rooted = coll == TC_COLL_BROADCAST || coll == TC_COLL_REDUCE || coll == TC_COLL_SCATTER ||
+               coll == TC_COLL_GATHER || coll == TC_COLL_P2P;
+  const char *root = coll == TC_COLL_P2P ? "source" : "root";
+  if (rooted && (opts->root < 0 || opts->root >= g->n))
+    return tc_error_set(err, TC_EINPUT, "%s %d is not a node (0..%d)", root, opts->root, g->n - 1);
+  if (rooted && g->kind[opts->root] != TC_NODE_COMPUTE)
+    return tc_error_set(err, TC_EINPUT, "%s %d is a switch (switches hold no data)", root, opts->root);
+  if (coll == TC_COLL_P2P && (opts->dst < 0 || opts->dst >= g->n))
+    return tc_error_set(err, TC_EINPUT, "destination %d is not a node (0..%d)", opts->dst, g->n - 1);
+  if (coll == TC_COLL_P2P && g->kind[opts->dst] != TC_NODE_COMPUTE)
+    return tc_error_set(err, TC_EINPUT, "destination %d is a switch (switches hold no data)", opts->dst);
+  if (coll == TC_COLL_P2P && opts->dst == opts->root)
+    return tc_error_set(err, TC_EINPUT, "source and destination are both node %d", opts->root);
   if (opts->chunks < 0) return tc_error_set(err, TC_EINPUT, "chunks must be >= 1 (got %lld)", (long long)opts->chunks);
   return TC_OK;
 }

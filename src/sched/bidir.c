@@ -25,10 +25,12 @@
 static int check_closure_shape(const tc_graph *g, const tc_schedule *s, const tc_graph *gbi, tc_error *err) {
   int rc = tci_schedule_check_graph(g, s, "bidirectional", err);
   if (rc) return rc;
-  if (s->owner || s->coll == TC_COLL_ALLTOALL)
+  if (s->owner || s->coll == TC_COLL_ALLTOALL || s->coll == TC_COLL_GATHER)
     return tc_error_set(err, TC_EINPUT,
                         "bidirectional: needs the N-shard layout (shard k owned by node k); this %s has %s",
-                        tc_collective_name(s->coll), s->owner ? "explicit owners" : "N*N shards");
+                        tc_collective_name(s->coll), s->owner ? "explicit owners"
+                                                    : s->coll == TC_COLL_GATHER ? "every shard bound for the root"
+                                                                                : "N*N shards");
   if (gbi->n != g->n || gbi->m != 2 * g->m)
     return tc_error_set(err, TC_EINPUT,
                         "bidirectional: target graph (%d nodes, %lld arcs) is not G ∪ G^T of a graph with %d nodes, "

@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "core/intmath.h"
+#include "graph/maxflow.h"
+#include "sched/cost_internal.h"
 #include "topocoll/metrics.h"
 
 /* Node bandwidth in link units: the largest total out-capacity of a node. Capacities reach
@@ -97,6 +99,41 @@ static int optimal_tau(const tc_graph *g, const tc_schedule *s, int64_t degree, 
   if (!rc && allreduce && compute > 1 && total_out > 0 &&
       (__int128)2 * (compute - 1) * degree <= INT64_MAX) /* else also dropped, as above */
     rc = raise_bound(out, 2 * (compute - 1) * degree, total_out, 1, 1, err);
+  return rc;
+}
+
+/* Scatter and gather: the root sends (scatter) or receives (gather) the C-1 shards of the
+   other compute nodes, (C-1)/C of M, over its out- (in-) links, and every other compute
+   node receives (sends) its own 1/C over its in- (out-) links. */
+static int rooted_tau(const tc_graph *g, const tc_schedule *s, int64_t degree, int64_t compute, tc_rat *out,
+                      tc_error *err) {
+  int scatter = s->coll == TC_COLL_SCATTER;
+  int32_t root = tc_schedule_root(s);
+  *out = (tc_rat){0, 1};
+  int rc = TC_OK;
+  for (int32_t v = 0; v < g->n && !rc && compute > 1; v++) {
+    if (g->kind[v] != TC_NODE_COMPUTE) continue;
+    int64_t cap = 0; /* the root's side of the move, or v's */
+    rc = link_capacity(g, v, (v == root) == scatter ? TC_OUT : TC_IN, &cap, err);
+    if (!rc && cap > 0) rc = raise_bound(out, v == root ? compute - 1 : 1, compute, degree, cap, err);
+  }
+  return rc;
+}
+
+/* P2P: every unit crosses a minimum S-T cut, whose capacity is the maximum flow F, so the
+   steps' maxima sum to at least M / F: tau* = d / F (0 when T cannot be reached: such a
+   schedule cannot verify). */
+static int p2p_tau(const tc_graph *g, const tc_schedule *s, int64_t degree, tc_rat *out, tc_error *err) {
+  tc_maxflow f;
+  tci_maxflow_init(&f);
+  int64_t arc, flow = 0;
+  int rc = tci_maxflow_reset(&f, g->n, err);
+  for (int64_t a = 0; a < g->m && !rc; a++)
+    if (g->src[a] != g->dst[a]) rc = tci_maxflow_add(&f, g->src[a], g->dst[a], g->cap[a], &arc, err);
+  if (!rc) rc = tci_maxflow_run(&f, tc_schedule_root(s), s->dest, &flow, err);
+  tci_maxflow_destroy(&f);
+  *out = (tc_rat){0, 1};
+  if (!rc && flow > 0) rc = tc_rat_make(degree, flow, out, err);
   return rc;
 }
 
@@ -249,6 +286,16 @@ done:
   return rc;
 }
 
+/* P2P's latency bound: the hops from S to T (-1 if T is out of reach). */
+static int p2p_distance(const tc_graph *g, const tc_schedule *s, int32_t *out, tc_error *err) {
+  int32_t *dist = malloc((size_t)g->n * sizeof *dist);
+  if (!dist) return tc_error_set(err, TC_ENOMEM, "out of memory");
+  int rc = tc_graph_bfs(g, tc_schedule_root(s), TC_OUT, dist, err);
+  if (!rc) *out = dist[s->dest] >= 0 ? dist[s->dest] : -1;
+  free(dist);
+  return rc;
+}
+
 int tc_schedule_cost(const tc_graph *g, const tc_schedule *s, tc_cost *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   if (s->nodes != g->n)
@@ -263,19 +310,29 @@ int tc_schedule_cost(const tc_graph *g, const tc_schedule *s, tc_cost *out, tc_e
   tc_rat sum, bound;
   /* shards in one node's buffer: alltoall's M holds one per compute node */
   int32_t compute = tc_graph_count_kind(g, TC_NODE_COMPUTE);
-  int64_t per_buffer = s->coll == TC_COLL_ALLTOALL ? (compute > 0 ? compute : 1) : s->nshards;
+  int per_node = s->coll == TC_COLL_ALLTOALL || s->coll == TC_COLL_SCATTER || s->coll == TC_COLL_GATHER;
+  int64_t per_buffer = per_node ? (compute > 0 ? compute : 1) : s->nshards;
   rc = sum_step_maxima(g, s, out->step_load, &sum, err);
   if (!rc) rc = tc_rat_mul(sum, (tc_rat){out->degree, per_buffer}, &out->tau, err);
   if (!rc && s->coll == TC_COLL_ALLTOALL) {
     rc = alltoall_bound(g, compute, &bound, err);
     if (!rc) rc = tc_rat_mul(bound, (tc_rat){out->degree, per_buffer}, &out->tau_optimal, err);
+  } else if (!rc && (s->coll == TC_COLL_SCATTER || s->coll == TC_COLL_GATHER)) {
+    rc = rooted_tau(g, s, out->degree, compute, &out->tau_optimal, err);
+  } else if (!rc && s->coll == TC_COLL_P2P) {
+    rc = p2p_tau(g, s, out->degree, &out->tau_optimal, err);
   } else if (!rc) {
     rc = optimal_tau(g, s, out->degree, &out->tau_optimal, err);
   }
+  if (!rc) rc = tci_schedule_local_copy(g, s, per_buffer, &out->local_copy, err);
   if (rc) { tc_cost_destroy(out); return rc; }
   out->bw_optimal = tc_rat_cmp(out->tau, out->tau_optimal) == 0;
   int32_t moore = tc_moore_diameter_directed(g->n, out->degree);
   out->moore_steps = moore < 0 ? -1 : s->coll == TC_COLL_ALLREDUCE ? 2 * moore : moore;
+  if (s->coll == TC_COLL_P2P && (rc = p2p_distance(g, s, &out->moore_steps, err))) {
+    tc_cost_destroy(out);
+    return rc;
+  }
   out->moore_optimal = out->moore_steps >= 0 && out->steps == out->moore_steps;
   return TC_OK;
 }
@@ -289,6 +346,11 @@ double tc_cost_time(const tc_cost *c, double alpha_s, double link_bw, double byt
   if (c->tau.num == 0) return c->steps * alpha_s; /* nothing moves: no 0/0 from a node of degree 0 */
   double node_bw = (double)c->degree * link_bw;
   return c->steps * alpha_s + tc_rat_to_double(c->tau) * bytes / node_bw;
+}
+
+double tc_cost_time_copy(const tc_cost *c, double alpha_s, double link_bw, double bytes, double copy_bw) {
+  double t = tc_cost_time(c, alpha_s, link_bw, bytes);
+  return copy_bw > 0 ? t + tc_rat_to_double(c->local_copy) * bytes / copy_bw : t;
 }
 
 /* Heterogeneous links: the loads of one step at a time in one array of m (the touched
@@ -311,7 +373,8 @@ int tc_schedule_time_hetero(const tc_graph *g, const tc_schedule *s, const doubl
   for (int64_t i = 0; i < s->count; i++) start[s->xfer[i].step + 1]++;
   for (int32_t t = 0; t <= s->steps; t++) start[t + 1] += start[t];
   for (int64_t i = 0; i < s->count; i++) order[start[s->xfer[i].step]++] = i; /* start[t] now ends step t */
-  double per_buffer = s->coll == TC_COLL_ALLTOALL ? tc_graph_count_kind(g, TC_NODE_COMPUTE) : s->nshards;
+  int per_node = s->coll == TC_COLL_ALLTOALL || s->coll == TC_COLL_SCATTER || s->coll == TC_COLL_GATHER;
+  double per_buffer = per_node ? tc_graph_count_kind(g, TC_NODE_COMPUTE) : s->nshards;
   double unit_bytes = bytes / (per_buffer > 0 ? per_buffer : 1) / (double)s->units, total = 0;
   for (int32_t t = 1; t <= s->steps; t++) {
     int64_t ntouched = 0;

@@ -57,6 +57,9 @@ int tc_schedule_relabel(const tc_graph *g, const tc_schedule *s, const tc_graph 
   memset(out, 0, sizeof *out);
   int rc = tci_schedule_check_graph(g, s, "relabel", err);
   if (rc) return rc;
+  if (s->coll == TC_COLL_SCATTER || s->coll == TC_COLL_GATHER || s->coll == TC_COLL_P2P)
+    return tc_error_set(err, TC_EINPUT, "relabel: %s schedules are not supported (their shards are named by their "
+                        "destination node)", tc_collective_name(s->coll));
   rc = check_node_bijection(g, g2, f, err);
   if (rc) {
     if (rc == TC_EINPUT) tc_error_prefix(err, "relabel");

@@ -8,7 +8,9 @@
 ** allreduce whose reduce-scatter half is the mirrored allgather (steps 1..t_max - r). An
 ** alltoall stays an alltoall with every shard transposed, (s,t) -> (t,s): under its flow
 ** semantics a unit's walk s -> t, run backwards in time over reversed arcs, is a walk
-** t -> s of G^T that still relays only what arrived earlier.
+** t -> s of G^T that still relays only what arrived earlier. A scatter from root R becomes
+** a gather to R (shard k still node k's: it now starts there and ends at R) and back, and a
+** p2p S -> T a p2p T -> S, by the same argument as alltoall's.
 ** Per-step loads are the same multiset of numbers, so T_L and T_B are kept exactly.
 **
 ** The arc of G^T that reverses arc a of G is found by endpoints and capacity, never by
@@ -26,7 +28,9 @@ static tc_collective reversed_collective(tc_collective c) {
     case TC_COLL_REDUCE_SCATTER: return TC_COLL_ALLGATHER;
     case TC_COLL_BROADCAST: return TC_COLL_REDUCE;
     case TC_COLL_REDUCE: return TC_COLL_BROADCAST;
-    default: return c; /* allreduce stays allreduce, alltoall alltoall */
+    case TC_COLL_SCATTER: return TC_COLL_GATHER;
+    case TC_COLL_GATHER: return TC_COLL_SCATTER;
+    default: return c; /* allreduce stays allreduce, alltoall alltoall, p2p p2p */
   }
 }
 
@@ -63,7 +67,11 @@ int tc_schedule_reverse(const tc_graph *g, const tc_schedule *s, const tc_graph 
   if (!arcmap) return tc_error_set(err, TC_ENOMEM, "out of memory");
   rc = tci_graph_map_arcs(g, gt, NULL, 1, NULL, arcmap, err);
   if (rc) tc_error_prefix(err, "reverse: target graph is not the transpose");
-  if (!rc)
+  if (!rc && (s->coll == TC_COLL_SCATTER || s->coll == TC_COLL_GATHER || s->coll == TC_COLL_P2P))
+    rc = tc_schedule_init_rooted(out, reversed_collective(s->coll), s->nodes,
+                                 s->coll == TC_COLL_P2P ? s->dest : tc_schedule_root(s), tc_schedule_root(s), s->units,
+                                 s->algorithm, err);
+  else if (!rc)
     rc = tc_schedule_init_owned(out, reversed_collective(s->coll), s->nodes, s->nshards, s->owner, s->units,
                                 s->algorithm, err);
   if (!rc) rc = tc_schedule_reserve(out, s->count ? s->count : 1, err);

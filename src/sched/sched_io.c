@@ -28,13 +28,16 @@
 
 static const char *const top_keys[] = {"format", "version", "graph", "schedule", NULL};
 static const char *const graph_keys[] = {"spec", "nodes", "arcs", "kinds", NULL};
-static const char *const sched_keys[] = {"collective", "algorithm", "nodes", "nshards", "owners",
-                                         "units", "steps", "rs_steps", "transfers", NULL};
+static const char *const sched_keys[] = {"collective", "algorithm", "nodes", "nshards", "owners", "root",
+                                         "source", "destination", "units", "steps", "rs_steps", "transfers", NULL};
 static const char *const transfer_fields[] = {"shard", "step", "arc", "lo", "hi"};
 
 /* ---- structural rules shared by writer and reader ---- */
 
 static int rooted(tc_collective c) { return c == TC_COLL_BROADCAST || c == TC_COLL_REDUCE; }
+/* Fixed layouts named by their root (scatter, gather) or source and destination (p2p):
+   the file holds those, not owners. */
+static int fixed_rooted(tc_collective c) { return c == TC_COLL_SCATTER || c == TC_COLL_GATHER || c == TC_COLL_P2P; }
 
 /* rs_steps must be 0 except in allreduce, where it lies in 0..steps. NULL if fine, else why. */
 static const char *rs_steps_problem(const tc_schedule *s) {
@@ -50,7 +53,13 @@ static int check_writable(const tc_graph *g, const tc_schedule *s, tc_error *err
   if (s->nshards < 1 || s->units < 1)
     return tc_error_set(err, TC_EINPUT, "schedule needs nshards >= 1 and units >= 1 (has %d, %lld)", s->nshards,
                         (long long)s->units);
-  if (s->coll == TC_COLL_ALLTOALL ? s->owner || (int64_t)s->nshards != (int64_t)s->nodes * s->nodes
+  if (fixed_rooted(s->coll)) { /* the keys the reader rebuilds the layout from */
+    int32_t root = tc_schedule_root(s), dest = s->coll == TC_COLL_P2P ? s->dest : root;
+    if (s->nshards != (s->coll == TC_COLL_P2P ? 1 : s->nodes) || root < 0 || root >= s->nodes || dest < 0 ||
+        dest >= s->nodes)
+      return tc_error_set(err, TC_EINPUT, "%s schedule is not in its fixed layout (%d shards, root %d)",
+                          tc_collective_name(s->coll), s->nshards, root);
+  } else if (s->coll == TC_COLL_ALLTOALL ? s->owner || (int64_t)s->nshards != (int64_t)s->nodes * s->nodes
                                    : !s->owner && (s->nshards != s->nodes || rooted(s->coll)))
     return tc_error_set(err, TC_EINPUT, "schedule has %d shards on %d nodes %s", s->nshards, s->nodes,
                         s->coll == TC_COLL_ALLTOALL ? "(alltoall has N*N shards and no owners)" : "but no owners");
@@ -145,7 +154,11 @@ static void put_graph(FILE *fp, const tc_graph *g) {
 
 static void put_schedule_body(FILE *fp, const tc_schedule *s) {
   fprintf(fp, ",\n    \"nodes\": %d,\n    \"nshards\": %d,\n", s->nodes, s->nshards);
-  if (s->owner) {
+  if (s->coll == TC_COLL_P2P)
+    fprintf(fp, "    \"source\": %d,\n    \"destination\": %d,\n", tc_schedule_root(s), s->dest);
+  else if (fixed_rooted(s->coll))
+    fprintf(fp, "    \"root\": %d,\n", tc_schedule_root(s));
+  else if (s->owner) {
     fputs("    \"owners\": [", fp);
     for (int32_t k = 0; k < s->nshards; k++) fprintf(fp, "%s%d", k ? ", " : "", s->owner[k]);
     fputs("],\n", fp);
@@ -295,7 +308,7 @@ static int read_collective(tc_json_reader *r, json_t *sched, tc_collective *out)
   if (c < 0) {
     tc_io_quoted q = tci_io_quote(json_string_value(j), json_string_length(j));
     return tci_json_fail(r, "schedule.collective", "unknown collective %s (expected allgather, reduce-scatter, "
-                   "allreduce, broadcast, reduce or alltoall)", q.text);
+                   "allreduce, broadcast, reduce, alltoall, scatter, gather or p2p)", q.text);
   }
   *out = (tc_collective)c;
   return TC_OK;
@@ -404,6 +417,37 @@ static int read_sched_header(tc_json_reader *r, json_t *sched, const tc_graph *g
   return rc;
 }
 
+/* Scatter and gather name their root, p2p its source and destination; no owners, and the
+   shard count of the layout (sched.h). */
+static int read_fixed_rooted(tc_json_reader *r, json_t *sched, const sched_header *h, const char *algorithm,
+                             tc_schedule *s) {
+  int p2p = h->coll == TC_COLL_P2P;
+  const char *name = tc_collective_name(h->coll);
+  if (json_object_get(sched, "owners"))
+    return tci_json_fail(r, "schedule.owners", "%s takes no owners (its layout is fixed by %s)", name,
+                         p2p ? "schedule.source and schedule.destination" : "schedule.root");
+  const char *stray = p2p ? "root" : json_object_get(sched, "source") ? "source" : "destination";
+  if (json_object_get(sched, stray)) {
+    char jpath[32];
+    snprintf(jpath, sizeof jpath, "schedule.%s", stray);
+    return tci_json_fail(r, jpath, "%s has no %s (%s)", name, stray,
+                         p2p ? "it has source and destination" : "it has a root");
+  }
+  long long need = p2p ? 1 : h->nodes;
+  if (h->nshards != need)
+    return tci_json_fail(r, "schedule.nshards", "%lld, but %s on %lld nodes has %lld", h->nshards, name, h->nodes,
+                         need);
+  long long root = 0, dst = -1;
+  int rc = tci_json_member_int(r, sched, "schedule", p2p ? "source" : "root", 0, h->nodes - 1, &root);
+  if (!rc && p2p) rc = tci_json_member_int(r, sched, "schedule", "destination", 0, h->nodes - 1, &dst);
+  if (!rc && p2p && dst == root)
+    return tci_json_fail(r, "schedule.destination", "%lld, the source too (p2p needs two nodes)", dst);
+  if (!rc)
+    rc = tc_schedule_init_rooted(s, h->coll, (int32_t)h->nodes, (int32_t)root, (int32_t)dst, h->units, algorithm,
+                                 r->err);
+  return rc;
+}
+
 static int read_schedule(tc_json_reader *r, json_t *sched, const tc_graph *g, tc_schedule *s) {
   int rc = TC_OK;
   json_t *transfers = tci_json_require(r, sched, "schedule", "transfers", &rc);
@@ -412,10 +456,22 @@ static int read_schedule(tc_json_reader *r, json_t *sched, const tc_graph *g, tc
   char algorithm[sizeof s->algorithm];
   if ((rc = read_sched_header(r, sched, g, transfers, &h))) return rc;
   if ((rc = read_algorithm(r, sched, algorithm, sizeof algorithm))) return rc;
-  int32_t *owner = NULL;
-  if ((rc = read_owners(r, sched, (int32_t)h.nodes, (int32_t)h.nshards, &owner))) return rc;
-  rc = tc_schedule_init_owned(s, h.coll, (int32_t)h.nodes, (int32_t)h.nshards, owner, h.units, algorithm, r->err);
-  free(owner);
+  if (fixed_rooted(h.coll)) { /* its failures name their JSON path already */
+    if ((rc = read_fixed_rooted(r, sched, &h, algorithm, s))) return rc;
+  } else {
+    static const char *const rooted_keys[] = {"root", "source", "destination"};
+    for (int i = 0; i < 3; i++)
+      if (json_object_get(sched, rooted_keys[i])) {
+        char jpath[32];
+        snprintf(jpath, sizeof jpath, "schedule.%s", rooted_keys[i]);
+        return tci_json_fail(r, jpath, "only %s (%s has owners)", i ? "p2p has one" : "scatter and gather have one",
+                             tc_collective_name(h.coll));
+      }
+    int32_t *owner = NULL;
+    if ((rc = read_owners(r, sched, (int32_t)h.nodes, (int32_t)h.nshards, &owner))) return rc;
+    rc = tc_schedule_init_owned(s, h.coll, (int32_t)h.nodes, (int32_t)h.nshards, owner, h.units, algorithm, r->err);
+    free(owner);
+  }
   if (rc) {
     tc_error_prefix(r->err, "%s: schedule%s", r->path, json_object_get(sched, "owners") ? ".owners" : "");
     return rc;

@@ -10,7 +10,7 @@
 #include "core/huge.h"
 
 static const char *const coll_names[] = {"allgather", "reduce-scatter", "allreduce", "broadcast", "reduce",
-                                         "alltoall"};
+                                         "alltoall",  "scatter",        "gather",    "p2p"};
 
 const char *tc_collective_name(tc_collective c) {
   return (unsigned)c < sizeof coll_names / sizeof coll_names[0] ? coll_names[c] : "unknown";
@@ -26,6 +26,9 @@ int tc_schedule_init_owned(tc_schedule *s, tc_collective coll, int32_t nodes, in
                            int64_t units, const char *algorithm, tc_error *err) {
   memset(s, 0, sizeof *s);
   if ((unsigned)coll > TC_COLL_LAST) return tc_error_set(err, TC_EINPUT, "unknown collective %d", (int)coll);
+  if (coll == TC_COLL_SCATTER || coll == TC_COLL_GATHER || coll == TC_COLL_P2P) /* fixed layouts with a root */
+    return tc_error_set(err, TC_EINPUT, "%s has a fixed layout: start it with tc_schedule_init_rooted",
+                        tc_collective_name(coll));
   if (nodes < 1) return tc_error_set(err, TC_EINPUT, "schedule needs at least one node (got %d)", nodes);
   if (nshards < 1) return tc_error_set(err, TC_EINPUT, "schedule needs at least one shard (got %d)", nshards);
   if (units < 1) return tc_error_set(err, TC_EINPUT, "units per shard must be >= 1 (got %lld)", (long long)units);
@@ -54,6 +57,37 @@ int tc_schedule_init_owned(tc_schedule *s, tc_collective coll, int32_t nodes, in
   s->nodes = nodes;
   s->nshards = nshards;
   s->units = units;
+  s->dest = -1;
+  strncpy(s->algorithm, algorithm ? algorithm : "", sizeof s->algorithm - 1);
+  return TC_OK;
+}
+
+int tc_schedule_init_rooted(tc_schedule *s, tc_collective coll, int32_t nodes, int32_t root, int32_t dst,
+                            int64_t units, const char *algorithm, tc_error *err) {
+  memset(s, 0, sizeof *s);
+  if (coll != TC_COLL_BROADCAST && coll != TC_COLL_REDUCE && coll != TC_COLL_SCATTER && coll != TC_COLL_GATHER &&
+      coll != TC_COLL_P2P)
+    return tc_error_set(err, TC_EINPUT, "%s has no root", tc_collective_name(coll));
+  if (nodes < 1) return tc_error_set(err, TC_EINPUT, "schedule needs at least one node (got %d)", nodes);
+  if (units < 1) return tc_error_set(err, TC_EINPUT, "units per shard must be >= 1 (got %lld)", (long long)units);
+  const char *what = coll == TC_COLL_P2P ? "source" : "root";
+  if (root < 0 || root >= nodes)
+    return tc_error_set(err, TC_EINPUT, "%s %s %d outside 0..%d", tc_collective_name(coll), what, root, nodes - 1);
+  if (coll == TC_COLL_P2P && (dst < 0 || dst >= nodes))
+    return tc_error_set(err, TC_EINPUT, "p2p destination %d outside 0..%d", dst, nodes - 1);
+  if (coll == TC_COLL_P2P && dst == root)
+    return tc_error_set(err, TC_EINPUT, "p2p source and destination are both node %d", root);
+  int32_t nshards = coll == TC_COLL_SCATTER || coll == TC_COLL_GATHER ? nodes : 1;
+  if (coll != TC_COLL_GATHER) { /* every shard owned by the root (the p2p source) */
+    s->owner = malloc((size_t)nshards * sizeof *s->owner);
+    if (!s->owner) return tc_error_set(err, TC_ENOMEM, "out of memory");
+    for (int32_t k = 0; k < nshards; k++) s->owner[k] = root;
+  }
+  s->coll = coll;
+  s->nodes = nodes;
+  s->nshards = nshards;
+  s->units = units;
+  s->dest = coll == TC_COLL_GATHER ? root : coll == TC_COLL_P2P ? dst : -1;
   strncpy(s->algorithm, algorithm ? algorithm : "", sizeof s->algorithm - 1);
   return TC_OK;
 }

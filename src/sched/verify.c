@@ -5,12 +5,13 @@
 ** segments; within a segment every transfer either carries all of it or none, so the
 ** replay is exact and per segment:
 **   copy semantics    earliest[node][seg] = first step after which node holds the segment;
-**                     a transfer at step t needs earliest[from] < t.
+**                     a transfer at step t needs earliest[from] < t. Every compute node
+**                     must end with it, or only the shard's destination (scatter, gather).
 **   reduce semantics  W(x, t) = number of time-respecting paths by which the content x has
 **                     at the start of step t reaches the owner's final value; computed
 **                     backwards over steps, saturating at 2 (all counts are >= 0, so
 **                     "== 1" is decided exactly). Every node's contribution must count once.
-**   flow semantics    (alltoall, paper 003 §3.1.3 eqs. 17-19) held[node][seg] = copies of
+**   flow semantics    (alltoall, paper 003 §3.1.3 eqs. 17-19, and p2p) held[node][seg] = copies of
 **                     the segment the node holds and has not sent on (-1: never held);
 **                     the owner starts with one, a send takes one the sender held before
 **                     the step, a receipt adds one, so each unit is one token on one walk
@@ -83,15 +84,20 @@ static int reduces(const tc_schedule *s, int32_t step) {
 }
 
 static int is_alltoall(const tc_schedule *s) { return s->coll == TC_COLL_ALLTOALL; }
+/* Flow semantics: alltoall and p2p. */
+static int flows(const tc_schedule *s) { return tc_collective_flows(s->coll); }
+/* Every shard has one destination (alltoall, scatter, gather, p2p). */
+static int addressed(const tc_schedule *s) { return tc_schedule_dest(s, 0) >= 0; }
 
-/* An alltoall shard that carries data: from a compute node to another one. */
+/* A shard with a destination that carries data: from a compute node to another one. */
 static int live_shard(const tc_graph *g, const tc_schedule *s, int32_t k) {
   int32_t from = tc_schedule_owner(s, k), to = tc_schedule_dest(s, k);
   return from != to && g->kind[from] == TC_NODE_COMPUTE && g->kind[to] == TC_NODE_COMPUTE;
 }
 
 static int has_copy_phase(const tc_schedule *s) {
-  return s->coll == TC_COLL_ALLGATHER || s->coll == TC_COLL_BROADCAST || s->coll == TC_COLL_ALLREDUCE;
+  return s->coll == TC_COLL_ALLGATHER || s->coll == TC_COLL_BROADCAST || s->coll == TC_COLL_ALLREDUCE ||
+         s->coll == TC_COLL_SCATTER || s->coll == TC_COLL_GATHER;
 }
 static int has_reduce_phase(const tc_schedule *s) {
   return s->coll == TC_COLL_REDUCE_SCATTER || s->coll == TC_COLL_REDUCE || s->coll == TC_COLL_ALLREDUCE;
@@ -103,10 +109,54 @@ static const char *bad_field(const tc_graph *g, const tc_schedule *s, const tc_t
          : x->arc < 0 || x->arc >= g->m        ? "uses an arc that is not in the graph"
          : x->step < 1 || x->step > s->steps   ? "has a step outside 1..steps"
          : x->lo < 0 || x->hi > s->units || x->lo >= x->hi ? "has an empty or out-of-range chunk"
-         : !is_alltoall(s) || live_shard(g, s, x->shard) ? NULL
+         : !addressed(s) || live_shard(g, s, x->shard) ? NULL
          : tc_schedule_owner(s, x->shard) == tc_schedule_dest(s, x->shard)
              ? "moves a local shard (its owner is its destination: never transferred)"
              : "moves a shard with a switch end (switches send and receive no data of their own)";
+}
+
+/* The fixed layouts of scatter, gather and p2p (sched.h), and the node their root or
+   destination is; broadcast and reduce: every shard owned by one root. */
+static int check_rooted_layout(const tc_graph *g, const tc_schedule *s, tc_error *err) {
+  const char *name = tc_collective_name(s->coll);
+  switch (s->coll) {
+    case TC_COLL_BROADCAST:
+    case TC_COLL_REDUCE:
+      if (!s->owner) return tc_error_set(err, TC_EFAIL, "%s has no root (no owners)", name);
+      for (int32_t k = 1; k < s->nshards; k++)
+        if (s->owner[k] != s->owner[0])
+          return tc_error_set(err, TC_EFAIL, "%s shard %d belongs to node %d, not the root %d", name, k, s->owner[k],
+                              s->owner[0]);
+      return TC_OK;
+    case TC_COLL_SCATTER:
+      if (!s->owner || s->nshards != s->nodes)
+        return tc_error_set(err, TC_EFAIL, "scatter on %d nodes needs %d shards owned by the root (has %d%s)", s->nodes,
+                            s->nodes, s->nshards, s->owner ? "" : ", without owners");
+      for (int32_t k = 1; k < s->nshards; k++)
+        if (s->owner[k] != s->owner[0])
+          return tc_error_set(err, TC_EFAIL, "scatter shard %d belongs to node %d, not the root %d", k, s->owner[k],
+                              s->owner[0]);
+      return TC_OK;
+    case TC_COLL_GATHER:
+    case TC_COLL_P2P: {
+      int gather = s->coll == TC_COLL_GATHER;
+      if (gather && (s->owner || s->nshards != s->nodes))
+        return tc_error_set(err, TC_EFAIL, "gather on %d nodes needs %d shards owned by their nodes (has %d%s)",
+                            s->nodes, s->nodes, s->nshards, s->owner ? ", with owners" : "");
+      if (!gather && (!s->owner || s->nshards != 1))
+        return tc_error_set(err, TC_EFAIL, "p2p needs one shard owned by the source (has %d%s)", s->nshards,
+                            s->owner ? "" : ", without owners");
+      if (s->dest < 0 || s->dest >= g->n)
+        return tc_error_set(err, TC_EFAIL, "%s %s %d is not a node", name, gather ? "root" : "destination", s->dest);
+      if (g->kind[s->dest] != TC_NODE_COMPUTE)
+        return tc_error_set(err, TC_EFAIL, "%s %s %d is a switch (switches hold no data)", name,
+                            gather ? "root" : "destination", s->dest);
+      if (!gather && s->owner[0] == s->dest)
+        return tc_error_set(err, TC_EFAIL, "p2p source and destination are both node %d", s->dest);
+      return TC_OK;
+    }
+    default: return TC_OK;
+  }
 }
 
 /* How the transfers lie, learnt in the structure pass: in (step, shard) order (the
@@ -153,7 +203,11 @@ static int check_structure(const tc_graph *g, const tc_schedule *s, layout *lay,
   for (int32_t k = 0; s->owner && k < s->nshards; k++)
     if (s->owner[k] < 0 || s->owner[k] >= g->n)
       return tc_error_set(err, TC_EFAIL, "owner %d of shard %d is not a node", s->owner[k], k);
-  for (int32_t k = 0; !is_alltoall(s) && k < s->nshards; k++) /* switches forward; they hold no data to start from */
+  int rc = check_rooted_layout(g, s, err);
+  if (rc) return rc;
+  /* switches forward; they hold no data to start from (a gather's shard of a switch is
+     an empty one, never transferred: bad_field) */
+  for (int32_t k = 0; !is_alltoall(s) && s->coll != TC_COLL_GATHER && k < s->nshards; k++)
     if (g->kind[tc_schedule_owner(s, k)] != TC_NODE_COMPUTE)
       return tc_error_set(err, TC_EFAIL, "shard %d is owned by node %d, a switch (switches hold no data)", k,
                           tc_schedule_owner(s, k));
@@ -227,6 +281,14 @@ static int check_count(const tc_graph *g, const tc_schedule *s, tc_error *err) {
     return tc_error_set(err, TC_EFAIL, "alltoall among %d compute nodes needs at least %" PRId64 " transfers (one per "
                         "ordered pair of distinct compute nodes), but the schedule has %" PRId64, compute, need,
                         s->count);
+  }
+  if (addressed(s)) { /* scatter, gather, p2p: one transfer at least into each live shard's destination */
+    int64_t need = 0;
+    for (int32_t k = 0; k < s->nshards; k++) need += live_shard(g, s, k);
+    if (s->count >= need) return TC_OK;
+    return tc_error_set(err, TC_EFAIL, "%s among %d compute nodes needs at least %" PRId64 " transfer%s (one into the "
+                        "destination of each shard that moves), but the schedule has %" PRId64,
+                        tc_collective_name(s->coll), compute, need, need == 1 ? "" : "s", s->count);
   }
   int phases = has_copy_phase(s) + has_reduce_phase(s);
   int64_t need = 0;
@@ -399,6 +461,17 @@ static void replay_copy(const tc_graph *g, const tc_schedule *s, int32_t k, cons
       if (dst[j - b0] == NEVER) held += g->kind[to] == TC_NODE_COMPUTE;
       if (x->step < dst[j - b0]) dst[j - b0] = x->step;
     }
+  }
+  int32_t dest = tc_schedule_dest(s, k);
+  if (dest >= 0) { /* scatter, gather: only the destination must end with it */
+    for (int32_t j = b0; j < b1; j++)
+      if (w->earliest[(size_t)dest * B + (size_t)(j - b0)] == NEVER) {
+        snprintf(msg, sizeof msg, "node %d never receives units [%" PRId64 ",%" PRId64 ") of shard %d (owner %d), "
+                 "whose destination it is", dest, w->cuts[j], w->cuts[j + 1], k, owner);
+        note(v, INT32_MAX, INT64_MAX, msg);
+        return;
+      }
+    return;
   }
   if (held == (int64_t)B * w->ncompute) return;
   for (int32_t j = b0; j < b1; j++) /* segment by segment, as the message has always been chosen */
@@ -596,7 +669,7 @@ static int32_t row_of(scratch *w, int32_t u, int32_t *nrows) {
   return w->row[u];
 }
 
-/* Flow semantics of alltoall shard k over segments [b0, b1) (file comment): w->earliest
+/* Flow semantics of alltoall (or p2p) shard k over segments [b0, b1) (file comment): w->earliest
    holds the copies per (row, segment), row-major like the copy replay. The report
    describes the first violation of the shard in step order. */
 static int replay_alltoall(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx, int64_t cnt,
@@ -652,7 +725,7 @@ static int replay_alltoall(const tc_graph *g, const tc_schedule *s, int32_t k, c
   return 0;
 }
 
-/* Alltoall shard k: rows for the nodes its transfers touch, then the flow replay block by
+/* Alltoall or p2p shard k: rows for the nodes its transfers touch, then the flow replay block by
    block. A shard that carries no data has no transfers (bad_field) and nothing to check. */
 static int verify_alltoall_shard(const tc_graph *g, const tc_schedule *s, int32_t k, const int64_t *idx,
                                  int64_t cnt, scratch *w, violation *v) {
@@ -696,7 +769,8 @@ static int verify_shard(const tc_graph *g, const tc_schedule *s, int32_t k, cons
     const tc_transfer *x = &s->xfer[idx[q]];
     w->hop[q] = (hop){x->step, g->src[x->arc], g->dst[x->arc], x->lo, x->hi};
   }
-  if (is_alltoall(s)) return verify_alltoall_shard(g, s, k, idx, cnt, w, v);
+  if (flows(s)) return verify_alltoall_shard(g, s, k, idx, cnt, w, v);
+  if (addressed(s) && !live_shard(g, s, k)) return 0; /* an empty shard: never transferred (bad_field) */
   int32_t segs = cut_segments(s, cnt, w);
   if (segs < 0) return -1;
   int32_t block = (int32_t)(BLOCK_ENTRIES / g->n);

@@ -94,7 +94,7 @@ static const tc_family families[] = {
     {{"mincirculant", "n, d=4", "n > 6, d >= 4, d multiple of 4", "minimum-diameter C(n,{m,m+1}) (paper 000 Thm 22), d/4 parallel links"}, "n:i d:i=4", b_min_circulant},
     {{"dcirculant", "n, a1, a2, ...", "distinct a_i in 1..n-1", "directed circulant: i -> i + a_j (mod n)"}, "n:i offsets:i+", b_dcirculant},
     {{"genkautz", "d, m, loops=keep", "d >= 1, m >= d+1, loops keep|drop", "generalized Kautz Pi_{d,m}: x -> -(dx+a) mod m, a = 1..d"}, "d:i m:i loops:w=keep", b_genkautz},
-    {{"kautz", "d, n", "d >= 1, n >= 0", "Kautz K(d,n) = L^n(K_{d+1}): (d+1)d^n nodes, diameter n+1 (paper 000 convention)"}, "d:i n:i", b_kautz},
+    {{"kautz", "d, n", "d >= 1, n >= 0", "Kautz K(d,n) = L^n(K_{d+1}): (d+1)d^n nodes, diameter n+1 (paper 000 convention; paper 002's K(d,k) is kautz(d,k-1))"}, "d:i n:i", b_kautz},
     {{"debruijn", "d, n", "d >= 2, n >= 1", "de Bruijn B(d,n): d^n nodes, x -> dx + a mod d^n"}, "d:i n:i", b_debruijn},
     {{"dbjmod", "d, n", "Table 9 sizes", "modified de Bruijn (paper 000 Fig. 20): loops and 2-cycles rewired into one cycle"}, "d:i n:i", b_dbjmod},
     {{"diamond", "", "", "Diamond (paper 000 Fig. 19): 8 nodes, degree 2, diameter 3"}, "", b_diamond},
