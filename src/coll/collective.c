@@ -47,13 +47,13 @@ void tc_algorithm_collectives_text(uint32_t collectives, char *buf, size_t size)
 
 int tc_algorithm_check(const char *algo, tc_collective coll, tc_error *err) {
   const tc_algorithm_info *a = tc_algorithm_find(algo);
-  char list[256];
+  char list[512];
   if (!a) {
     tc_algorithm_names(list, sizeof list);
     return tc_error_set(err, TC_EINPUT, "unknown algorithm '%s' (%s)", algo ? algo : "(null)", list);
   }
   if (a->collectives & TC_COLL_BIT(coll)) return TC_OK;
-  char others[128] = "";
+  char others[512] = "";
   size_t used = 0;
   for (int i = 0; i < tc_algorithm_count() && used < sizeof others; i++) /* the ones that do */
     if (tc_algorithm_at(i)->collectives & TC_COLL_BIT(coll)) {
