@@ -24,6 +24,7 @@
 #include "topocoll/spec.h"
 #include "topocoll/topo.h"
 /* sched */
+#include "topocoll/contention.h"
 #include "topocoll/cost.h"
 #include "topocoll/fit.h"
 #include "topocoll/sched.h"

@@ -173,7 +173,7 @@ expect_err 2 "unknown option '--frob'" "$bin" verify "$tmp/t.json" --frob
 
 # ---- sched --list: the registry, one algorithm a line (name, collectives, topology, summary) ----
 "$bin" sched --list >"$tmp/list" || fail "sched --list failed"
-[ "$(cut -f1 "$tmp/list" | tr '\n' ' ')" = "bfb expand forestcoll ring biring bfbring shiftedring shiftedbfbring dbt rhd torus-dor mcf pmcf mcf-extp ilp-disjoint ilp-shortest direct sssp ewsp dor do md multitree " ] ||
+[ "$(cut -f1 "$tmp/list" | tr '\n' ' ')" = "bfb expand forestcoll ring biring bfbring shiftedring shiftedbfbring dbt rhd torus-dor mcf pmcf mcf-extp ilp-disjoint ilp-shortest direct sssp ewsp dor fc-direct binomial pairwise bruck do md multitree kautz-c kautz-m kautz kautz-mp kautz-sp " ] ||
   fail "sched --list names: $(cut -f1 "$tmp/list" | tr '\n' ' ')"
 grep -q $'^dbt\tallreduce,broadcast,reduce\t' "$tmp/list" || fail "sched --list: dbt's collectives: $(grep ^dbt "$tmp/list")"
 [ "$(awk -F'\t' 'NF != 4' "$tmp/list" | wc -l)" = 0 ] || fail "sched --list: a line without 4 fields"
@@ -278,7 +278,7 @@ expect 0 "$bin" sched 'hypercube(4)' --coll allreduce --algo forestcoll --alpha 
 grep -q '^pipelining  *P = [0-9]*: the fastest of P = 1, 2, 4, ..., 64 at this size$' "$tmp/out" ||
   fail "forestcoll: the chosen P is not reported: $(cat "$tmp/out")"
 # refusals: a collective it does not build, a fabric ForestColl cannot handle
-expect_err 2 'forestcoll builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt or kautz-c or kautz-m or kautz)' \
+expect_err 2 'forestcoll builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt or fc-direct or binomial or kautz-c or kautz-m or kautz)' \
   "$bin" sched 'fig2toy()' --coll broadcast --algo forestcoll
 printf '0 1\n1 2\n' >"$tmp/path.edges"
 expect_err 2 'topocoll sched: forestcoll: compute node 1 cannot reach compute node 0' \
@@ -304,8 +304,8 @@ expect_err 2 '--root 9 is not a node' "$bin" sched 'complete(4)' --coll broadcas
 expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 0
 expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 99999999999999999999
 expect_err 2 "--chunks expects an integer in 1.." "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --chunks 4x
-expect_err 2 'bfb builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt)' "$bin" sched 'bipartite(2)' --coll broadcast --algo bfb
-expect_err 2 "unknown algorithm 'bfs' (bfb, expand, forestcoll, ring, biring, bfbring, shiftedring, shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, direct, sssp, ewsp, dor, do, md, multitree)" "$bin" sched 'bipartite(2)' --coll allgather --algo bfs
+expect_err 2 'bfb builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt or fc-direct or binomial or kautz-c or kautz-m or kautz)' "$bin" sched 'bipartite(2)' --coll broadcast --algo bfb
+expect_err 2 "unknown algorithm 'bfs' (bfb, expand, forestcoll, ring, biring, bfbring, shiftedring, shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, direct, sssp, ewsp, dor, fc-direct, binomial, pairwise, bruck, do, md, multitree, kautz-c, kautz-m, kautz, kautz-mp, kautz-sp)" "$bin" sched 'bipartite(2)' --coll allgather --algo bfs
 expect_err 2 'ring: needs a unidirectional ring' "$bin" sched 'kautz(2,2)' --coll allgather --algo ring
 expect_err 2 'torus-dor needs SPEC written as torus(' "$bin" sched 'hypercube(3)' --coll allgather --algo torus-dor
 expect_err 2 'P must be a multiple of 2' "$bin" sched 'biring(2,8)' --coll allgather --algo biring --chunks 3

@@ -67,4 +67,25 @@ sed 's/, \[3, 3, 2, 0, 1\]\]/]/; s/"steps": 3/"steps": 2/' "$tmp/scatter.json" >
 expect_err 1 "node 3 never receives units [0,1) of shard 3 (owner 0), whose destination it is" \
   "$bin" verify "$tmp/scatter_short.json"
 
+# ---- the multi-port baselines: built, verified, written, read back ----
+expect 0 "$bin" sched 'complete(6)' --coll scatter --algo binomial --root 2 --out "$tmp/bin.json"
+grep -qx "collective        scatter (root 2)" "$tmp/out" || fail "binomial scatter report: $(cat "$tmp/out")"
+grep -qx "T_B factor        25/6 = 4.166667 M/B; optimum 5/6: not BW-optimal" "$tmp/out" || fail "binomial tau: $(cat "$tmp/out")"
+expect 0 "$bin" verify "$tmp/bin.json"
+grep -qx "steps             3 (T_L = 3 alpha); Moore bound 1: not Moore-optimal" "$tmp/out" || fail "verify steps: $(cat "$tmp/out")"
+expect 0 "$bin" sched 'complete(8)' --coll p2p --algo fc-direct --src 2 --dst 5 --json
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert (j["source"], j["destination"], j["steps"]) == (2, 5, 1), j' \
+  "$tmp/out" || fail "fc-direct p2p json: $(cat "$tmp/out")"
+# Bruck's combined messages: local copies, and --copy-bw adds them to the time
+expect 0 "$bin" sched 'complete(8)' --coll allgather --algo bruck --alpha 0s --link-bw 1GBps --size 8MB --copy-bw 1GBps
+grep -qx "local copy        3/4 = 0.750000 M (combined messages packed or reordered, busiest node per step)" "$tmp/out" \
+  || fail "bruck local copy: $(cat "$tmp/out")"
+# 7/8 M / 1 GB/s on the wire + 3/4 M / 1 GB/s of copies = 0.007 + 0.006 s
+grep -qx "time              0.013 s (alpha 0 s, link 1e+09 B/s, M 8000000 B, local copies included)" "$tmp/out" \
+  || fail "bruck time: $(cat "$tmp/out")"
+expect_err 2 "topocoll sched: pairwise alltoall is not contention-free on this graph: round 1: link 2 -> 3 (arc 2) carries two messages, 1 -> 0 and 2 -> 3 (one message per link and round)" \
+  "$bin" sched 'uniring(1,4)' --coll alltoall --algo pairwise
+expect_err 2 "topocoll sched: binomial builds broadcast, reduce, scatter and gather, not allgather (use --algo" \
+  "$bin" sched 'complete(4)' --coll allgather --algo binomial
+
 finish cli_sched_rooted

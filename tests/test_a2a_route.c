@@ -153,8 +153,8 @@ static void dor(void **state) {
   assert_string_equal(err.msg, "dor needs SPEC written as torus(l1,...,lk) to know the dimensions (DOR routes tori only)");
   assert_int_equal(tc_algorithm_routing(g, "ring", &opts, &r, &err), TC_EINPUT);
   assert_string_equal(err.msg, "ring builds allgather, reduce-scatter and allreduce, not alltoall (use --algo mcf or "
-                      "pmcf or mcf-extp or ilp-disjoint or ilp-shortest or direct or sssp or ewsp or dor or do or md or "
-                      "multitree)");
+                               "pmcf or mcf-extp or ilp-disjoint or ilp-shortest or direct or sssp or ewsp or dor or "
+                               "fc-direct or pairwise or bruck or do or md or multitree or kautz-c or kautz-m or kautz)");
   tc_spec_destroy(spec);
   tc_graph_destroy(g);
 }

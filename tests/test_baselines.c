@@ -450,10 +450,12 @@ static void wrong_topologies(void **state) {
   expect_einput(tc_baseline_dbt(g, TC_COLL_ALLREDUCE, -1, 0, &s, &err), &err, "dbt:");
   expect_einput(tc_test_generate("bogus", NULL, g, TC_COLL_ALLGATHER, -1, 0, &s, &err), &err,
                 "unknown algorithm 'bogus' (bfb, expand, forestcoll, ring, biring, bfbring, shiftedring, "
-                "shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, direct, sssp, ewsp, dor, "
-                "do, md, multitree)");
+                "shiftedbfbring, dbt, rhd, torus-dor, mcf, pmcf, mcf-extp, ilp-disjoint, ilp-shortest, "
+                "direct, sssp, ewsp, dor, fc-direct, binomial, pairwise, bruck, do, md, multitree, "
+                "kautz-c, kautz-m, kautz, kautz-mp, kautz-sp)");
   expect_einput(tc_test_generate("ring", NULL, g, TC_COLL_BROADCAST, 0, 0, &s, &err), &err,
-                "ring builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt or kautz-c or kautz-m or kautz)");
+                "ring builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt or "
+                "fc-direct or binomial or kautz-c or kautz-m or kautz)");
   tc_graph_destroy(g);
   g = tc_test_spec("uniring(1,4)");
   expect_einput(tc_baseline_ring(g, TC_COLL_REDUCE, &s, &err), &err, "ring:");
@@ -517,30 +519,38 @@ static void names(void **state) {
   static const char *const want[] = {"bfb", "expand", "forestcoll", "ring", "biring", "bfbring", "shiftedring",
                                      "shiftedbfbring", "dbt", "rhd", "torus-dor", "mcf", "pmcf", "mcf-extp",
                                      "ilp-disjoint", "ilp-shortest", "direct", "sssp", "ewsp", "dor",
-                                     "do", "md", "multitree", "kautz-c", "kautz-m", "kautz", "kautz-mp", "kautz-sp"};
-  assert_int_equal(tc_algorithm_count(), 28);
-  for (int i = 0; i < 28; i++) {
+                                     "fc-direct", "binomial", "pairwise", "bruck", "do", "md", "multitree",
+                                     "kautz-c", "kautz-m", "kautz", "kautz-mp", "kautz-sp"};
+  assert_int_equal(tc_algorithm_count(), 32);
+  for (int i = 0; i < 32; i++) {
     assert_string_equal(tc_algorithm_at(i)->name, want[i]);
     assert_ptr_equal(tc_algorithm_find(want[i]), tc_algorithm_at(i));
     uint32_t rs_ag_ar = TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) |
                         TC_COLL_BIT(TC_COLL_ALLREDUCE);
     uint32_t dbt = TC_COLL_BIT(TC_COLL_ALLREDUCE) | TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE);
     uint32_t a2a = TC_COLL_BIT(TC_COLL_ALLTOALL); /* the routings of test_a2a_route.c, the flows of test_a2a_flows.c */
+    /* the multi-port baselines of paper 002 (test_multiport_baselines.c) */
+    uint32_t rooted = TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE) | TC_COLL_BIT(TC_COLL_SCATTER) |
+                      TC_COLL_BIT(TC_COLL_GATHER);
+    uint32_t every = rs_ag_ar | rooted | a2a | TC_COLL_BIT(TC_COLL_P2P), a2a_ag = a2a | TC_COLL_BIT(TC_COLL_ALLGATHER);
     /* the 2dfc rows of test_twodfc.c: do builds all four, md no reduce-scatter, multitree
        allgather and alltoall */
     uint32_t twodfc[3] = {a2a | rs_ag_ar, a2a | TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_ALLREDUCE),
                           a2a | TC_COLL_BIT(TC_COLL_ALLGATHER)};
     uint32_t kautz = rs_ag_ar | dbt | a2a | TC_COLL_BIT(TC_COLL_SCATTER) | TC_COLL_BIT(TC_COLL_GATHER),
              p2p = TC_COLL_BIT(TC_COLL_P2P); /* test_kautz_coll.c, test_kautz_p2p.c */
-    uint32_t want_colls = i >= 26 ? p2p
-                          : i >= 23 ? kautz
-                          : i >= 20 ? twodfc[i - 20]
+    uint32_t want_colls = i >= 30   ? p2p
+                          : i >= 27 ? kautz
+                          : i >= 24 ? twodfc[i - 24]
+                          : i >= 22 ? a2a_ag
+                          : i == 21 ? rooted
+                          : i == 20 ? every
                           : i >= 11 ? a2a
                           : strcmp(want[i], "dbt") ? rs_ag_ar
                                                    : dbt;
     assert_int_equal(tc_algorithm_at(i)->collectives, want_colls);
   }
-  assert_null(tc_algorithm_at(28));
+  assert_null(tc_algorithm_at(32));
   assert_null(tc_algorithm_find("bogus"));
 }
 

@@ -33,7 +33,7 @@
 
 /* One line per algorithm of the registry: name, collectives, where it runs, summary. */
 static void print_algorithms(const char *indent) {
-  char colls[128];
+  char colls[256];
   for (int i = 0; i < tc_algorithm_count(); i++) {
     const tc_algorithm_info *a = tc_algorithm_at(i);
     tc_algorithm_collectives_text(a->collectives, colls, sizeof colls);
@@ -98,7 +98,7 @@ void tc_cmd_sched_help(void) {
 
 /* `--list`: one algorithm a line, tab-separated: name, collectives, topology, summary. */
 static void list_algorithms(void) {
-  char colls[128];
+  char colls[256];
   for (int i = 0; i < tc_algorithm_count(); i++) {
     const tc_algorithm_info *a = tc_algorithm_at(i);
     colls[0] = '\0';

@@ -87,6 +87,22 @@ TC_API int tc_baseline_rhd(const tc_graph *g, tc_collective coll, tc_schedule *o
 TC_API int tc_baseline_torus_dor(const tc_graph *g, const int64_t *dims, int k, tc_collective coll, tc_schedule *out,
                                  tc_error *err);
 
+/* Topology-unaware baselines of paper 002 (§2.2.3, Table 3.2, Table 4.3): logical messages
+   between nodes, each routed over a shortest path and refused (TC_EINPUT naming the round
+   and link) when two messages of one round share a link (contention.h); their home is
+   complete(n), where every message is one arc and round r is step r. One unit per shard.
+   FC direct: every block straight to its destination in one round (allreduce: RS round,
+   then AG round); every collective, root for the rooted ones, dst for p2p. */
+TC_API int tc_baseline_fc_direct(const tc_graph *g, tc_collective coll, int32_t root, int32_t dst, tc_schedule *out,
+                                 tc_error *err);
+/* Binomial trees: broadcast, reduce, scatter, gather from `root`, ceil(log2 N) rounds. */
+TC_API int tc_baseline_binomial(const tc_graph *g, tc_collective coll, int32_t root, tc_schedule *out, tc_error *err);
+/* Pairwise exchange: alltoall, allgather; N-1 rounds, partner i XOR k (N a power of two)
+   or (i + k) mod N. */
+TC_API int tc_baseline_pairwise(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err);
+/* Bruck: alltoall, allgather; ceil(log2 N) rounds, i sends to i + 2^(k-1). */
+TC_API int tc_baseline_bruck(const tc_graph *g, tc_collective coll, tc_schedule *out, tc_error *err);
+
 /* coll: allreduce (root must be -1), broadcast or reduce (root in 0..N-1). chunks = P >= 1. */
 TC_API int tc_baseline_dbt(const tc_graph *g, tc_collective coll, int32_t root, int32_t chunks, tc_schedule *out,
                            tc_error *err);

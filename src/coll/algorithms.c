@@ -27,6 +27,10 @@
 #define AG_RS_AR (TC_COLL_BIT(TC_COLL_ALLGATHER) | TC_COLL_BIT(TC_COLL_REDUCE_SCATTER) | TC_COLL_BIT(TC_COLL_ALLREDUCE))
 #define DBT_COLLS (TC_COLL_BIT(TC_COLL_ALLREDUCE) | TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE))
 #define A2A TC_COLL_BIT(TC_COLL_ALLTOALL)
+#define ROOTED4 (TC_COLL_BIT(TC_COLL_BROADCAST) | TC_COLL_BIT(TC_COLL_REDUCE) | TC_COLL_BIT(TC_COLL_SCATTER) | \
+                 TC_COLL_BIT(TC_COLL_GATHER))
+#define ALL_COLLS (AG_RS_AR | ROOTED4 | A2A | TC_COLL_BIT(TC_COLL_P2P))
+#define A2A_AG (A2A | TC_COLL_BIT(TC_COLL_ALLGATHER))
 #define MAX_DIMS 64
 
 /* ---- allgather generators ---- */
@@ -149,6 +153,11 @@ DIRECT(d_bfbring, tc_baseline_bfbring(g, coll, out, err))
 DIRECT(d_shiftedring, tc_baseline_shiftedring(g, coll, 0, out, err))
 DIRECT(d_shiftedbfbring, tc_baseline_shiftedring(g, coll, 1, out, err))
 DIRECT(d_rhd, tc_baseline_rhd(g, coll, out, err))
+/* multi-port baselines (mp-ir, paper 002) */
+DIRECT(d_fc_direct, tc_baseline_fc_direct(g, coll, o->root, o->dst, out, err))
+DIRECT(d_binomial, tc_baseline_binomial(g, coll, o->root, out, err))
+DIRECT(d_pairwise, tc_baseline_pairwise(g, coll, out, err))
+DIRECT(d_bruck, tc_baseline_bruck(g, coll, out, err))
 
 static int d_dbt(const tc_graph *g, tc_collective coll, const tc_collective_opts *o, tc_schedule *out,
                  tc_error *err) {
@@ -443,6 +452,21 @@ static const tc_algorithm algorithms[] = {
     {{"dor", "dimension-order routing", A2A, "torus(l1,...,lk), written so", "P chunks: refined when P is a multiple of its units, else path shares rounded (App. E.2)",
       "dimension-order routing, the shorter way round (paper 003 §5.2, ref. [17]), hop h in step h"},
      NULL, NULL, d_dor, TC_CHUNKS_REFINE, NULL, 0, r_dor},
+    /* mp-ir: the topology-unaware multi-port baselines of paper 002 (§2.2.3, Tables 3.2, 4.3) */
+    {{"fc-direct", "FC direct", ALL_COLLS, "complete(n) (elsewhere routed; refused where it contends)",
+      "refines to P equal chunks",
+      "every block straight to its destination in one round (paper 002 Table 3.2, FC rows)"},
+     NULL, NULL, d_fc_direct, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"binomial", "binomial tree", ROOTED4, "complete(n) (elsewhere routed; refused where it contends)",
+      "refines to P equal chunks", "binomial trees, ceil(log2 N) rounds (MPICH; paper 002 §2.2.3, Table 4.3)"},
+     NULL, NULL, d_binomial, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"pairwise", "pairwise exchange", A2A_AG, "complete(n) (elsewhere routed; refused where it contends)",
+      "refines to P equal chunks",
+      "N-1 rounds, partner i XOR k (N a power of two) or i+k mod N (paper 002 §2.2.3)"},
+     NULL, NULL, d_pairwise, TC_CHUNKS_REFINE, NULL, 0, NULL},
+    {{"bruck", "Bruck", A2A_AG, "complete(n) (elsewhere routed; refused where it contends)",
+      "refines to P equal chunks", "ceil(log2 N) rounds to i + 2^k, blocks combined by digit (paper 002 §2.2.3)"},
+     NULL, NULL, d_bruck, TC_CHUNKS_REFINE, NULL, 0, NULL},
     /* mp-2dfc: paper 002 Ch. 4 */
     {{"do", "dimension order", A2A | AG_RS_AR, "hyperx(m2,m1), written so (the m2 x m1 2dfc)",
       "refines to P equal chunks",

@@ -31,7 +31,7 @@ void tc_algorithm_names(char *buf, size_t size) {
 }
 
 void tc_algorithm_collectives_text(uint32_t collectives, char *buf, size_t size) {
-  const char *names[8];
+  const char *names[TC_COLL_LAST + 1];
   int k = 0;
   for (int c = TC_COLL_ALLGATHER; c <= TC_COLL_LAST; c++)
     if (collectives & TC_COLL_BIT(c)) names[k++] = tc_collective_name((tc_collective)c);

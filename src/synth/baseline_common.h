@@ -82,4 +82,38 @@ int tci_bl_check_biring(const tc_graph *g, const char *algo, tc_error *err);
 /* The identity cycle 0, 1, ..., n-1 (caller frees), or NULL after TC_ENOMEM. */
 int32_t *tci_bl_identity(int32_t n, tc_error *err);
 
+/* ---- topology-unaware baselines: logical messages routed hop by hop (logical_sched.c) ---- */
+
+/* One block of a logical message: in round `round` (>= 1) node src sends units [lo, hi) of
+   `shard` to node dst. Blocks of one (round, src, dst) form one combined message. */
+typedef struct tc_bl_block {
+  int32_t round, src, dst, shard;
+  int64_t lo, hi;
+} tc_bl_block;
+
+/* A growing list of blocks (free `b` when done). */
+typedef struct tc_bl_blocks {
+  tc_bl_block *b;
+  int64_t n, room;
+} tc_bl_blocks;
+int tci_bl_push(tc_bl_blocks *l, int32_t round, int32_t src, int32_t dst, int32_t shard, int64_t lo, int64_t hi,
+               tc_error *err);
+
+/* The empty schedule of `coll` in its layout: rooted collectives from `root` (p2p to dst),
+   the others in the N-shard (alltoall: N*N) layout; TC_EINPUT when g has switches (these
+   baselines play ranks = nodes). */
+int tci_bl_logical_init(const tc_graph *g, tc_collective coll, int32_t root, int32_t dst, int64_t units,
+                       const char *algo, tc_schedule *out, tc_error *err);
+
+/* Append the blocks to `out` (started by tci_bl_logical_init): every message gets its
+   shortest route (contention.h), and hop h of a message of round r goes in step base(r) + h,
+   base(r) = the longest routes of the earlier rounds summed — on complete(n) round r is
+   step r. First the contention check: a round whose routes share a link is refused,
+   TC_EINPUT "ALGO COLL is not contention-free on this graph: round ...". A reduce-phase
+   message (reduce, reduce-scatter; allreduce rounds <= rs_rounds) must be one hop (a
+   compute node that relayed a partial would add its own into it): TC_EINPUT naming it.
+   Allreduce: rs_steps = base(rs_rounds + 1). */
+int tci_bl_logical(const tc_graph *g, const tc_bl_block *b, int64_t n, const char *algo, int32_t rs_rounds,
+                  tc_schedule *out, tc_error *err);
+
 #endif
