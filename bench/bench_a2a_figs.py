@@ -26,24 +26,16 @@ retyped.
 usage: bench_a2a_figs.py --bin PATH/topocoll [--gap 1e-2] [--limit 120] [--fig 7|10|both]
 """
 import argparse
-import json
-import subprocess
-import sys
-import time
 from fractions import Fraction
+
+import a2a_certify
 
 FIG7_N = (900, 925, 950, 975, 1000)
 FIG10_N = (100, 225, 400)
 
 
 def certify(binary, spec, gap, limit):
-    argv = [binary, "a2a", spec, "--method", "dw", "--gap", str(gap), "--time-limit", f"{limit}s", "--json"]
-    t0 = time.monotonic()
-    proc = subprocess.run(argv, capture_output=True, text=True)
-    seconds = time.monotonic() - t0
-    if proc.returncode not in (0, 1) or not proc.stdout.strip():
-        sys.exit(f"bench_a2a_figs: {' '.join(argv)} exited {proc.returncode}: {proc.stderr.strip()}")
-    doc = json.loads(proc.stdout)
+    doc, seconds = a2a_certify.certify(binary, spec, gap, limit, "bench_a2a_figs")
     return (Fraction(doc["lower_bound_exact"]), Fraction(doc["upper_bound_exact"]), doc["gap"], seconds,
             Fraction(doc["bounds"]["moore"]["exact"]))
 

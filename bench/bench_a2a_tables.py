@@ -26,9 +26,9 @@ usage: bench_a2a_tables.py --bin PATH/topocoll [--gap 1e-4] [--limit 300] [--max
 import argparse
 import json
 import subprocess
-import sys
-import time
 from fractions import Fraction
+
+import a2a_certify
 
 # (N, paper's name, our spec, printed MCF); the bound rows are computed, printed beside.
 TABLE7 = [
@@ -80,13 +80,7 @@ def verdict(printed, lower, upper):
 
 
 def certify(binary, spec, gap, limit):
-    argv = [binary, "a2a", spec, "--method", "dw", "--gap", str(gap), "--time-limit", f"{limit}s", "--json"]
-    t0 = time.monotonic()
-    proc = subprocess.run(argv, capture_output=True, text=True)
-    seconds = time.monotonic() - t0
-    if proc.returncode not in (0, 1) or not proc.stdout.strip():
-        sys.exit(f"bench_a2a_tables: {' '.join(argv)} exited {proc.returncode}: {proc.stderr.strip()}")
-    doc = json.loads(proc.stdout)
+    doc, seconds = a2a_certify.certify(binary, spec, gap, limit, "bench_a2a_tables")
     return (Fraction(doc["lower_bound_exact"]), Fraction(doc["upper_bound_exact"]), doc["exact"], doc["gap"],
             seconds)
 
