@@ -12,6 +12,7 @@
 ** verified in memory and written last, whole or not at all. Progress lines go to stderr
 ** only when it is a terminal, so scripts and tests see nothing but the result.
 */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +27,7 @@
 void tc_cmd_plan_help(void) {
   printf(
       "usage: topocoll plan --nodes N --degree D --alpha TIME --link-bw BW --size SIZES\n"
-      "                     [--bidirectional] [--a2a-size M [--a2a-weight W] [--a2a-time-limit T]]\n"
+      "                     [--links duplex|simplex] [--a2a-size M [--a2a-weight W] [--a2a-time-limit T]]\n"
       "                     [--out DIR] [--force]\n"
       "       topocoll plan --fabric SPEC --alpha TIME --link-bw BW --size SIZES [--out DIR] [--force]\n"
       "\n"
@@ -65,7 +66,13 @@ void tc_cmd_plan_help(void) {
       "  --link-bw BW      bandwidth of one link, e.g. 25Gbps\n"
       "  --size SIZES      allreduce size, e.g. 1MB, or a weighted list of sizes such as DDP\n"
       "                    bucket sizes: 1MB:3,64MB:1 (size:weight; a missing weight is 1)\n"
-      "  --bidirectional   only topologies whose links come in opposite pairs\n"
+      "  --links duplex|simplex  the cabling (default duplex): duplex cables carry both\n"
+      "                    directions of a link on one port of each end, so only topologies\n"
+      "                    whose links come in opposite pairs are searched and wiring.csv has\n"
+      "                    one duplex row per link; simplex fibres (patch-panel optics) allow\n"
+      "                    any topology, one simplex row per arc. summary.md and the report\n"
+      "                    say what the other choice would gain (the finder's prediction)\n"
+      "  --bidirectional   the same as --links duplex\n"
       "  --a2a-size M      all-to-alls of M bytes per node in the workload (see above)\n"
       "  --a2a-weight W    all-to-alls per allreduce (default 1; a positive number)\n"
       "  --a2a-time-limit T  per member's MCF certification (default 60s), then the\n"
@@ -83,6 +90,7 @@ typedef struct plan_options {
   tc_cli_cluster cluster;
   const char *fabric;
   const char *out;
+  const char *links;
   char default_out[64];
   int force;
 } plan_options;
@@ -93,6 +101,7 @@ static const tc_cli_option plan_table[] = {
     {.name = "--fabric", .kind = TC_CLI_STRING, .text = offsetof(plan_options, fabric), .needs = "a fabric spec"},
     {.name = "--out", .kind = TC_CLI_PATH, .text = offsetof(plan_options, out), .needs = "a directory"},
     {.name = "--force", .kind = TC_CLI_FLAG, .value = offsetof(plan_options, force)},
+    {.name = "--links", .kind = TC_CLI_STRING, .text = offsetof(plan_options, links), .needs = "duplex or simplex"},
 };
 static const tc_cli_command plan_cli = {
     .name = "plan", .help = tc_cmd_plan_help, .options = plan_table, .noptions = TC_CLI_COUNT(plan_table),
@@ -103,16 +112,31 @@ static int finish_fabric(plan_options *o) {
   const tc_cli_cluster *c = &o->cluster;
   const char *clash = c->nodes_text ? "--nodes" : c->degree_text ? "--degree" : c->bidirectional ? "--bidirectional"
                      : c->a2a_size_text ? "--a2a-size" : c->a2a_weight_text ? "--a2a-weight"
-                     : c->a2a_limit_text ? "--a2a-time-limit" : c->a2a ? "--a2a" : NULL;
+                     : c->a2a_limit_text ? "--a2a-time-limit" : c->a2a ? "--a2a" : o->links ? "--links" : NULL;
   if (clash)
     return tc_cli_usage_error("plan", "--fabric takes the cluster from the fabric; %s does not apply to it", clash);
   if (!*o->fabric) return tc_cli_usage_error("plan", "--fabric needs a fabric spec");
   return tc_cli_cluster_finish_workload(&plan_cli, o, &o->cluster, 1);
 }
 
+/* --links: duplex (the default, and what --bidirectional asks for) or simplex. */
+static int finish_links(plan_options *o) {
+  if (!o->links) {
+    o->cluster.bidirectional = 1;
+    return TC_EXIT_OK;
+  }
+  if (strcmp(o->links, "duplex") && strcmp(o->links, "simplex"))
+    return tc_cli_usage_error("plan", "--links expects duplex or simplex, got '%s'", o->links);
+  if (!strcmp(o->links, "simplex") && o->cluster.bidirectional)
+    return tc_cli_usage_error("plan", "--bidirectional is --links duplex; it contradicts --links simplex");
+  o->cluster.bidirectional = !strcmp(o->links, "duplex");
+  return TC_EXIT_OK;
+}
+
 static int parse_options(int argc, char **argv, plan_options *o) {
   memset(o, 0, sizeof *o);
   int status = tc_cli_parse(&plan_cli, argc, argv, o);
+  if (!status && !o->fabric) status = finish_links(o);
   if (!status) status = o->fabric ? finish_fabric(o) : tc_cli_cluster_finish(&plan_cli, o, &o->cluster, 1, 1);
   if (!status && !o->fabric) {
     if (o->cluster.a2a && !o->cluster.a2a_size_text && !o->cluster.a2a_limit_text)
@@ -157,6 +181,28 @@ static void print_fabric_result(const tc_plan *p, const char *dir) {
          p->has_member ? " allgather-bfb.json reduce-scatter-bfb.json allreduce-bfb.json" : "");
 }
 
+/* One line: the cabling, and what the other one would gain (summary.md has the detail). */
+static void print_links(const tc_plan *p) {
+  int duplex = p->find.bidirectional;
+  printf("cabling      %s: %lld %s", duplex ? "duplex" : "simplex", (long long)(duplex ? p->graph->m / 2 : p->graph->m),
+         duplex ? "cables" : "fibres");
+  if (!p->other_links_found) {
+    printf("; %s links are not possible here\n", duplex ? "simplex" : "duplex");
+    return;
+  }
+  double ours = tc_candidate_allreduce_time(&p->frontier.member[p->chosen], &p->workload);
+  double theirs = tc_candidate_allreduce_time(&p->other_links, &p->workload);
+  printf("; %s would choose ", duplex ? "simplex fibres" : "duplex cables");
+  if (!strcmp(p->other_links.spec, p->spec)) {
+    printf("the same topology\n");
+    return;
+  }
+  printf("%s: ", p->other_links.spec);
+  if (theirs == ours) printf("the same expected allreduce time (predicted)\n");
+  else printf("expected allreduce time %.1f %% %s (predicted)\n", 100 * fabs(theirs - ours) / ours,
+              theirs < ours ? "less" : "more");
+}
+
 static void print_result(const tc_plan *p, const char *dir) {
   const tc_candidate *c = &p->frontier.member[p->chosen];
   const tc_workload *w = &p->workload;
@@ -180,6 +226,7 @@ static void print_result(const tc_plan *p, const char *dir) {
            "fluid optimum %s at the certified f)\n",
            a->name, a->steps, (long long)a->tau.num, (long long)a->tau.den, ta, w->a2a_bytes, tf);
   }
+  print_links(p);
   printf("written      %s: topology.json topology.dot wiring.csv allgather.json reduce-scatter.json "
          "allreduce.json%s%s summary.md\n", dir, p->has_a2a ? " alltoall.json" : "",
          p->has_a2a_routing ? " alltoall.routes" : "");

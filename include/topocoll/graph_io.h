@@ -30,6 +30,12 @@ TC_API int tc_graph_write_dot(const tc_graph *g, const char *name, const char *p
    port p of u and port q of v; arcs of unidirectional graphs are simplex fibres from the
    transmit side of u's port p to the receive side of v's port q. */
 TC_API int tc_graph_write_wiring(const tc_graph *g, const char *path, tc_error *err);
+/* How a wiring plan cables the links: TC_WIRING_AUTO as tc_graph_write_wiring (duplex
+   cables for a bidirectional graph, else simplex fibres); TC_WIRING_DUPLEX one duplex cable
+   per opposite arc pair (a graph that is not bidirectional is TC_EINPUT); TC_WIRING_SIMPLEX
+   one simplex fibre per arc, even when the arcs pair up (patch-panel optics). */
+typedef enum { TC_WIRING_AUTO, TC_WIRING_DUPLEX, TC_WIRING_SIMPLEX } tc_wiring_links;
+TC_API int tc_graph_write_wiring_as(const tc_graph *g, tc_wiring_links links, const char *path, tc_error *err);
 
 /* Read by extension: .json -> JSON, anything else -> edge list. */
 TC_API int tc_graph_read_file(const char *path, tc_graph **out, tc_error *err);

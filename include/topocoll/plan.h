@@ -9,7 +9,9 @@
 **
 **   topology.json        the graph (graph JSON, readable back with file(...))
 **   topology.dot         a Graphviz drawing
-**   wiring.csv           the cabling plan (node, port -> node, port)
+**   wiring.csv           the cabling plan (node, port -> node, port): duplex cables when
+**                        find.bidirectional, else simplex fibres (graph_io.h, tc_wiring_links);
+**                        summary.md also gives the other cabling's predicted choice
 **   allgather.json       the chosen member's allgather (schedule JSON, sched_io.h)
 **   reduce-scatter.json  Theorem 2 on the allgather when G ≅ G^T, else Corollary 1.1 (the
 **                        reverse of the BFB allgather on G^T), paper 000 App. B
@@ -162,6 +164,13 @@ typedef struct tc_plan {
   tc_cost alltoall_cost;
   int has_a2a_routing;      /* 1: alltoall is the lowering of alltoall_routing */
   tc_a2a_routing alltoall_routing;
+  /* Cabling: find.bidirectional 1 is duplex cables (links in opposite pairs, one cable and
+     two ports per pair), 0 simplex fibres (one per arc; wiring.csv has simplex rows even
+     where arcs pair up). The other cabling's choice for the same allreduce sizes, predicted
+     by the finder (nothing built), so the summary can say what it would gain: */
+  int other_links_found;    /* 0: no topology has the other cabling here, other_links_note says why */
+  char other_links_note[TC_ERRMSG_MAX];
+  tc_candidate other_links; /* its choice (least tc_candidate_allreduce_time) */
 } tc_plan;
 
 /* Progress: one call per phase with a short line ("building genkautz(4,64)"). */

@@ -10,7 +10,8 @@
 **     on a link is the index of x's own arc of that link among x's out-arcs — which is the
 **     order in which x's links appear in the plan — so each port carries exactly one cable
 **     and a d-regular graph uses ports 0..d-1 of every node exactly once.
-**   - otherwise: one row per arc u->v, kind "simplex": a fibre from the transmit side of
+**   - otherwise, or when simplex fibres are asked for (tc_graph_write_wiring_as,
+**     TC_WIRING_SIMPLEX): one row per arc u->v, kind "simplex": a fibre from the transmit side of
 **     u's port p (p = index of the arc among u's out-arcs) to the receive side of v's port
 **     q (q = index of the arc among v's in-arcs, which are ordered by arc id). Each
 **     transmit side and each receive side is used at most once; in a graph with equal
@@ -75,12 +76,19 @@ static void put_simplex_fibres(const tc_graph *g, FILE *fp) {
   }
 }
 
-int tc_graph_write_wiring(const tc_graph *g, const char *path, tc_error *err) {
+int tc_graph_write_wiring_as(const tc_graph *g, tc_wiring_links links, const char *path, tc_error *err) {
+  if (links == TC_WIRING_DUPLEX && !g->bidirectional)
+    return tc_error_set(err, TC_EINPUT, "duplex cables need links in opposite pairs; this graph has one-way arcs");
+  int duplex = links == TC_WIRING_DUPLEX || (links == TC_WIRING_AUTO && g->bidirectional);
   tc_atomic_file af;
   int rc = tci_atomic_open(&af, path, err);
   if (rc) return rc;
   fputs("cable,kind,from_node,from_label,from_port,to_node,to_label,to_port,capacity\n", af.fp);
-  if (g->bidirectional) put_duplex_cables(g, af.fp);
+  if (duplex) put_duplex_cables(g, af.fp);
   else put_simplex_fibres(g, af.fp);
   return tci_atomic_commit(&af, err);
+}
+
+int tc_graph_write_wiring(const tc_graph *g, const char *path, tc_error *err) {
+  return tc_graph_write_wiring_as(g, TC_WIRING_AUTO, path, err);
 }

@@ -126,7 +126,11 @@ static int write_one(const tc_plan *p, const char *dir, const plan_file *file, t
   switch (file->kind) {
   case F_GRAPH_JSON: rc = tc_graph_write_json(p->graph, p->spec, path, err); break;
   case F_DOT: rc = tc_graph_write_dot(p->graph, p->spec, path, err); break;
-  case F_WIRING: rc = tc_graph_write_wiring(p->graph, path, err); break;
+  case F_WIRING:
+    rc = tc_graph_write_wiring_as(p->graph, p->fabric ? TC_WIRING_AUTO : p->find.bidirectional ? TC_WIRING_DUPLEX
+                                                                                                : TC_WIRING_SIMPLEX,
+                                  path, err);
+    break;
   case F_SCHEDULE: rc = tc_schedule_write_json(p->graph, p->spec, file->s, path, err); break;
   case F_FOREST: rc = tc_forest_write_json(p->graph, p->spec, &p->forestcoll.forest, 1, path, err); break;
   case F_SUMMARY: rc = tc_plan_write_summary(p, path, err); break;

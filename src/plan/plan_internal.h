@@ -39,6 +39,12 @@ int tci_plan_certify_a2a(tc_plan *p, tc_plan_progress progress, void *ctx, tc_er
 int tci_plan_alltoall(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err);
 void tci_plan_alltoall_destroy(tc_plan *p);
 
+/* The other cabling's choice (plan_links.c): the finder's frontier with find.bidirectional
+   flipped, predicted only, chosen by allreduce time; none is noted, not an error. And its
+   paragraph of summary.md. */
+int tci_plan_other_links(tc_plan *p, tc_error *err);
+void tci_plan_links_summary(FILE *f, const tc_plan *p);
+
 /* summary.md of a fabric plan (plan_fabric_summary.c). */
 void tci_plan_fabric_summary(const tc_plan *p, FILE *f);
 

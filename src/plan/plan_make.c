@@ -228,6 +228,9 @@ int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_prog
   memset(out, 0, sizeof *out);
   int rc = tci_plan_check_workload(w, err);
   if (!rc) rc = check_memory(find->nodes, err);
+  if (!rc && find->bidirectional && find->nodes % 2 && find->degree % 2)
+    rc = tc_error_set(err, TC_EINPUT, "duplex links pair up ports, so N*d must be even (N = %d, d = %d); simplex "
+                      "fibres can cable it (--links simplex)", find->nodes, find->degree);
   if (rc) return rc;
   out->find = *find;
   out->find.build = 0;
@@ -243,6 +246,10 @@ int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_prog
     out->chosen = tc_frontier_choose(&out->frontier, w);
     snprintf(out->spec, sizeof out->spec, "%s", out->frontier.member[out->chosen].spec);
     rc = build_chosen(out, progress, ctx, err);
+  }
+  if (!rc) {
+    tci_plan_progress_line(progress, ctx, "predicting the choice with %s links", find->bidirectional ? "simplex" : "duplex");
+    rc = tci_plan_other_links(out, err);
   }
   if (!rc && a2a) rc = tci_plan_alltoall(out, progress, ctx, err);
   if (!rc) rc = build_forestcoll(out, progress, ctx, err);
