@@ -14,6 +14,7 @@
 */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,7 +28,8 @@
 void tc_cmd_plan_help(void) {
   printf(
       "usage: topocoll plan --nodes N --degree D --alpha TIME --link-bw BW --size SIZES\n"
-      "                     [--links duplex|simplex] [--a2a-size M [--a2a-weight W] [--a2a-time-limit T]]\n"
+      "                     [--links duplex|simplex] [--compare LIST]\n"
+      "                     [--a2a-size M [--a2a-weight W] [--a2a-time-limit T]]\n"
       "                     [--out DIR] [--force]\n"
       "       topocoll plan --fabric SPEC --alpha TIME --link-bw BW --size SIZES [--out DIR] [--force]\n"
       "\n"
@@ -73,6 +75,12 @@ void tc_cmd_plan_help(void) {
       "                    any topology, one simplex row per arc. summary.md and the report\n"
       "                    say what the other choice would gain (the finder's prediction)\n"
       "  --bidirectional   the same as --links duplex\n"
+      "  --compare LIST    alternatives you are deciding between, beside the choice at your\n"
+      "                    sizes: topology specs and algorithm names, comma-separated, e.g.\n"
+      "                    'torus(8,8)',biring: a spec (N nodes, at most D ports) with the fastest\n"
+      "                    of every algorithm that runs on it, an algorithm on its own topology\n"
+      "                    for the cluster; every schedule verified (summary.md, 'Your\n"
+      "                    alternatives', and one line each in the report)\n"
       "  --a2a-size M      all-to-alls of M bytes per node in the workload (see above)\n"
       "  --a2a-weight W    all-to-alls per allreduce (default 1; a positive number)\n"
       "  --a2a-time-limit T  per member's MCF certification (default 60s), then the\n"
@@ -91,6 +99,7 @@ typedef struct plan_options {
   const char *fabric;
   const char *out;
   const char *links;
+  const char *compare;
   char default_out[64];
   int force;
 } plan_options;
@@ -102,6 +111,8 @@ static const tc_cli_option plan_table[] = {
     {.name = "--out", .kind = TC_CLI_PATH, .text = offsetof(plan_options, out), .needs = "a directory"},
     {.name = "--force", .kind = TC_CLI_FLAG, .value = offsetof(plan_options, force)},
     {.name = "--links", .kind = TC_CLI_STRING, .text = offsetof(plan_options, links), .needs = "duplex or simplex"},
+    {.name = "--compare", .kind = TC_CLI_STRING, .text = offsetof(plan_options, compare),
+     .needs = "a list of topologies or algorithms"},
 };
 static const tc_cli_command plan_cli = {
     .name = "plan", .help = tc_cmd_plan_help, .options = plan_table, .noptions = TC_CLI_COUNT(plan_table),
@@ -112,7 +123,8 @@ static int finish_fabric(plan_options *o) {
   const tc_cli_cluster *c = &o->cluster;
   const char *clash = c->nodes_text ? "--nodes" : c->degree_text ? "--degree" : c->bidirectional ? "--bidirectional"
                      : c->a2a_size_text ? "--a2a-size" : c->a2a_weight_text ? "--a2a-weight"
-                     : c->a2a_limit_text ? "--a2a-time-limit" : c->a2a ? "--a2a" : o->links ? "--links" : NULL;
+                     : c->a2a_limit_text ? "--a2a-time-limit" : c->a2a ? "--a2a" : o->links ? "--links"
+                     : o->compare ? "--compare" : NULL;
   if (clash)
     return tc_cli_usage_error("plan", "--fabric takes the cluster from the fabric; %s does not apply to it", clash);
   if (!*o->fabric) return tc_cli_usage_error("plan", "--fabric needs a fabric spec");
@@ -181,6 +193,23 @@ static void print_fabric_result(const tc_plan *p, const char *dir) {
          p->has_member ? " allgather-bfb.json reduce-scatter-bfb.json allreduce-bfb.json" : "");
 }
 
+static void print_alternatives(const tc_plan *p) {
+  double ours = 0, wsum = 0;
+  for (int32_t i = 0; i < p->workload.count; i++) {
+    ours += p->workload.weight[i] * tc_plan_allreduce_at(p, p->workload.bytes[i], NULL, NULL);
+    wsum += p->workload.weight[i];
+  }
+  ours /= wsum;
+  for (int32_t j = 0; j < p->ncompare; j++) {
+    char t[64];
+    tc_units_format_time(p->compare[j].expected_s, 0, t, sizeof t);
+    const tc_plan_alternative *x = &p->compare[j];
+    int other = strcmp(x->item, x->topology) != 0;
+    printf("compare      %s%s%s: expected allreduce time %s, %.2fx the choice's (verified schedules)\n", x->item,
+           other ? " on " : "", other ? x->topology : "", t, x->expected_s / ours);
+  }
+}
+
 /* One line: the cabling, and what the other one would gain (summary.md has the detail). */
 static void print_links(const tc_plan *p) {
   int duplex = p->find.bidirectional;
@@ -227,9 +256,34 @@ static void print_result(const tc_plan *p, const char *dir) {
            a->name, a->steps, (long long)a->tau.num, (long long)a->tau.den, ta, w->a2a_bytes, tf);
   }
   print_links(p);
+  print_alternatives(p);
   printf("written      %s: topology.json topology.dot wiring.csv allgather.json reduce-scatter.json "
          "allreduce.json%s%s summary.md\n", dir, p->has_a2a ? " alltoall.json" : "",
          p->has_a2a_routing ? " alltoall.routes" : "");
+}
+
+/* The alternatives of --compare, measured before the plan so a bad item costs nothing;
+   *out (malloc'd) and *count. Returns an exit code. */
+static int measure_alternatives(const plan_options *o, tc_plan_alternative **out, int32_t *count) {
+  char items[TC_CLI_MAX_LIST][256];
+  int n = tc_cli_split_list(o->compare, items, TC_CLI_MAX_LIST);
+  if (n < 0) return tc_cli_usage_error("plan", "--compare: an empty or too long item in '%s'", o->compare);
+  tc_plan_alternative *v = calloc((size_t)n, sizeof *v);
+  if (!v) return tc_cli_usage_error("plan", "out of memory");
+  tc_error err;
+  tc_error_clear(&err);
+  for (int i = 0; i < n; i++) {
+    int rc = tc_plan_compare(items[i], o->cluster.nodes, o->cluster.degree, o->cluster.bidirectional,
+                             &o->cluster.workload, &v[i], &err);
+    if (rc) {
+      free(v);
+      tc_error_prefix(&err, "--compare %s", items[i]);
+      return tc_cli_fail("plan", &err);
+    }
+  }
+  *out = v;
+  *count = n;
+  return TC_EXIT_OK;
 }
 
 int tc_cmd_plan(int argc, char **argv) {
@@ -241,10 +295,18 @@ int tc_cmd_plan(int argc, char **argv) {
   if (tc_plan_check_dir(o.out, o.force, &err)) return tc_cli_fail("plan", &err);
   tc_find_options fo = {o.cluster.nodes, o.cluster.degree, o.cluster.bidirectional, 0};
   tc_plan_progress progress = isatty(STDERR_FILENO) ? show_progress : NULL;
+  tc_plan_alternative *alts = NULL;
+  int32_t nalts = 0;
+  if (o.compare && (status = measure_alternatives(&o, &alts, &nalts))) return status;
   tc_plan p;
   int rc = o.fabric ? tc_plan_fabric_make(o.fabric, &o.cluster.workload, progress, NULL, &p, &err)
                     : tc_plan_make(&fo, &o.cluster.workload, progress, NULL, &p, &err);
-  if (rc) return tc_cli_fail("plan", &err);
+  if (rc) {
+    free(alts);
+    return tc_cli_fail("plan", &err);
+  }
+  p.compare = alts;
+  p.ncompare = nalts;
   if (tc_plan_write(&p, o.out, o.force, progress, NULL, &err)) status = tc_cli_fail("plan", &err);
   else if (p.fabric) print_fabric_result(&p, o.out);
   else print_result(&p, o.out);

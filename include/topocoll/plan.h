@@ -171,7 +171,36 @@ typedef struct tc_plan {
   int other_links_found;    /* 0: no topology has the other cabling here, other_links_note says why */
   char other_links_note[TC_ERRMSG_MAX];
   tc_candidate other_links; /* its choice (least tc_candidate_allreduce_time) */
+  /* The user's alternatives (tc_plan_compare), set by the caller after tc_plan_make and shown
+     beside the choice in summary.md; owned by the plan (tc_plan_destroy frees them). */
+  int32_t ncompare;
+  struct tc_plan_alternative *compare;
 } tc_plan;
+
+/* An alternative the user is deciding between (plan --compare, find --compare; issue #14
+   §4), measured at the workload's sizes on its own topology with its own best algorithm:
+   `item` is a topology spec ("torus(8,8)": every registry algorithm that builds an allreduce
+   on it is tried — pipelined ones at P = 1, 2, ..., TC_PIPELINE_MAX, ForestColl only up to
+   TC_PLAN_FOREST_MAX_NODES nodes — each verified and costed, and per size the fastest
+   kept) or an algorithm name with a topology of its own for the cluster ("ring": that
+   algorithm on its home, tc_algorithm_home). A spec must have the cluster's N nodes and
+   at most d ports per node. */
+typedef struct tc_plan_alternative {
+  char item[256];            /* as given */
+  char topology[256];        /* the spec or home topology it runs on */
+  int32_t count;             /* the workload's sizes */
+  double time_s[64];         /* per size: the fastest verified allreduce, steps·α + tau·M/(deg·b) */
+  char algorithm[64][32];    /* per size: which algorithm ... */
+  int64_t chunks[64];        /* ... at which P */
+  double expected_s;         /* the weighted mean of time_s */
+} tc_plan_alternative;
+
+/* Measure one alternative for the cluster (nodes, degree, duplex links when bidirectional)
+   and workload w (tci_plan_check_workload's rules). Bad items — an unknown name, a spec that
+   does not parse or has another size, an algorithm with no home here, a topology no
+   algorithm builds an allreduce on — are TC_EINPUT naming the item. */
+TC_API int tc_plan_compare(const char *item, int32_t nodes, int32_t degree, int bidirectional, const tc_workload *w,
+                           tc_plan_alternative *out, tc_error *err);
 
 /* Progress: one call per phase with a short line ("building genkautz(4,64)"). */
 typedef void (*tc_plan_progress)(void *ctx, const char *phase);

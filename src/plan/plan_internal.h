@@ -15,6 +15,12 @@ void tci_plan_progress_line(tc_plan_progress progress, void *ctx, const char *fm
 #endif
     ;
 
+/* steps·α + tau·M/(degree·b): the model's one formula (plan_time.c). */
+double tci_plan_time_of(int32_t steps, tc_rat tau, int64_t degree, const tc_workload *w, double bytes);
+
+/* summary.md's section of the user's alternatives (plan_compare.c); nothing without any. */
+void tci_plan_compare_summary(FILE *f, const tc_plan *p);
+
 /* The workload's checks (plan.h: count 1..64, alpha >= 0, link_bw > 0, sizes and weights > 0). */
 int tci_plan_check_workload(const tc_workload *w, tc_error *err);
 

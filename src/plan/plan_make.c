@@ -269,5 +269,6 @@ void tc_plan_destroy(tc_plan *p) {
   tc_cost_destroy(&p->allreduce_cost);
   tci_plan_forestcoll_destroy(&p->forestcoll);
   tci_plan_alltoall_destroy(p);
+  free(p->compare);
   memset(p, 0, sizeof *p);
 }
