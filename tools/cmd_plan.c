@@ -232,6 +232,27 @@ static void print_links(const tc_plan *p) {
               theirs < ours ? "less" : "more");
 }
 
+/* One line: the worst and typical single link failure (summary.md has the table). */
+static void print_resilience(const tc_plan *p) {
+  const tc_plan_resilience *r = &p->resilience;
+  if (!r->done || !r->worst.links) return;
+  double ours = 0, wsum = 0;
+  for (int32_t i = 0; i < p->workload.count; i++) {
+    ours += p->workload.weight[i] * tc_plan_time(p, p->workload.bytes[i]);
+    wsum += p->workload.weight[i];
+  }
+  ours /= wsum;
+  char w[64], t[64], tw[64], tt[64];
+  tc_rat_format(r->worst.tau, w, (int)sizeof w);
+  tc_rat_format(r->typical.tau, t, (int)sizeof t);
+  tc_units_format_time(r->worst.expected_s, 0, tw, sizeof tw);
+  tc_units_format_time(r->typical.expected_s, 0, tt, sizeof tt);
+  printf("resilience   one failed link of %lld: worst %d steps, T_B factor %s, %s (%.2fx); typical %d steps, T_B "
+         "factor %s, %s (%.2fx)%s (BFB re-synthesized, verified)\n",
+         (long long)r->links, r->worst.steps, w, tw, r->worst.expected_s / ours, r->typical.steps, t, tt,
+         r->typical.expected_s / ours, r->disconnecting ? "; some failures disconnect" : "");
+}
+
 static void print_result(const tc_plan *p, const char *dir) {
   const tc_candidate *c = &p->frontier.member[p->chosen];
   const tc_workload *w = &p->workload;
@@ -257,6 +278,7 @@ static void print_result(const tc_plan *p, const char *dir) {
   }
   print_links(p);
   print_alternatives(p);
+  print_resilience(p);
   printf("written      %s: topology.json topology.dot wiring.csv allgather.json reduce-scatter.json "
          "allreduce.json%s%s summary.md\n", dir, p->has_a2a ? " alltoall.json" : "",
          p->has_a2a_routing ? " alltoall.routes" : "");

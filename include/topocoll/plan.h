@@ -133,6 +133,34 @@ typedef struct tc_plan_forestcoll {
 /* The all-to-all schedules a plan tries, at most. */
 #define TC_PLAN_MAX_A2A 3
 
+/* Resilience (issue #14 §8): the chosen topology after any single link failure — a duplex
+   pair when the graph is bidirectional, else an arc (tc_graph_without_links). Failures the
+   automorphism group maps onto each other cost the same, so one link per class is failed,
+   its allreduce re-synthesized by BFB on the degraded graph, verified and costed
+   (tc_collective_build); at most TC_PLAN_RESILIENCE_MAX_CLASSES classes are built (a
+   spread sample, said so, beyond that: each takes 0.2 s at 256 nodes). Worst and typical
+   (the median over links, each class weighing its links) are by expected workload time. */
+#define TC_PLAN_RESILIENCE_MAX_CLASSES 16
+typedef struct tc_plan_failure {
+  int32_t u, v;          /* the failed link u-v (a representative of its class) */
+  int64_t links;         /* links in its class */
+  int disconnects;       /* 1: the cluster falls apart (no allreduce; the costs are unset) */
+  int32_t steps;         /* the degraded allreduce's T_L / α */
+  tc_rat tau;            /* its T_B / (M/B) */
+  int64_t degree;        /* node bandwidth it uses, in links */
+  double expected_s;     /* its expected allreduce time over the workload */
+} tc_plan_failure;
+
+typedef struct tc_plan_resilience {
+  int done;              /* 0: not evaluated, note says why */
+  char note[TC_ERRMSG_MAX];
+  int64_t links;         /* links of the chosen topology */
+  int32_t classes;       /* link classes under the automorphisms found */
+  int32_t evaluated;     /* classes built: all, or TC_PLAN_RESILIENCE_MAX_CLASSES of them */
+  int64_t disconnecting; /* links (of the evaluated classes) whose failure disconnects */
+  tc_plan_failure worst, typical;
+} tc_plan_resilience;
+
 typedef struct tc_plan {
   char spec[256];           /* the graph's spec: the chosen member's, or the fabric's */
   int fabric;               /* 1: tc_plan_fabric_make: no frontier (count 0, chosen -1), no
@@ -171,6 +199,7 @@ typedef struct tc_plan {
   int other_links_found;    /* 0: no topology has the other cabling here, other_links_note says why */
   char other_links_note[TC_ERRMSG_MAX];
   tc_candidate other_links; /* its choice (least tc_candidate_allreduce_time) */
+  tc_plan_resilience resilience;
   /* The user's alternatives (tc_plan_compare), set by the caller after tc_plan_make and shown
      beside the choice in summary.md; owned by the plan (tc_plan_destroy frees them). */
   int32_t ncompare;

@@ -18,6 +18,11 @@ void tci_plan_progress_line(tc_plan_progress progress, void *ctx, const char *fm
 /* steps·α + tau·M/(degree·b): the model's one formula (plan_time.c). */
 double tci_plan_time_of(int32_t steps, tc_rat tau, int64_t degree, const tc_workload *w, double bytes);
 
+/* Single link failures on p->graph into p->resilience (plan_resilience.c), and its
+   summary.md section. */
+int tci_plan_resilience(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err);
+void tci_plan_resilience_summary(FILE *f, const tc_plan *p);
+
 /* summary.md's section of the user's alternatives (plan_compare.c); nothing without any. */
 void tci_plan_compare_summary(FILE *f, const tc_plan *p);
 

@@ -20,6 +20,8 @@
 **      TC_PLAN_FOREST_MAX_NODES_UNMET when the member's allreduce misses the cost model's
 **      bound): per size the plan runs whichever of it and the member's allreduce is faster
 **      (tc_plan_allreduce_at).
+**   Then every single link failure of the chosen topology, one per automorphism class
+**   (plan_resilience.c), its allreduce re-synthesized by BFB and verified.
 **   With all-to-alls in the workload (plan_alltoall.c), every member's MCF is certified
 **   between 1's prediction and the choice (the choice weighs them), and the chosen
 **   topology's all-to-all schedules are built after 2.
@@ -252,6 +254,7 @@ int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_prog
     rc = tci_plan_other_links(out, err);
   }
   if (!rc && a2a) rc = tci_plan_alltoall(out, progress, ctx, err);
+  if (!rc) rc = tci_plan_resilience(out, progress, ctx, err);
   if (!rc) rc = build_forestcoll(out, progress, ctx, err);
   if (!rc) rc = build_baselines(out, progress, ctx, err);
   if (rc) tc_plan_destroy(out);

@@ -414,6 +414,7 @@ static int summary_stream(const tc_plan *p, FILE *f) {
   write_choice(f, p);
   tci_plan_links_summary(f, p);
   tci_plan_compare_summary(f, p);
+  tci_plan_resilience_summary(f, p);
   write_frontier(f, p);
   write_alltoall(f, p);
   write_forestcoll(f, p);
