@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "cli_cluster.h"
 #include "cli_options.h"
+#include "topocoll/fit.h"
 #include "topocoll/plan.h"
 #include "topocoll/units.h"
 
@@ -65,6 +66,9 @@ void tc_cmd_plan_help(void) {
       "  --nodes N         number of nodes (>= 2)\n"
       "  --degree D        ports per node (>= 1)\n"
       "  --alpha TIME      per-step latency, e.g. 10us\n"
+      "  --calibration FILE  alpha and the link bandwidth fitted from measured times\n"
+      "                    ('topocoll run --calibration-out FILE'), instead of --alpha and\n"
+      "                    --link-bw\n"
       "  --link-bw BW      bandwidth of one link, e.g. 25Gbps\n"
       "  --size SIZES      allreduce size, e.g. 1MB, or a weighted list of sizes such as DDP\n"
       "                    bucket sizes: 1MB:3,64MB:1 (size:weight; a missing weight is 1)\n"
@@ -100,6 +104,8 @@ typedef struct plan_options {
   const char *out;
   const char *links;
   const char *compare;
+  const char *calibration;
+  tc_calibration cal;
   char default_out[64];
   int force;
 } plan_options;
@@ -111,6 +117,8 @@ static const tc_cli_option plan_table[] = {
     {.name = "--out", .kind = TC_CLI_PATH, .text = offsetof(plan_options, out), .needs = "a directory"},
     {.name = "--force", .kind = TC_CLI_FLAG, .value = offsetof(plan_options, force)},
     {.name = "--links", .kind = TC_CLI_STRING, .text = offsetof(plan_options, links), .needs = "duplex or simplex"},
+    {.name = "--calibration", .kind = TC_CLI_STRING, .text = offsetof(plan_options, calibration),
+     .needs = "a calibration file"},
     {.name = "--compare", .kind = TC_CLI_STRING, .text = offsetof(plan_options, compare),
      .needs = "a list of topologies or algorithms"},
 };
@@ -145,9 +153,35 @@ static int finish_links(plan_options *o) {
   return TC_EXIT_OK;
 }
 
+/* --calibration FILE (run --calibration-out) gives alpha and the link bandwidth: the two
+   options stand in with placeholders through the cluster checks, then take the file's. */
+static int start_calibration(plan_options *o) {
+  if (o->cluster.alpha_text || o->cluster.bw_text)
+    return tc_cli_usage_error("plan", "--calibration gives alpha and the link bandwidth; %s does not apply beside it",
+                              o->cluster.alpha_text ? "--alpha" : "--link-bw");
+  if (!o->cluster.size_text)
+    return tc_cli_usage_error("plan", "--calibration gives alpha and the link bandwidth; give the sizes with --size");
+  o->cluster.alpha_text = "0s";
+  o->cluster.bw_text = "1GBps";
+  return TC_EXIT_OK;
+}
+
+static int finish_calibration(plan_options *o) {
+  tc_error err;
+  tc_error_clear(&err);
+  if (tc_calibration_read(o->calibration, &o->cal, &err)) {
+    if (err.code == TC_EIO) err.code = TC_EINPUT; /* a file the user named and we cannot read */
+    return tc_cli_fail("plan", &err);
+  }
+  o->cluster.workload.alpha_s = o->cal.alpha_s;
+  o->cluster.workload.link_bw = o->cal.link_bw;
+  return TC_EXIT_OK;
+}
+
 static int parse_options(int argc, char **argv, plan_options *o) {
   memset(o, 0, sizeof *o);
   int status = tc_cli_parse(&plan_cli, argc, argv, o);
+  if (!status && o->calibration) status = start_calibration(o);
   if (!status && !o->fabric) status = finish_links(o);
   if (!status) status = o->fabric ? finish_fabric(o) : tc_cli_cluster_finish(&plan_cli, o, &o->cluster, 1, 1);
   if (!status && !o->fabric) {
@@ -157,6 +191,7 @@ static int parse_options(int argc, char **argv, plan_options *o) {
       return tc_cli_usage_error("plan", "--a2a-time-limit needs --a2a-size");
     status = tc_cli_cluster_finish_a2a(&plan_cli, o, &o->cluster);
   }
+  if (!status && o->calibration) status = finish_calibration(o);
   if (status) return status;
   if (!o->out && o->fabric) {
     o->out = "plan-fabric";
@@ -308,6 +343,14 @@ static int measure_alternatives(const plan_options *o, tc_plan_alternative **out
   return TC_EXIT_OK;
 }
 
+static void print_calibration(const plan_options *o) {
+  if (!o->calibration) return;
+  char t[64];
+  tc_units_format_time(o->cal.alpha_s, 0, t, sizeof t);
+  printf("calibration  alpha %s, link bandwidth %.6g Gbit/s from %s (fitted to %d sizes, largest error %.1f %%)\n", t,
+         o->cal.link_bw * 8e-9, o->calibration, (int)o->cal.sizes, 100 * o->cal.max_rel_err);
+}
+
 int tc_cmd_plan(int argc, char **argv) {
   plan_options o;
   int status = parse_options(argc, argv, &o);
@@ -330,7 +373,7 @@ int tc_cmd_plan(int argc, char **argv) {
   p.compare = alts;
   p.ncompare = nalts;
   if (tc_plan_write(&p, o.out, o.force, progress, NULL, &err)) status = tc_cli_fail("plan", &err);
-  else if (p.fabric) print_fabric_result(&p, o.out);
+  else if (print_calibration(&o), p.fabric) print_fabric_result(&p, o.out);
   else print_result(&p, o.out);
   tc_plan_destroy(&p);
   return status;

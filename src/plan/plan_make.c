@@ -250,7 +250,8 @@ int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_prog
     rc = build_chosen(out, progress, ctx, err);
   }
   if (!rc) {
-    tci_plan_progress_line(progress, ctx, "predicting the choice with %s links", find->bidirectional ? "simplex" : "duplex");
+    tci_plan_progress_line(progress, ctx, "predicting the choice with %s links",
+                           find->bidirectional ? "simplex" : "duplex");
     rc = tci_plan_other_links(out, err);
   }
   if (!rc && a2a) rc = tci_plan_alltoall(out, progress, ctx, err);

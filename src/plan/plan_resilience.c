@@ -2,9 +2,10 @@
 ** plan_resilience.c — the chosen topology after any single link failure (contract in
 ** plan.h, tc_plan_resilience; issue #14 §8).
 **
-** A failed link is a duplex pair in a bidirectional graph, else an arc (what
-** tc_graph_without_links removes). Failing every link and re-synthesizing would cost one BFB
-** allreduce per link — 512 of them, two minutes, at 256 nodes — but failures that an
+** A failed link is what the plan cables (plan_links.c): a duplex pair with duplex cables,
+** an arc with simplex fibres (tc_graph_without_links with arcs_only). Failing every link
+** and re-synthesizing would cost one BFB allreduce per link — 512 of them, two minutes, at
+** 256 nodes — but failures that an
 ** automorphism maps onto each other leave isomorphic graphs with the same costs, so the
 ** links are grouped into classes (union-find over the images of every link under BLISS's
 ** generators) and one link per class is failed. Parallel links between the same nodes are
@@ -14,6 +15,7 @@
 ** survive a missing link), built, verified and costed by tc_collective_build; a failure that
 ** disconnects the cluster is counted, not costed.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,13 +36,14 @@ static int cmp_key(const void *a, const void *b) {
   return (x->v > y->v) - (x->v < y->v);
 }
 
-/* The distinct links of g, sorted, with multiplicities; returns how many. */
-static int64_t collect_links(const tc_graph *g, link_key *keys) {
+/* The distinct links of g (duplex pairs, or arcs), sorted, with multiplicities; returns how
+   many. */
+static int64_t collect_links(const tc_graph *g, int duplex, link_key *keys) {
   int64_t n = 0;
   for (int64_t a = 0; a < g->m; a++) {
-    if (g->bidirectional && g->rev[a] < a) continue;
+    if (duplex && g->rev[a] < a) continue;
     int32_t u = g->src[a], v = g->dst[a];
-    if (g->bidirectional && v < u) u = g->dst[a], v = g->src[a];
+    if (duplex && v < u) u = g->dst[a], v = g->src[a];
     keys[n++] = (link_key){u, v, 1};
   }
   qsort(keys, (size_t)n, sizeof *keys, cmp_key);
@@ -58,7 +61,8 @@ static int64_t find_root(int64_t *parent, int64_t x) {
 }
 
 /* Union every link with its image under every generator: parent[] then names the classes. */
-static int link_classes(const tc_graph *g, const link_key *keys, int64_t nkeys, int64_t *parent, tc_error *err) {
+static int link_classes(const tc_graph *g, int duplex, const link_key *keys, int64_t nkeys, int64_t *parent,
+                        tc_error *err) {
   for (int64_t i = 0; i < nkeys; i++) parent[i] = i;
   int32_t *gens = NULL, count = 0;
   int rc = tc_graph_automorphism_generators(g, &gens, &count, err);
@@ -66,7 +70,7 @@ static int link_classes(const tc_graph *g, const link_key *keys, int64_t nkeys, 
     const int32_t *s = gens + (int64_t)k * g->n;
     for (int64_t i = 0; i < nkeys; i++) {
       link_key img = {s[keys[i].u], s[keys[i].v], 0};
-      if (g->bidirectional && img.v < img.u) img = (link_key){img.v, img.u, 0};
+      if (duplex && img.v < img.u) img = (link_key){img.v, img.u, 0};
       const link_key *hit = bsearch(&img, keys, (size_t)nkeys, sizeof *keys, cmp_key);
       if (!hit) { /* an automorphism maps links onto links: this is our bug */
         rc = tc_error_set(err, TC_EFAIL, "resilience: an automorphism maps link %d-%d off the graph", keys[i].u,
@@ -87,7 +91,7 @@ static int fail_one(const tc_plan *p, const link_key *key, tc_plan_failure *f, t
   int64_t ends[2] = {key->u, key->v};
   tc_error why;
   tc_error_clear(&why);
-  int rc = tc_graph_without_links(p->graph, ends, 2, &g, &why);
+  int rc = tc_graph_without_links(p->graph, ends, 2, !p->find.bidirectional, &g, &why);
   if (rc == TC_EINPUT) { /* the only refusal left for a link that exists: it disconnects */
     f->disconnects = 1;
     return TC_OK;
@@ -158,8 +162,9 @@ int tci_plan_resilience(tc_plan *p, tc_plan_progress progress, void *ctx, tc_err
   tc_plan_failure *fails = calloc(TC_PLAN_RESILIENCE_MAX_CLASSES, sizeof *fails);
   int64_t *rep = malloc((size_t)(g->m ? g->m : 1) * sizeof *rep);
   int rc = !keys || !parent || !fails || !rep ? tc_error_set(err, TC_ENOMEM, "out of memory") : TC_OK;
-  int64_t nkeys = rc ? 0 : collect_links(g, keys);
-  if (!rc) rc = link_classes(g, keys, nkeys, parent, err);
+  int duplex = g->bidirectional && p->find.bidirectional; /* the plan's cabling: plan_links.c */
+  int64_t nkeys = rc ? 0 : collect_links(g, duplex, keys);
+  if (!rc) rc = link_classes(g, duplex, keys, nkeys, parent, err);
   int32_t classes = 0;
   for (int64_t i = 0; !rc && i < nkeys; i++) {
     r->links += keys[i].count;
@@ -170,8 +175,12 @@ int tci_plan_resilience(tc_plan *p, tc_plan_progress progress, void *ctx, tc_err
     /* a spread sample when there are too many classes: every (classes/n)-th */
     int64_t at = rep[(int64_t)j * classes / n];
     const link_key *key = &keys[at];
-    tci_plan_progress_line(progress, ctx, "resilience: failing link %d-%d (class %d of %d%s)", key->u, key->v, j + 1,
-                           n, n < classes ? ", a sample" : "");
+    if (progress) { /* formatted here: plan_make.c calls this file, so no call back into it */
+      char line[128];
+      snprintf(line, sizeof line, "resilience: failing link %d-%d (class %d of %d%s)", key->u, key->v, j + 1, n,
+               n < classes ? ", a sample" : "");
+      progress(ctx, line);
+    }
     fails[j].u = key->u;
     fails[j].v = key->v;
     for (int64_t i = 0; i < nkeys; i++)
@@ -210,10 +219,12 @@ void tci_plan_resilience_summary(FILE *f, const tc_plan *p) {
   fprintf(f, "Each of the %lld %s of `%s` failed in turn: failures the topology's automorphisms map onto each "
              "other cost the same, so one link of each of the %d classes %s failed, and the allreduce "
              "re-synthesized by BFB on the degraded graph, verified and costed.",
-          (long long)r->links, p->graph->bidirectional ? "duplex links" : "simplex links (arcs)", p->spec,
+          (long long)r->links,
+          p->graph->bidirectional && p->find.bidirectional ? "duplex links" : "simplex links (arcs)", p->spec,
           r->classes, r->evaluated < r->classes ? "in a spread sample was" : "was");
   if (r->evaluated < r->classes) fprintf(f, " Sampled: %d of the %d classes.", r->evaluated, r->classes);
-  if (r->disconnecting) fprintf(f, " %lld of the links disconnect the cluster when they fail.", (long long)r->disconnecting);
+  if (r->disconnecting)
+    fprintf(f, " %lld of the links disconnect the cluster when they fail.", (long long)r->disconnecting);
   fprintf(f, "\n\n");
   if (r->disconnecting == r->links || !r->worst.links) {
     fprintf(f, "Every failure evaluated disconnects the cluster.\n\n");
@@ -228,7 +239,8 @@ void tci_plan_resilience_summary(FILE *f, const tc_plan *p) {
   char tau[64], t[64];
   tc_rat_format(p->allreduce_cost.tau, tau, (int)sizeof tau);
   tc_units_format_time(intact, TC_UNITS_TIME_MICRO_SIGN, t, sizeof t);
-  fprintf(f, "| | failed link | allreduce T_L | T_B | expected time | vs intact |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
+  fprintf(f, "| | failed link | allreduce T_L | T_B | expected time | vs intact |\n"
+             "| --- | --- | ---: | ---: | ---: | ---: |\n");
   fprintf(f, "| intact | none | %dα | %s M/B (B = %lld·b) | %s | 1.00× |\n", p->allreduce_cost.steps, tau,
           (long long)p->allreduce_cost.degree, t);
   failure_row(f, p, "typical (median link)", &r->typical, intact);

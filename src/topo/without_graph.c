@@ -4,9 +4,10 @@
 ** resilience).
 **
 ** What "a link" is follows the graph: in a bidirectional graph a link is a duplex cable, an
-** opposite arc pair (u -> v with its partner rev), so both directions go; otherwise it is a
-** simplex fibre, the arc u -> v alone. Each pair (u, v) removes one link — one of several
-** parallel links between the same nodes — and naming the same link more often than it
+** opposite arc pair (u -> v with its partner rev), so both directions go; otherwise — or
+** when arcs_only says the cluster is cabled with simplex fibres — it is the arc u -> v
+** alone. Each pair (u, v) removes one link — one of several parallel links between the
+** same nodes — and naming the same link more often than it
 ** exists is refused, as is a graph left not strongly connected (no collective could run on
 ** it). Capacities, node kinds and labels of what stays are kept.
 */
@@ -23,27 +24,29 @@ static int64_t find_arc(const tc_graph *g, int64_t u, int64_t v, const uint8_t *
 }
 
 /* Mark the link (u, v) removed in gone[]. */
-static int remove_link(const tc_graph *g, int64_t u, int64_t v, uint8_t *gone, tc_error *err) {
+static int remove_link(const tc_graph *g, int64_t u, int64_t v, int duplex, uint8_t *gone, tc_error *err) {
   if (u < 0 || u >= g->n || v < 0 || v >= g->n)
     return tc_error_set(err, TC_EINPUT, "without: link %lld-%lld names a node outside 0..%d", (long long)u,
                         (long long)v, g->n - 1);
   int64_t a = find_arc(g, u, v, gone);
   if (a < 0)
     return tc_error_set(err, TC_EINPUT, "without: there is no %s %lld-%lld (left) in the graph",
-                        g->bidirectional ? "link" : "arc", (long long)u, (long long)v);
+                        duplex ? "link" : "arc", (long long)u, (long long)v);
   gone[a] = 1;
-  if (g->bidirectional && g->rev[a] != a) gone[g->rev[a]] = 1;
+  if (duplex && g->rev[a] != a) gone[g->rev[a]] = 1;
   return TC_OK;
 }
 
-int tc_graph_without_links(const tc_graph *g, const int64_t *ends, int count, tc_graph **out, tc_error *err) {
+int tc_graph_without_links(const tc_graph *g, const int64_t *ends, int count, int arcs_only, tc_graph **out,
+                           tc_error *err) {
+  int duplex = g->bidirectional && !arcs_only;
   *out = NULL;
   if (count < 2 || count % 2)
     return tc_error_set(err, TC_EINPUT, "without: needs node pairs u, v (got %d numbers)", count);
   uint8_t *gone = calloc((size_t)(g->m ? g->m : 1), 1);
   if (!gone) return tc_error_set(err, TC_ENOMEM, "out of memory");
   int rc = TC_OK;
-  for (int i = 0; !rc && i < count; i += 2) rc = remove_link(g, ends[i], ends[i + 1], gone, err);
+  for (int i = 0; !rc && i < count; i += 2) rc = remove_link(g, ends[i], ends[i + 1], duplex, gone, err);
   tc_graph_builder b;
   memset(&b, 0, sizeof b);
   if (!rc) rc = tc_graph_builder_init(&b, g->n, err);
