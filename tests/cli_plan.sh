@@ -17,7 +17,7 @@ set -u
 bin=$1
 . "$(dirname "$0")/lib_cli.sh"
 
-FILES="topology.json topology.dot wiring.csv allgather.json reduce-scatter.json allreduce.json summary.md"
+FILES="topology.json topology.dot wiring.csv ranks.csv allgather.json reduce-scatter.json allreduce.json summary.md"
 # simplex fibres: the checks below are of the unidirectional frontier and its baselines
 # (duplex, the default, is cli_plan_links.sh's)
 CLUSTER=(--nodes 64 --degree 4 --alpha 10us --link-bw 25Gbps --links simplex)
@@ -38,7 +38,7 @@ expect 0 "$bin" plan "${CLUSTER[@]}" --size 1MB:3,64MB:1 --out "$out"
 cp "$tmp/out" "$tmp/plan_stdout"
 for f in $FILES; do [ -s "$out/$f" ] || fail "plan did not write $f"; done
 [ -f "$out/.topocoll-plan" ] || fail "plan did not write its marker .topocoll-plan"
-[ "$(ls -A "$out" | wc -l)" -eq 8 ] || fail "plan wrote other files than the seven and the marker: $(ls -A "$out")"
+[ "$(ls -A "$out" | wc -l)" -eq 9 ] || fail "plan wrote other files than the eight and the marker: $(ls -A "$out")"
 ls -A "$tmp" | grep -q '^p64\.' && fail "plan left a temporary directory: $(ls -A "$tmp")"
 
 # the choice is find's for the same cluster and workload
@@ -247,7 +247,7 @@ expect 0 "$bin" plan --fabric 'dgx_a100(2)' "${FAB[@]}" --size 1MB,1GiB --out "$
 grep -qx 'fabric       dgx_a100(2) (16 compute + 20 switch nodes)' "$tmp/out" || fail "plan --fabric report: $(cat "$tmp/out")"
 grep -qx 'optimum      allreduce algbw 173.333 GB/s (ForestColl; bottleneck cuts in summary.md)' "$tmp/out" ||
   fail "plan --fabric optimum: $(cat "$tmp/out")"
-want="allgather-forestcoll.json allreduce-forestcoll.json forest.json reduce-scatter-forestcoll.json summary.md topology.dot topology.json wiring.csv"
+want="allgather-forestcoll.json allreduce-forestcoll.json forest.json ranks.csv reduce-scatter-forestcoll.json summary.md topology.dot topology.json wiring.csv"
 [ "$(ls "$fab" | tr '\n' ' ')" = "$want " ] || fail "plan --fabric wrote: $(ls "$fab" | tr '\n' ' ')"
 [ -f "$fab/.topocoll-plan" ] || fail "plan --fabric did not write the marker"
 for c in allgather reduce-scatter allreduce; do

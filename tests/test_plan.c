@@ -68,9 +68,9 @@
 #define ALPHA 1e-5     /* 10us */
 #define LINK_BW 3.125e9 /* 25Gbps */
 
-#define NPLAN_FILES 8
+#define NPLAN_FILES 9
 static const char *const PLAN_FILES[NPLAN_FILES] = {
-    TC_PLAN_MARKER, "allgather.json", "allreduce.json", "reduce-scatter.json", "summary.md",
+    TC_PLAN_MARKER, "allgather.json", "allreduce.json", "ranks.csv", "reduce-scatter.json", "summary.md",
     "topology.dot", "topology.json",  "wiring.csv"}; /* sorted */
 
 /* ---- helpers ---- */

@@ -39,7 +39,8 @@ void tc_cmd_plan_help(void) {
       "for the sizes, builds it and its allgather, reduce-scatter (paper 000 Thm 2, or\n"
       "Cor. 1.1 when the topology is not reverse-symmetric) and allreduce schedules, verifies\n"
       "every one, and writes into DIR:\n"
-      "  topology.json  topology.dot  wiring.csv\n"
+      "  topology.json  topology.dot  wiring.csv  ranks.csv (rank -> node -> port, beside the\n"
+      "                 wiring: what 'export --rank-map' checks)\n"
       "  allgather.json  reduce-scatter.json  allreduce.json   (schedule JSON; 'topocoll verify')\n"
       "  summary.md     the frontier table, the choice and why (time per size of every member),\n"
       "                 and the predicted allreduce time per size against the ring and the\n"
@@ -54,7 +55,7 @@ void tc_cmd_plan_help(void) {
       "'file(cluster.json)' or any topology) there is no search: the plan builds ForestColl's\n"
       "allgather, reduce-scatter and allreduce (pipelined at the P of 1, 2, 4, ..., 64 fastest\n"
       "at the largest size) and, when the graph has no switch, BFB's, verifies them and writes\n"
-      "  topology.json  topology.dot  wiring.csv  forest.json (the allreduce forest)\n"
+      "  topology.json  topology.dot  wiring.csv  ranks.csv  forest.json (the allreduce forest)\n"
       "  allgather-forestcoll.json  reduce-scatter-forestcoll.json  allreduce-forestcoll.json\n"
       "  allgather-bfb.json  reduce-scatter-bfb.json  allreduce-bfb.json   (switch-free only)\n"
       "  summary.md     what was built, the optimum and its bottleneck cut, the allreduce time\n"
@@ -223,7 +224,7 @@ static void print_fabric_result(const tc_plan *p, const char *dir) {
   printf("optimum      allreduce algbw %.6g GB/s (ForestColl; bottleneck cuts in summary.md)\n",
          tc_rat_to_double(f->algbw) * w->link_bw * 1e-9);
   printf("allreduce    expected time %s (verified schedules; the choice per size in summary.md)\n", t);
-  printf("written      %s: topology.json topology.dot wiring.csv forest.json allgather-forestcoll.json "
+  printf("written      %s: topology.json topology.dot wiring.csv ranks.csv forest.json allgather-forestcoll.json "
          "reduce-scatter-forestcoll.json allreduce-forestcoll.json%s summary.md\n", dir,
          p->has_member ? " allgather-bfb.json reduce-scatter-bfb.json allreduce-bfb.json" : "");
 }
@@ -314,7 +315,7 @@ static void print_result(const tc_plan *p, const char *dir) {
   print_links(p);
   print_alternatives(p);
   print_resilience(p);
-  printf("written      %s: topology.json topology.dot wiring.csv allgather.json reduce-scatter.json "
+  printf("written      %s: topology.json topology.dot wiring.csv ranks.csv allgather.json reduce-scatter.json "
          "allreduce.json%s%s summary.md\n", dir, p->has_a2a ? " alltoall.json" : "",
          p->has_a2a_routing ? " alltoall.routes" : "");
 }

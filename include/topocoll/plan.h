@@ -12,6 +12,9 @@
 **   wiring.csv           the cabling plan (node, port -> node, port): duplex cables when
 **                        find.bidirectional, else simplex fibres (graph_io.h, tc_wiring_links);
 **                        summary.md also gives the other cabling's predicted choice
+**   ranks.csv            rank -> node -> port: per end of every cable, the rank playing
+**                        the node and the peer (rank_map.h, tc_rank_ports_write), in
+**                        wiring.csv's numbering; export --rank-map checks it
 **   allgather.json       the chosen member's allgather (schedule JSON, sched_io.h)
 **   reduce-scatter.json  Theorem 2 on the allgather when G ≅ G^T, else Corollary 1.1 (the
 **                        reverse of the BFB allgather on G^T), paper 000 App. B
@@ -39,7 +42,7 @@
 ** optimum.
 **
 ** A fabric plan (tc_plan_fabric_make: a cluster the user already has, no search) writes
-** topology.json, topology.dot, wiring.csv, forest.json (the verified allreduce forest,
+** topology.json, topology.dot, wiring.csv, ranks.csv, forest.json (the verified allreduce forest,
 ** tc_forest_write_json with its trees), allgather-forestcoll.json,
 ** reduce-scatter-forestcoll.json, allreduce-forestcoll.json (ForestColl pipelined at the P
 ** fastest at the largest size), allgather-bfb.json, reduce-scatter-bfb.json,
