@@ -24,6 +24,7 @@
 #include "cli_options.h"
 #include "topocoll/fit.h"
 #include "topocoll/plan.h"
+#include "topocoll/rank_map.h"
 #include "topocoll/units.h"
 
 void tc_cmd_plan_help(void) {
@@ -352,6 +353,15 @@ static void print_calibration(const plan_options *o) {
          o->cal.link_bw * 8e-9, o->calibration, (int)o->cal.sizes, 100 * o->cal.max_rel_err);
 }
 
+/* ranks.csv beside wiring.csv (rank_map.h), into the plan's staging directory. */
+static int write_ranks(const tc_plan *p, const char *dir, void *ctx, tc_error *err) {
+  (void)ctx;
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s/ranks.csv", dir) >= (int)sizeof path)
+    return tc_error_set(err, TC_EINPUT, "output directory name too long");
+  return tc_rank_ports_write(p->graph, tc_plan_wiring_links(p), path, err);
+}
+
 int tc_cmd_plan(int argc, char **argv) {
   plan_options o;
   int status = parse_options(argc, argv, &o);
@@ -373,7 +383,8 @@ int tc_cmd_plan(int argc, char **argv) {
   }
   p.compare = alts;
   p.ncompare = nalts;
-  if (tc_plan_write(&p, o.out, o.force, progress, NULL, &err)) status = tc_cli_fail("plan", &err);
+  if (tc_plan_write_extra(&p, o.out, o.force, progress, NULL, write_ranks, NULL, &err))
+    status = tc_cli_fail("plan", &err);
   else if (print_calibration(&o), p.fabric) print_fabric_result(&p, o.out);
   else print_result(&p, o.out);
   tc_plan_destroy(&p);

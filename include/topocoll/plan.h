@@ -12,9 +12,10 @@
 **   wiring.csv           the cabling plan (node, port -> node, port): duplex cables when
 **                        find.bidirectional, else simplex fibres (graph_io.h, tc_wiring_links);
 **                        summary.md also gives the other cabling's predicted choice
-**   ranks.csv            rank -> node -> port: per end of every cable, the rank playing
-**                        the node and the peer (rank_map.h, tc_rank_ports_write), in
-**                        wiring.csv's numbering; export --rank-map checks it
+**   ranks.csv            (written by the caller through tc_plan_write_extra: the CLI)
+**                        rank -> node -> port: per end of every cable, the rank playing
+**                        the node and the peer (rank_map.h, tc_rank_ports_write, a later
+**                        layer), in wiring.csv's numbering; export --rank-map checks it
 **   allgather.json       the chosen member's allgather (schedule JSON, sched_io.h)
 **   reduce-scatter.json  Theorem 2 on the allgather when G ≅ G^T, else Corollary 1.1 (the
 **                        reverse of the BFB allgather on G^T), paper 000 App. B
@@ -42,7 +43,7 @@
 ** optimum.
 **
 ** A fabric plan (tc_plan_fabric_make: a cluster the user already has, no search) writes
-** topology.json, topology.dot, wiring.csv, ranks.csv, forest.json (the verified allreduce forest,
+** topology.json, topology.dot, wiring.csv, forest.json (the verified allreduce forest,
 ** tc_forest_write_json with its trees), allgather-forestcoll.json,
 ** reduce-scatter-forestcoll.json, allreduce-forestcoll.json (ForestColl pipelined at the P
 ** fastest at the largest size), allgather-bfb.json, reduce-scatter-bfb.json,
@@ -77,6 +78,7 @@
 #include "topocoll/find.h"
 #include "topocoll/forest.h"
 #include "topocoll/graph.h"
+#include "topocoll/graph_io.h"
 #include "topocoll/sched.h"
 
 /* One baseline measured on the same N and d: its allreduce schedule was built by
@@ -270,6 +272,17 @@ TC_API int tc_plan_check_dir(const char *dir, int force, tc_error *err);
 /* Write the plan's files into dir, whole or not at all (see the header). */
 TC_API int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
                          tc_error *err);
+
+/* The same, with files of later layers the caller adds (the CLI: ranks.csv, rank_map.h):
+   `extra` (may be NULL) is called once with the staging directory before summary.md and the
+   marker, so its files appear with the rest, whole or not at all. */
+typedef int (*tc_plan_extra_files)(const tc_plan *p, const char *dir, void *ctx, tc_error *err);
+TC_API int tc_plan_write_extra(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
+                               tc_plan_extra_files extra, void *extra_ctx, tc_error *err);
+
+/* How the plan's wiring.csv cables the topology: duplex, simplex (plan --links), or as the
+   graph says for a fabric. */
+TC_API tc_wiring_links tc_plan_wiring_links(const tc_plan *p);
 
 /* Write summary.md alone to path (replaced atomically). */
 TC_API int tc_plan_write_summary(const tc_plan *p, const char *path, tc_error *err);

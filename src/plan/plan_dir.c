@@ -26,7 +26,6 @@
 #include "topocoll/graph_io.h"
 #include "topocoll/output.h"
 #include "topocoll/plan.h"
-#include "topocoll/rank_map.h"
 #include "topocoll/sched_io.h"
 
 /* 1 if dir holds the marker as a regular file (a symbolic link of that name does not count). */
@@ -80,7 +79,7 @@ static int write_marker(const char *path, tc_error *err) {
 }
 
 /* One file of a plan directory and what goes into it. */
-typedef enum { F_GRAPH_JSON, F_DOT, F_WIRING, F_RANKS, F_SCHEDULE, F_FOREST, F_SUMMARY, F_MARKER, F_ROUTES } file_kind;
+typedef enum { F_GRAPH_JSON, F_DOT, F_WIRING, F_SCHEDULE, F_FOREST, F_SUMMARY, F_MARKER, F_ROUTES } file_kind;
 typedef struct plan_file {
   const char *name;
   file_kind kind;
@@ -95,7 +94,6 @@ static int plan_files(const tc_plan *p, plan_file *files) {
   files[n++] = (plan_file){"topology.json", F_GRAPH_JSON, NULL};
   files[n++] = (plan_file){"topology.dot", F_DOT, NULL};
   files[n++] = (plan_file){"wiring.csv", F_WIRING, NULL};
-  files[n++] = (plan_file){"ranks.csv", F_RANKS, NULL};
   if (p->fabric) {
     static const char *const fc_names[3] = {"allgather-forestcoll.json", "reduce-scatter-forestcoll.json",
                                             "allreduce-forestcoll.json"};
@@ -119,11 +117,6 @@ static int plan_files(const tc_plan *p, plan_file *files) {
   return n;
 }
 
-/* How the plan cables its topology (plan_links.c); a fabric is cabled as its graph says. */
-static tc_wiring_links plan_links(const tc_plan *p) {
-  return p->fabric ? TC_WIRING_AUTO : p->find.bidirectional ? TC_WIRING_DUPLEX : TC_WIRING_SIMPLEX;
-}
-
 static int write_one(const tc_plan *p, const char *dir, const plan_file *file, tc_error *err) {
   size_t size = strlen(dir) + strlen(file->name) + 2;
   char *path = malloc(size);
@@ -133,8 +126,7 @@ static int write_one(const tc_plan *p, const char *dir, const plan_file *file, t
   switch (file->kind) {
   case F_GRAPH_JSON: rc = tc_graph_write_json(p->graph, p->spec, path, err); break;
   case F_DOT: rc = tc_graph_write_dot(p->graph, p->spec, path, err); break;
-  case F_WIRING: rc = tc_graph_write_wiring_as(p->graph, plan_links(p), path, err); break;
-  case F_RANKS: rc = tc_rank_ports_write(p->graph, plan_links(p), path, err); break;
+  case F_WIRING: rc = tc_graph_write_wiring_as(p->graph, tc_plan_wiring_links(p), path, err); break;
   case F_SCHEDULE: rc = tc_schedule_write_json(p->graph, p->spec, file->s, path, err); break;
   case F_FOREST: rc = tc_forest_write_json(p->graph, p->spec, &p->forestcoll.forest, 1, path, err); break;
   case F_SUMMARY: rc = tc_plan_write_summary(p, path, err); break;
@@ -205,6 +197,11 @@ static char *target_dir(const char *dir) {
 
 int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
                   tc_error *err) {
+  return tc_plan_write_extra(p, dir, force, progress, ctx, NULL, NULL, err);
+}
+
+int tc_plan_write_extra(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
+                        tc_plan_extra_files extra, void *extra_ctx, tc_error *err) {
   plan_file files[MAX_FILES];
   int nfiles = plan_files(p, files);
   int rc = tc_plan_check_dir(dir, force, err);
@@ -214,7 +211,11 @@ int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress
   tci_plan_progress_line(progress, ctx, "writing %s", target);
   int tmp_slot = -1;
   rc = make_recorded_sibling(target, "tmp", &tmp, &tmp_slot, err);
-  for (int i = 0; !rc && i < nfiles; i++) rc = write_one(p, tmp, &files[i], err);
+  /* the caller's files go in before the summary and the marker: all of them, or none */
+  for (int i = 0; !rc && i < nfiles; i++) {
+    if (extra && files[i].kind == F_SUMMARY) rc = extra(p, tmp, extra_ctx, err);
+    if (!rc) rc = write_one(p, tmp, &files[i], err);
+  }
   if (!rc) rc = move_into_place(tmp, &tmp_slot, target, force, err);
   if (rc && tmp) tci_fs_remove_tree(tmp);
   tci_inflight_drop(tmp_slot);

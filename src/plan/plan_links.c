@@ -17,6 +17,10 @@
 #include "plan/plan_internal.h"
 #include "topocoll/units.h"
 
+tc_wiring_links tc_plan_wiring_links(const tc_plan *p) {
+  return p->fabric ? TC_WIRING_AUTO : p->find.bidirectional ? TC_WIRING_DUPLEX : TC_WIRING_SIMPLEX;
+}
+
 int tci_plan_other_links(tc_plan *p, tc_error *err) {
   tc_find_options other = p->find;
   other.bidirectional = !other.bidirectional;
