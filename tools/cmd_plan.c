@@ -29,8 +29,8 @@
 
 void tc_cmd_plan_help(void) {
   printf(
-      "usage: topocoll plan --nodes N --degree D --alpha TIME --link-bw BW --size SIZES\n"
-      "                     [--links duplex|simplex] [--compare LIST]\n"
+      "usage: topocoll plan --nodes N --degree D (--alpha TIME --link-bw BW | --calibration FILE)\n"
+      "                     --size SIZES [--links duplex|simplex] [--compare LIST]\n"
       "                     [--a2a-size M [--a2a-weight W] [--a2a-time-limit T]]\n"
       "                     [--out DIR] [--force]\n"
       "       topocoll plan --fabric SPEC --alpha TIME --link-bw BW --size SIZES [--out DIR] [--force]\n"
@@ -45,7 +45,12 @@ void tc_cmd_plan_help(void) {
       "  allgather.json  reduce-scatter.json  allreduce.json   (schedule JSON; 'topocoll verify')\n"
       "  summary.md     the frontier table, the choice and why (time per size of every member),\n"
       "                 and the predicted allreduce time per size against the ring and the\n"
-      "                 double binary tree on the same N and D (from their verified schedules)\n"
+      "                 double binary tree on the same N and D (from their verified schedules);\n"
+      "                 the cabling and what the other one would gain, your --compare\n"
+      "                 alternatives, and resilience: the worst and typical allreduce after any\n"
+      "                 single link failure (BFB re-synthesized and verified on the degraded\n"
+      "                 topology; one failure per symmetry class, at most 16, under a second at\n"
+      "                 256 nodes)\n"
       "With --a2a-size M the job also runs all-to-alls (every node sends M bytes): every\n"
       "member's all-to-all MCF is certified (paper 000 App. A.5, paper 003), the choice\n"
       "minimises the allreduce time plus W all-to-all times, and DIR also gets\n"
