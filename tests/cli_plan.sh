@@ -17,8 +17,11 @@ set -u
 bin=$1
 . "$(dirname "$0")/lib_cli.sh"
 
-FILES="topology.json topology.dot wiring.csv allgather.json reduce-scatter.json allreduce.json summary.md"
-CLUSTER=(--nodes 64 --degree 4 --alpha 10us --link-bw 25Gbps)
+FILES="topology.json topology.dot wiring.csv ranks.csv allgather.json reduce-scatter.json allreduce.json summary.md"
+# simplex fibres: the checks below are of the unidirectional frontier and its baselines
+# (duplex, the default, is cli_plan_links.sh's)
+CLUSTER=(--nodes 64 --degree 4 --alpha 10us --link-bw 25Gbps --links simplex)
+FIND_CLUSTER=(--nodes 64 --degree 4 --alpha 10us --link-bw 25Gbps)
 
 # ---- help ----
 expect 0 "$bin" --help
@@ -35,11 +38,11 @@ expect 0 "$bin" plan "${CLUSTER[@]}" --size 1MB:3,64MB:1 --out "$out"
 cp "$tmp/out" "$tmp/plan_stdout"
 for f in $FILES; do [ -s "$out/$f" ] || fail "plan did not write $f"; done
 [ -f "$out/.topocoll-plan" ] || fail "plan did not write its marker .topocoll-plan"
-[ "$(ls -A "$out" | wc -l)" -eq 8 ] || fail "plan wrote other files than the seven and the marker: $(ls -A "$out")"
+[ "$(ls -A "$out" | wc -l)" -eq 9 ] || fail "plan wrote other files than the eight and the marker: $(ls -A "$out")"
 ls -A "$tmp" | grep -q '^p64\.' && fail "plan left a temporary directory: $(ls -A "$tmp")"
 
 # the choice is find's for the same cluster and workload
-expect 0 "$bin" find "${CLUSTER[@]}" --size 1MB:3,64MB:1 --json
+expect 0 "$bin" find "${FIND_CLUSTER[@]}" --size 1MB:3,64MB:1 --json
 spec=$(python3 -c "import json; j=json.load(open('$tmp/out')); print(j['frontier'][j['choice']]['spec'])")
 [ -n "$spec" ] || fail "find gave no choice"
 grep -qF "$spec" "$tmp/plan_stdout" || fail "plan's report does not name the choice '$spec': $(cat "$tmp/plan_stdout")"
@@ -57,12 +60,13 @@ for k in ("nodes", "arcs", "out_degree", "in_degree", "diameter", "avg_distance_
 PY
 arcs=$(python3 -c "import json; print(json.load(open('$tmp/topo_file.json'))['arcs'])")
 grep -q '^cable,' "$out/wiring.csv" || fail "wiring.csv lacks its header"
-bidir=$(python3 -c "import json; print(int(json.load(open('$tmp/topo_file.json'))['bidirectional']))")
+bidir=0   # --links simplex: one fibre per arc, even where the chosen graph's arcs pair up
 python3 - "$out/wiring.csv" "$arcs" "$bidir" <<'PY' || fail "wiring.csv does not cable every arc once on distinct ports"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 arcs, bidir = int(sys.argv[2]), int(sys.argv[3])
 assert len(rows) == (arcs // 2 if bidir else arcs), (len(rows), arcs)   # one cable per arc (simplex) or link
+assert all(r["kind"] == ("duplex" if bidir else "simplex") for r in rows), set(r["kind"] for r in rows)
 ports = set()
 for r in rows:
     for end in ("from", "to"):
@@ -243,7 +247,7 @@ expect 0 "$bin" plan --fabric 'dgx_a100(2)' "${FAB[@]}" --size 1MB,1GiB --out "$
 grep -qx 'fabric       dgx_a100(2) (16 compute + 20 switch nodes)' "$tmp/out" || fail "plan --fabric report: $(cat "$tmp/out")"
 grep -qx 'optimum      allreduce algbw 173.333 GB/s (ForestColl; bottleneck cuts in summary.md)' "$tmp/out" ||
   fail "plan --fabric optimum: $(cat "$tmp/out")"
-want="allgather-forestcoll.json allreduce-forestcoll.json forest.json reduce-scatter-forestcoll.json summary.md topology.dot topology.json wiring.csv"
+want="allgather-forestcoll.json allreduce-forestcoll.json forest.json ranks.csv reduce-scatter-forestcoll.json summary.md topology.dot topology.json wiring.csv"
 [ "$(ls "$fab" | tr '\n' ' ')" = "$want " ] || fail "plan --fabric wrote: $(ls "$fab" | tr '\n' ' ')"
 [ -f "$fab/.topocoll-plan" ] || fail "plan --fabric did not write the marker"
 for c in allgather reduce-scatter allreduce; do
@@ -333,9 +337,10 @@ grep -q '"weights"' "$tmp/ptri/forest.json" && fail "the triangle plan kept a we
 # a chosen member whose allreduce misses the bound: ForestColl is tried beyond 32 nodes. With
 # alpha = 100us and most calls small, debruijn(4,3) wins the frontier (3 steps); it has 4
 # self-loops like genkautz(4,64), and ForestColl's weighted allreduce beats its own at 1 GiB
-# (P = 16: 36 steps, 9/4 M/B).
+# (P = 16: 36 steps, 9/4 M/B). Simplex fibres: de Bruijn graphs are not bidirectional.
 dbj=$tmp/pdbj
-expect 0 "$bin" plan --nodes 64 --degree 4 --alpha 100us --link-bw 100Gbps --size 64KB:100,1GiB:1 --out "$dbj"
+expect 0 "$bin" plan --nodes 64 --degree 4 --alpha 100us --link-bw 100Gbps --size 64KB:100,1GiB:1 --links simplex \
+  --out "$dbj"
 grep -q '^topology     debruijn(4,3) ' "$tmp/out" || fail "the debruijn plan chose: $(head -1 "$tmp/out")"
 for line in \
   '| 1 GiB | 56.971 ms | 51.918 ms (P = 16) | ForestColl, P = 16 |' \

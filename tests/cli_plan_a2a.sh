@@ -16,6 +16,7 @@ bin=$1
 . "$(dirname "$0")/lib_cli.sh"
 
 W=(--alpha 10us --link-bw 25Gbps --size 1MiB)
+L=(--links simplex) # the unidirectional frontier these numbers are of (duplex is the default)
 
 expect 0 "$bin" help plan
 for opt in --a2a-size --a2a-weight --a2a-time-limit alltoall.json alltoall.routes; do
@@ -23,13 +24,15 @@ for opt in --a2a-size --a2a-weight --a2a-time-limit alltoall.json alltoall.route
 done
 
 # ---- N = 16: tsMCF written ----
-expect 0 "$bin" plan --nodes 16 --degree 4 "${W[@]}" --a2a-size 1MiB --out "$tmp/p16"
+expect 0 "$bin" plan --nodes 16 --degree 4 "${W[@]}" "${L[@]}" --a2a-size 1MiB --out "$tmp/p16"
 [ ! -s "$tmp/err" ] || fail "plan N=16 printed on stderr: $(cat "$tmp/err")"
 cat >"$tmp/want" <<EOF
 topology     circulant(16,3,4) (Circulant), chosen from 2 Pareto-efficient topologies
 allreduce    6 steps, T_B factor 15/8, expected time 217.3 us (verified schedule)
 all-to-all   mcf: 3 steps, T_B factor 2/1, time 197.8 us at 1048576 B per node (verified schedule; fluid optimum 167.8 us at the certified f)
-written      $tmp/p16: topology.json topology.dot wiring.csv allgather.json reduce-scatter.json allreduce.json alltoall.json summary.md
+cabling      simplex: 64 fibres; duplex cables would choose the same topology
+resilience   one failed link of 64: worst 6 steps, T_B factor 5/2, 269.7 us (1.24x); typical 6 steps, T_B factor 5/2, 269.7 us (1.24x) (BFB re-synthesized, verified)
+written      $tmp/p16: topology.json topology.dot wiring.csv ranks.csv allgather.json reduce-scatter.json allreduce.json alltoall.json summary.md
 EOF
 diff "$tmp/want" "$tmp/out" >/dev/null || fail "plan N=16 report: $(diff "$tmp/want" "$tmp/out")"
 [ -f "$tmp/p16/alltoall.json" ] || fail "N=16: no alltoall.json"
@@ -55,14 +58,14 @@ grep -qF 'dual lengths prove f ≤ 1/8); the fluid all-to-all of 1 MiB per node 
   fail "N=16 summary.md: the certified f"
 
 # the weight turns the choice
-expect 0 "$bin" plan --nodes 16 --degree 4 "${W[@]}" --a2a-size 1MiB --a2a-weight 4 --out "$tmp/p16w"
+expect 0 "$bin" plan --nodes 16 --degree 4 "${W[@]}" "${L[@]}" --a2a-size 1MiB --a2a-weight 4 --out "$tmp/p16w"
 head -1 "$tmp/out" | grep -qx 'topology     debruijn(4,2) (DeBruijn), chosen from 2 Pareto-efficient topologies' ||
   fail "weight 4: $(head -1 "$tmp/out")"
 grep -qxF '| all-to-all: bytes each node sends M (per allreduce) | 1 MiB (4) |' "$tmp/p16w/summary.md" ||
   fail "weight 4: summary's workload row"
 
 # ---- N = 32: EwSP and its routing written ----
-expect 0 "$bin" plan --nodes 32 --degree 4 "${W[@]}" --a2a-size 1MiB --out "$tmp/p32"
+expect 0 "$bin" plan --nodes 32 --degree 4 "${W[@]}" "${L[@]}" --a2a-size 1MiB --out "$tmp/p32"
 sed -n 3p "$tmp/out" | grep -qx 'all-to-all   ewsp: 3 steps, T_B factor 19/8, time 229.2 us at 1048576 B per node (verified schedule; fluid optimum 183.5 us at the certified f)' ||
   fail "plan N=32 all-to-all line: $(cat "$tmp/out")"
 for line in \
@@ -79,7 +82,7 @@ expect 0 "$bin" sched "file($tmp/p32/topology.json)" --coll alltoall --routes "$
 grep -q '^T_B factor  *19/8 = 2.375000 M/B' "$tmp/out" || fail "N=32 route file T_B: $(cat "$tmp/out")"
 
 # without --a2a-size nothing all-to-all is written or said
-expect 0 "$bin" plan --nodes 16 --degree 4 "${W[@]}" --out "$tmp/p16n"
+expect 0 "$bin" plan --nodes 16 --degree 4 "${W[@]}" "${L[@]}" --out "$tmp/p16n"
 [ ! -e "$tmp/p16n/alltoall.json" ] || fail "no --a2a-size, yet alltoall.json"
 ! grep -q 'MCF' "$tmp/p16n/summary.md" || fail "no --a2a-size, yet an MCF column"
 

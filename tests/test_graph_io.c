@@ -463,6 +463,29 @@ static void wiring_bidirectional_by_hand(void **state) {
                    "2,duplex,0,\"rack \"\"A\"\",1\",2,2,,0,1\n"
                    "3,duplex,1,b,2,2,,1,2\n"
                    "4,loopback,2,,2,2,,2,1\n");
+  /* The same graph cabled with simplex fibres (plan --links simplex): one row per arc,
+     from_port its index among the source's out-arcs, to_port among the destination's
+     in-arcs by arc id: node 0 [a3, a4, a6], node 1 [a0, a1, a7], node 2 [a2, a5, a8]. */
+  assert_int_equal(tc_graph_write_wiring_as(g, TC_WIRING_SIMPLEX, path, &err), TC_OK);
+  assert_file_text(path,
+                   "cable,kind,from_node,from_label,from_port,to_node,to_label,to_port,capacity\n"
+                   "0,simplex,0,\"rack \"\"A\"\",1\",0,1,b,0,1\n"
+                   "1,simplex,0,\"rack \"\"A\"\",1\",1,1,b,1,1\n"
+                   "2,simplex,0,\"rack \"\"A\"\",1\",2,2,,0,1\n"
+                   "3,simplex,1,b,0,0,\"rack \"\"A\"\",1\",0,1\n"
+                   "4,simplex,1,b,1,0,\"rack \"\"A\"\",1\",1,1\n"
+                   "5,simplex,1,b,2,2,,1,2\n"
+                   "6,simplex,2,,0,0,\"rack \"\"A\"\",1\",2,1\n"
+                   "7,simplex,2,,1,1,b,2,2\n"
+                   "8,simplex,2,,2,2,,2,1\n");
+  assert_int_equal(tc_graph_write_wiring_as(g, TC_WIRING_DUPLEX, path, &err), TC_OK);
+  assert_file_text(path,
+                   "cable,kind,from_node,from_label,from_port,to_node,to_label,to_port,capacity\n"
+                   "0,duplex,0,\"rack \"\"A\"\",1\",0,1,b,0,1\n"
+                   "1,duplex,0,\"rack \"\"A\"\",1\",1,1,b,1,1\n"
+                   "2,duplex,0,\"rack \"\"A\"\",1\",2,2,,0,1\n"
+                   "3,duplex,1,b,2,2,,1,2\n"
+                   "4,loopback,2,,2,2,,2,1\n");
   tc_graph_destroy(g);
 }
 
@@ -493,6 +516,12 @@ static void wiring_unidirectional_multigraph_by_hand(void **state) {
                    "3,simplex,1,,0,2,,1,1\n"
                    "4,simplex,2,,0,0,,0,1\n"
                    "5,simplex,2,,1,2,,2,1\n");
+  /* Duplex cables need opposite pairs: refused before anything is written. */
+  char other[PATH_MAX];
+  tc_tmpdir_path(f, "duplex.csv", other, sizeof other);
+  assert_int_equal(tc_graph_write_wiring_as(g, TC_WIRING_DUPLEX, other, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "duplex cables need links in opposite pairs; this graph has one-way arcs");
+  assert_int_equal(access(other, F_OK), -1);
   tc_graph_destroy(g);
 }
 

@@ -612,6 +612,51 @@ static void occupied_empty_and_forced(void **state) {
   tc_plan_destroy(&p);
 }
 
+/* tc_plan_write_extra: the caller's files land with the rest; a caller's failure leaves
+   nothing (the directory appears whole or not at all). */
+static int extra_ok(const tc_plan *p, const char *dir, void *ctx, tc_error *err) {
+  (void)p;
+  (void)err;
+  char path[PATH_MAX + 16];
+  snprintf(path, sizeof path, "%s/extra.txt", dir);
+  tc_files_spill(path, "x\n", 2);
+  ++*(int *)ctx;
+  return TC_OK;
+}
+
+static int extra_fails(const tc_plan *p, const char *dir, void *ctx, tc_error *err) {
+  (void)p;
+  (void)dir;
+  (void)ctx;
+  return tc_error_set(err, TC_EIO, "the caller's file failed");
+}
+
+static void extra_files(void **state) {
+  tc_tmpdir *tmp = *state;
+  tc_plan p;
+  make_plan(1, "1MB", &p);
+  assert_int_equal(tc_plan_wiring_links(&p), TC_WIRING_DUPLEX);
+  char out[PATH_MAX], extra[PATH_MAX + 16];
+  tc_tmpdir_path(tmp, "plan", out, sizeof out);
+  tc_error err;
+  int calls = 0;
+  assert_int_equal(tc_plan_write_extra(&p, out, 0, NULL, NULL, extra_ok, &calls, &err), TC_OK);
+  assert_int_equal(calls, 1);
+  assert_int_equal(tc_files_count(out), NPLAN_FILES + 1);
+  snprintf(extra, sizeof extra, "%s/extra.txt", out);
+  char *text = tc_files_slurp(extra);
+  assert_string_equal(text, "x\n");
+  free(text);
+  tc_tmpdir_path(tmp, "failed", out, sizeof out);
+  assert_int_equal(tc_plan_write_extra(&p, out, 0, NULL, NULL, extra_fails, NULL, &err), TC_EIO);
+  assert_string_equal(err.msg, "the caller's file failed");
+  assert_int_equal(tc_files_count(tmp->dir), 1); /* only "plan": no "failed", no staging left */
+  tc_plan_destroy(&p);
+  make_plan(0, "1MB", &p);
+  assert_int_equal(tc_plan_wiring_links(&p), TC_WIRING_SIMPLEX);
+  tc_plan_destroy(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sizes_grammar),
@@ -622,6 +667,7 @@ int main(void) {
       cmocka_unit_test(make_refusals),
       cmocka_unit_test_setup_teardown(write_and_read_back, setup, teardown),
       cmocka_unit_test_setup_teardown(occupied_empty_and_forced, setup, teardown),
+      cmocka_unit_test_setup_teardown(extra_files, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,3 +50,20 @@ int tc_cli_cluster_finish_a2a(const tc_cli_command *cmd, void *opts, tc_cli_clus
   }
   return TC_EXIT_OK;
 }
+
+int tc_cli_split_list(const char *text, char items[][256], int max) {
+  int n = 0, depth = 0;
+  size_t len = 0;
+  for (const char *c = text;; c++) {
+    if (*c == '\0' || (*c == ',' && depth == 0)) {
+      if (len == 0 || n == max) return -1;
+      items[n++][len] = '\0';
+      len = 0;
+      if (*c == '\0') return n;
+      continue;
+    }
+    depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+    if (len + 1 >= 256) return -1;
+    items[n][len++] = *c;
+  }
+}

@@ -86,4 +86,10 @@ int tc_cli_cluster_finish(const tc_cli_command *cmd, void *opts, tc_cli_cluster 
    elsewhere, `plan --fabric`): the three options together or not at all, then their values. */
 int tc_cli_cluster_finish_workload(const tc_cli_command *cmd, void *opts, tc_cli_cluster *c, int need_workload);
 
+/* --compare LIST: topology specs and algorithm names separated by commas outside
+   parentheses ("torus(8,8),ring" is two items), at most TC_CLI_MAX_LIST of them, each
+   shorter than 256 bytes. Returns how many, or -1 for an empty or too long item or list. */
+#define TC_CLI_MAX_LIST 16
+int tc_cli_split_list(const char *text, char items[][256], int max);
+
 #endif

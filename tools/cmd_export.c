@@ -14,7 +14,9 @@
 ** schedule that cannot meet the MSCCL runtime's limits). Errors are one line.
 */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -26,6 +28,7 @@
 #include "topocoll/sched_io.h"
 #include "topocoll/simgrid.h"
 #include "topocoll/spec.h"
+#include "topocoll/transform.h"
 
 void tc_cmd_export_help(void) {
   printf(
@@ -50,6 +53,11 @@ void tc_cmd_export_help(void) {
       "                    runtime itself takes the reduction from the NCCL call)\n"
       "  --max-steps N     steps per threadblock the runtime was built for (MSCCL_MAX_NUM_STEPS,\n"
       "                    default 64); longer threadblocks are spread over more channels\n"
+      "  --rank-map FILE   a plan's ranks.csv (rank -> node -> port): checked against the\n"
+      "                    schedule's topology (every port, peer and cable as its wiring), and\n"
+      "                    when its rank column was renumbered (to follow a hostfile), GPU r\n"
+      "                    runs the node FILE gives rank r (a relabelled schedule; switch-free\n"
+      "                    topologies)\n"
       "The message size the runtime is called with must be a multiple of nchunksperloop\n"
       "elements per rank (the file's algo attribute).\n"
       "\n"
@@ -68,6 +76,7 @@ void tc_cmd_export_help(void) {
 
 typedef struct export_options {
   const char *input, *format, *out, *name, *proto, *min_text, *max_text, *op, *steps_text, *bw_text, *alpha_text;
+  const char *rank_map;
   tc_msccl_options msccl; /* --format msccl: what the options convert to */
   double link_bw, alpha_s; /* --format simgrid */
 } export_options;
@@ -85,6 +94,7 @@ static const tc_cli_option export_table[] = {
      .hi = 1024},
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
     {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha_s)},
+    {.name = "--rank-map", .kind = TC_CLI_STRING, .text = AT(rank_map), .needs = "a ranks.csv file"},
 };
 static const tc_cli_command export_cli = {
     .name = "export", .help = tc_cmd_export_help, .options = export_table, .noptions = TC_CLI_COUNT(export_table),
@@ -111,6 +121,7 @@ static int parse_options(int argc, char **argv, export_options *o) {
                                    : o->max_text   ? "--max-bytes"
                                    : o->op         ? "--op"
                                    : o->steps_text ? "--max-steps"
+                                   : o->rank_map   ? "--rank-map"
                                                    : NULL);
   if (misplaced) return tc_cli_usage_error("export", "%s does not apply to --format %s", misplaced, o->format);
   return TC_EXIT_OK;
@@ -140,6 +151,57 @@ static int msccl_options(export_options *o) {
   return tc_cli_convert(&export_cli, o, "--min-bytes", "--max-bytes", "--max-steps", NULL);
 }
 
+/* The graph and schedule with node f[u] in place of u (f a permutation). */
+static int relabel(tc_schedule_doc *doc, const int32_t *f, tc_error *err) {
+  const tc_graph *g = doc->graph;
+  tc_graph_builder b;
+  tc_graph *g2 = NULL;
+  tc_schedule s2;
+  memset(&s2, 0, sizeof s2);
+  int rc = tc_graph_builder_init(&b, g->n, err);
+  if (!rc) rc = tc_graph_builder_reserve(&b, g->m, err);
+  for (int64_t a = 0; !rc && a < g->m; a++) rc = tc_graph_builder_add_arc(&b, f[g->src[a]], f[g->dst[a]], g->cap[a], err);
+  for (int32_t u = 0; !rc && u < g->n; u++) {
+    rc = tc_graph_builder_set_kind(&b, f[u], g->kind[u], err);
+    if (!rc && tc_graph_label(g, u)) rc = tc_graph_builder_set_label(&b, f[u], tc_graph_label(g, u), err);
+  }
+  if (rc) tc_graph_builder_destroy(&b);
+  else rc = tc_graph_builder_finish(&b, &g2, err);
+  if (!rc) rc = tc_schedule_relabel(g, &doc->sched, g2, f, &s2, err);
+  if (rc) {
+    tc_graph_destroy(g2);
+    return rc;
+  }
+  tc_graph_destroy(doc->graph);
+  tc_schedule_destroy(&doc->sched);
+  doc->graph = g2;
+  doc->sched = s2;
+  return TC_OK;
+}
+
+/* --rank-map: check the ranks.csv against the schedule's topology and, when its ranks were
+   renumbered, relabel so that rank r (compute node r of the relabelled graph) plays the node
+   the file gives it. Returns an exit code. */
+static int apply_rank_map(const char *path, tc_schedule_doc *doc) {
+  const tc_graph *g = doc->graph;
+  int32_t ranks = tc_rank_count(g), *node = malloc((size_t)(ranks ? ranks : 1) * sizeof *node);
+  int32_t *f = malloc((size_t)(g->n ? g->n : 1) * sizeof *f);
+  tc_error err;
+  tc_error_clear(&err);
+  int rc = !node || !f ? tc_error_set(&err, TC_ENOMEM, "out of memory") : tc_rank_ports_read(g, path, node, &err);
+  int identity = 1;
+  for (int32_t r = 0; !rc && r < ranks; r++) identity &= node[r] == r;
+  if (!rc && !identity && ranks != g->n)
+    rc = tc_error_set(&err, TC_EINPUT, "%s renumbers the ranks; that needs a topology without switches", path);
+  if (!rc && !identity) {
+    for (int32_t r = 0; r < ranks; r++) f[node[r]] = r;
+    rc = relabel(doc, f, &err);
+  }
+  free(node);
+  free(f);
+  return rc ? tc_cli_fail("export", &err) : TC_EXIT_OK;
+}
+
 static int export_msccl(export_options *o) {
   int status = msccl_options(o);
   if (status) return status;
@@ -159,6 +221,10 @@ static int export_msccl(export_options *o) {
   }
   tc_error err;
   tc_error_clear(&err);
+  if (o->rank_map && (status = apply_rank_map(o->rank_map, &doc))) {
+    tc_schedule_doc_destroy(&doc);
+    return status;
+  }
   tc_msccl_stats st;
   if (tc_msccl_export(doc.graph, &doc.sched, mo, o->out, &st, &err)) {
     tc_schedule_doc_destroy(&doc);

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -56,6 +57,11 @@ void tc_cmd_find_help(void) {
       "                    (--build does not imply --a2a: the MCF takes seconds to minutes per\n"
       "                    member from N = 256; from N = 128 a line per member goes to stderr)\n"
       "  --json            one JSON object instead of the table\n"
+      "  --compare LIST    alternatives you are deciding between, at your sizes (needs --alpha,\n"
+      "                    --link-bw, --size): topology specs and algorithm names, comma-\n"
+      "                    separated, e.g. 'torus(8,8)',biring: each on its own topology with\n"
+      "                    the fastest of every algorithm that runs there, measured on verified\n"
+      "                    schedules (with the workload, --json gives every member's time per size)\n"
       "  --sweep N1..N2    for every N in N1..N2 the member with the least predicted allreduce\n"
       "                    time, as CSV: n,spec,label,steps,tb_factor,time_s (needs --alpha,\n"
       "                    --link-bw and --size); an N that no topology reaches (e.g. odd N\n"
@@ -70,6 +76,9 @@ void tc_cmd_find_help(void) {
 typedef struct find_options {
   tc_cli_cluster cluster;
   const char *sweep_text;
+  const char *compare;
+  int32_t ncompare;
+  tc_plan_alternative *alt; /* --compare, measured before the frontier */
   int sweep_lo, sweep_hi;
   int build, json;
 } find_options;
@@ -80,6 +89,8 @@ static const tc_cli_option find_table[] = {
     {.name = "--sweep", .kind = TC_CLI_STRING, .text = offsetof(find_options, sweep_text)},
     {.name = "--build", .kind = TC_CLI_FLAG, .value = offsetof(find_options, build)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = offsetof(find_options, json)},
+    {.name = "--compare", .kind = TC_CLI_STRING, .text = offsetof(find_options, compare),
+     .needs = "a list of topologies or algorithms"},
 };
 static const tc_cli_command find_cli = {
     .name = "find", .help = tc_cmd_find_help, .options = find_table, .noptions = TC_CLI_COUNT(find_table),
@@ -114,6 +125,7 @@ static int check_options(find_options *o) {
   if (o->sweep_text) {
     if (c->nodes_text) return tc_cli_usage_error("find", "--sweep and --nodes exclude each other");
     if (o->build || o->json) return tc_cli_usage_error("find", "--sweep prints CSV; --build and --json do not apply");
+    if (o->compare) return tc_cli_usage_error("find", "--sweep prints CSV; --compare does not apply");
     if (c->a2a || c->a2a_size_text || c->a2a_weight_text || c->a2a_limit_text)
       return tc_cli_usage_error("find", "--sweep chooses by predicted allreduce time; the all-to-all options do "
                                 "not apply");
@@ -121,6 +133,8 @@ static int check_options(find_options *o) {
     return status ? status : tc_cli_cluster_finish(&find_cli, o, &o->cluster, 0, 1);
   }
   int status = tc_cli_cluster_finish(&find_cli, o, &o->cluster, 1, 0);
+  if (!status && o->compare && !o->cluster.has_workload)
+    return tc_cli_usage_error("find", "--compare compares times at your sizes: give --alpha, --link-bw and --size");
   return status ? status : tc_cli_cluster_finish_a2a(&find_cli, o, &o->cluster);
 }
 
@@ -195,7 +209,18 @@ static json_t *member_json(const tc_candidate *c, const tc_cli_cluster *cl) {
   json_object_set_new(o, "bidirectional", json_boolean(c->bidirectional));
   json_object_set_new(o, "reverse_symmetric",
                       c->reverse_symmetric < 0 ? json_null() : json_boolean(c->reverse_symmetric));
-  if (cl->has_workload) json_object_set_new(o, "time_s", json_real(tc_candidate_allreduce_time(c, &cl->workload)));
+  if (cl->has_workload) {
+    json_object_set_new(o, "time_s", json_real(tc_candidate_allreduce_time(c, &cl->workload)));
+    json_t *per = json_array();
+    for (int32_t i = 0; i < cl->workload.count; i++) {
+      tc_workload one = cl->workload;
+      one.count = 1;
+      one.bytes[0] = cl->workload.bytes[i];
+      one.weight[0] = 1;
+      json_array_append_new(per, json_real(tc_candidate_allreduce_time(c, &one)));
+    }
+    json_object_set_new(o, "time_s_per_size", per);
+  }
   json_object_set_new(o, "built", json_boolean(c->built));
   json_object_set_new(o, "verified", json_boolean(c->built && c->verified));
   if (c->built) {
@@ -248,6 +273,29 @@ static tc_rat bound_a2a_tb(const tc_frontier *f) {
   return tb;
 }
 
+/* --compare in JSON: per alternative its topology and, per size, the measured time of its
+   fastest verified allreduce, which algorithm and P (docs/formats.md, "find JSON"). */
+static json_t *compare_json(const find_options *o) {
+  json_t *list = json_array();
+  for (int32_t j = 0; j < o->ncompare; j++) {
+    const tc_plan_alternative *x = &o->alt[j];
+    json_t *a = json_object(), *t = json_array(), *algo = json_array(), *P = json_array();
+    for (int32_t i = 0; i < x->count; i++) {
+      json_array_append_new(t, json_real(x->time_s[i]));
+      json_array_append_new(algo, json_string(x->algorithm[i]));
+      json_array_append_new(P, json_integer(x->chunks[i]));
+    }
+    json_object_set_new(a, "item", json_string(x->item));
+    json_object_set_new(a, "topology", json_string(x->topology));
+    json_object_set_new(a, "time_s_per_size", t);
+    json_object_set_new(a, "algorithm_per_size", algo);
+    json_object_set_new(a, "chunks_per_size", P);
+    json_object_set_new(a, "time_s", json_real(x->expected_s));
+    json_array_append_new(list, a);
+  }
+  return list;
+}
+
 static void print_json(const tc_frontier *f, const find_options *o) {
   const tc_cli_cluster *cl = &o->cluster;
   json_t *root = json_object(), *members = json_array(), *bound = json_object();
@@ -274,6 +322,7 @@ static void print_json(const tc_frontier *f, const find_options *o) {
     json_object_set_new(root, "workload", workload_json(&cl->workload));
     json_object_set_new(root, "choice", json_integer(tc_frontier_choose(f, &cl->workload)));
   }
+  if (o->ncompare) json_object_set_new(root, "compare", compare_json(o));
   json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
   printf("\n");
   json_decref(root);
@@ -371,6 +420,28 @@ static void print_forest_notes(const tc_frontier *f) {
   }
 }
 
+/* --compare: one line per alternative (measured on verified schedules, unlike the
+   frontier's predicted times). */
+static void print_compare(const find_options *o) {
+  if (!o->ncompare) return;
+  printf("\nYour alternatives, each on its own topology with its fastest verified allreduce per size:\n");
+  for (int32_t j = 0; j < o->ncompare; j++) {
+    const tc_plan_alternative *x = &o->alt[j];
+    char t[64], sz[64];
+    tc_units_format_time(x->expected_s, 0, t, sizeof t);
+    printf("  %s%s%s: %s;", x->item, strcmp(x->item, x->topology) ? " on " : "",
+           strcmp(x->item, x->topology) ? x->topology : "", t);
+    for (int32_t i = 0; i < x->count; i++) {
+      tc_units_format_size((int64_t)o->cluster.workload.bytes[i], sz, sizeof sz);
+      tc_units_format_time(x->time_s[i], 0, t, sizeof t);
+      printf("%s %s %s (%s", i ? "," : "", sz, t, x->algorithm[i]);
+      if (x->chunks[i] > 1) printf(", P = %" PRId64, x->chunks[i]);
+      printf(")");
+    }
+    printf("\n");
+  }
+}
+
 static void print_table(const tc_frontier *f, const find_options *o) {
   int width = spec_width(f);
   int32_t chosen = o->cluster.has_workload ? tc_frontier_choose(f, &o->cluster.workload) : -1;
@@ -407,6 +478,7 @@ static void print_table(const tc_frontier *f, const find_options *o) {
            o->cluster.workload.a2a_weight, f->member[chosen].spec);
   else if (chosen >= 0)
     printf("\n* least predicted allreduce time 2(T_L + T_B) for the workload: %s\n", f->member[chosen].spec);
+  print_compare(o);
 }
 
 /* ---- the all-to-all column ---- */
@@ -478,6 +550,30 @@ static int run_sweep(const find_options *o) {
   return TC_EXIT_OK;
 }
 
+/* --compare: every alternative measured (tc_plan_compare) before the frontier, so a bad
+   item costs nothing. Returns an exit code; o->alt is the caller's to free. */
+static int measure_compare(find_options *o) {
+  char items[TC_CLI_MAX_LIST][256];
+  int n = tc_cli_split_list(o->compare, items, TC_CLI_MAX_LIST);
+  if (n < 0) return tc_cli_usage_error("find", "--compare: an empty or too long item in '%s'", o->compare);
+  o->alt = calloc((size_t)n, sizeof *o->alt);
+  if (!o->alt) return tc_cli_usage_error("find", "out of memory");
+  tc_error err;
+  tc_error_clear(&err);
+  for (int i = 0; i < n; i++) {
+    int rc = tc_plan_compare(items[i], o->cluster.nodes, o->cluster.degree, o->cluster.bidirectional,
+                             &o->cluster.workload, &o->alt[i], &err);
+    if (rc) {
+      free(o->alt);
+      o->alt = NULL;
+      tc_error_prefix(&err, "--compare %s", items[i]);
+      return tc_cli_fail("find", &err);
+    }
+  }
+  o->ncompare = n;
+  return TC_EXIT_OK;
+}
+
 int tc_cmd_find(int argc, char **argv) {
   find_options o;
   int status = parse_options(argc, argv, &o);
@@ -485,15 +581,21 @@ int tc_cmd_find(int argc, char **argv) {
   if (o.sweep_text) return run_sweep(&o);
   tc_error err;
   tc_error_clear(&err);
+  if (o.compare && (status = measure_compare(&o))) return status;
   tc_find_options fo = {o.cluster.nodes, o.cluster.degree, o.cluster.bidirectional, o.build};
   tc_frontier f;
-  if (tc_find(&fo, &f, &err)) return tc_cli_fail("find", &err);
+  if (tc_find(&fo, &f, &err)) {
+    free(o.alt);
+    return tc_cli_fail("find", &err);
+  }
   if (o.cluster.a2a && certify_a2a(&f, &o.cluster, &err)) {
     tc_frontier_destroy(&f);
+    free(o.alt);
     return tc_cli_fail("find", &err);
   }
   if (o.json) print_json(&f, &o);
   else print_table(&f, &o);
   tc_frontier_destroy(&f);
+  free(o.alt);
   return TC_EXIT_OK;
 }

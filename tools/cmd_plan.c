@@ -12,7 +12,9 @@
 ** verified in memory and written last, whole or not at all. Progress lines go to stderr
 ** only when it is a terminal, so scripts and tests see nothing but the result.
 */
+#include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,13 +22,16 @@
 #include "cli.h"
 #include "cli_cluster.h"
 #include "cli_options.h"
+#include "topocoll/fit.h"
 #include "topocoll/plan.h"
+#include "topocoll/rank_map.h"
 #include "topocoll/units.h"
 
 void tc_cmd_plan_help(void) {
   printf(
-      "usage: topocoll plan --nodes N --degree D --alpha TIME --link-bw BW --size SIZES\n"
-      "                     [--bidirectional] [--a2a-size M [--a2a-weight W] [--a2a-time-limit T]]\n"
+      "usage: topocoll plan --nodes N --degree D (--alpha TIME --link-bw BW | --calibration FILE)\n"
+      "                     --size SIZES [--links duplex|simplex] [--compare LIST]\n"
+      "                     [--a2a-size M [--a2a-weight W] [--a2a-time-limit T]]\n"
       "                     [--out DIR] [--force]\n"
       "       topocoll plan --fabric SPEC --alpha TIME --link-bw BW --size SIZES [--out DIR] [--force]\n"
       "\n"
@@ -35,11 +40,17 @@ void tc_cmd_plan_help(void) {
       "for the sizes, builds it and its allgather, reduce-scatter (paper 000 Thm 2, or\n"
       "Cor. 1.1 when the topology is not reverse-symmetric) and allreduce schedules, verifies\n"
       "every one, and writes into DIR:\n"
-      "  topology.json  topology.dot  wiring.csv\n"
+      "  topology.json  topology.dot  wiring.csv  ranks.csv (rank -> node -> port, beside the\n"
+      "                 wiring: what 'export --rank-map' checks)\n"
       "  allgather.json  reduce-scatter.json  allreduce.json   (schedule JSON; 'topocoll verify')\n"
       "  summary.md     the frontier table, the choice and why (time per size of every member),\n"
       "                 and the predicted allreduce time per size against the ring and the\n"
-      "                 double binary tree on the same N and D (from their verified schedules)\n"
+      "                 double binary tree on the same N and D (from their verified schedules);\n"
+      "                 the cabling and what the other one would gain, your --compare\n"
+      "                 alternatives, and resilience: the worst and typical allreduce after any\n"
+      "                 single link failure (BFB re-synthesized and verified on the degraded\n"
+      "                 topology; one failure per symmetry class, at most 16, under a second at\n"
+      "                 256 nodes)\n"
       "With --a2a-size M the job also runs all-to-alls (every node sends M bytes): every\n"
       "member's all-to-all MCF is certified (paper 000 App. A.5, paper 003), the choice\n"
       "minimises the allreduce time plus W all-to-all times, and DIR also gets\n"
@@ -50,7 +61,7 @@ void tc_cmd_plan_help(void) {
       "'file(cluster.json)' or any topology) there is no search: the plan builds ForestColl's\n"
       "allgather, reduce-scatter and allreduce (pipelined at the P of 1, 2, 4, ..., 64 fastest\n"
       "at the largest size) and, when the graph has no switch, BFB's, verifies them and writes\n"
-      "  topology.json  topology.dot  wiring.csv  forest.json (the allreduce forest)\n"
+      "  topology.json  topology.dot  wiring.csv  ranks.csv  forest.json (the allreduce forest)\n"
       "  allgather-forestcoll.json  reduce-scatter-forestcoll.json  allreduce-forestcoll.json\n"
       "  allgather-bfb.json  reduce-scatter-bfb.json  allreduce-bfb.json   (switch-free only)\n"
       "  summary.md     what was built, the optimum and its bottleneck cut, the allreduce time\n"
@@ -62,10 +73,25 @@ void tc_cmd_plan_help(void) {
       "  --nodes N         number of nodes (>= 2)\n"
       "  --degree D        ports per node (>= 1)\n"
       "  --alpha TIME      per-step latency, e.g. 10us\n"
+      "  --calibration FILE  alpha and the link bandwidth fitted from measured times\n"
+      "                    ('topocoll run --calibration-out FILE'), instead of --alpha and\n"
+      "                    --link-bw\n"
       "  --link-bw BW      bandwidth of one link, e.g. 25Gbps\n"
       "  --size SIZES      allreduce size, e.g. 1MB, or a weighted list of sizes such as DDP\n"
       "                    bucket sizes: 1MB:3,64MB:1 (size:weight; a missing weight is 1)\n"
-      "  --bidirectional   only topologies whose links come in opposite pairs\n"
+      "  --links duplex|simplex  the cabling (default duplex): duplex cables carry both\n"
+      "                    directions of a link on one port of each end, so only topologies\n"
+      "                    whose links come in opposite pairs are searched and wiring.csv has\n"
+      "                    one duplex row per link; simplex fibres (patch-panel optics) allow\n"
+      "                    any topology, one simplex row per arc. summary.md and the report\n"
+      "                    say what the other choice would gain (the finder's prediction)\n"
+      "  --bidirectional   the same as --links duplex\n"
+      "  --compare LIST    alternatives you are deciding between, beside the choice at your\n"
+      "                    sizes: topology specs and algorithm names, comma-separated, e.g.\n"
+      "                    'torus(8,8)',biring: a spec (N nodes, at most D ports) with the fastest\n"
+      "                    of every algorithm that runs on it, an algorithm on its own topology\n"
+      "                    for the cluster; every schedule verified (summary.md, 'Your\n"
+      "                    alternatives', and one line each in the report)\n"
       "  --a2a-size M      all-to-alls of M bytes per node in the workload (see above)\n"
       "  --a2a-weight W    all-to-alls per allreduce (default 1; a positive number)\n"
       "  --a2a-time-limit T  per member's MCF certification (default 60s), then the\n"
@@ -83,6 +109,10 @@ typedef struct plan_options {
   tc_cli_cluster cluster;
   const char *fabric;
   const char *out;
+  const char *links;
+  const char *compare;
+  const char *calibration;
+  tc_calibration cal;
   char default_out[64];
   int force;
 } plan_options;
@@ -93,6 +123,11 @@ static const tc_cli_option plan_table[] = {
     {.name = "--fabric", .kind = TC_CLI_STRING, .text = offsetof(plan_options, fabric), .needs = "a fabric spec"},
     {.name = "--out", .kind = TC_CLI_PATH, .text = offsetof(plan_options, out), .needs = "a directory"},
     {.name = "--force", .kind = TC_CLI_FLAG, .value = offsetof(plan_options, force)},
+    {.name = "--links", .kind = TC_CLI_STRING, .text = offsetof(plan_options, links), .needs = "duplex or simplex"},
+    {.name = "--calibration", .kind = TC_CLI_STRING, .text = offsetof(plan_options, calibration),
+     .needs = "a calibration file"},
+    {.name = "--compare", .kind = TC_CLI_STRING, .text = offsetof(plan_options, compare),
+     .needs = "a list of topologies or algorithms"},
 };
 static const tc_cli_command plan_cli = {
     .name = "plan", .help = tc_cmd_plan_help, .options = plan_table, .noptions = TC_CLI_COUNT(plan_table),
@@ -103,16 +138,58 @@ static int finish_fabric(plan_options *o) {
   const tc_cli_cluster *c = &o->cluster;
   const char *clash = c->nodes_text ? "--nodes" : c->degree_text ? "--degree" : c->bidirectional ? "--bidirectional"
                      : c->a2a_size_text ? "--a2a-size" : c->a2a_weight_text ? "--a2a-weight"
-                     : c->a2a_limit_text ? "--a2a-time-limit" : c->a2a ? "--a2a" : NULL;
+                     : c->a2a_limit_text ? "--a2a-time-limit" : c->a2a ? "--a2a" : o->links ? "--links"
+                     : o->compare ? "--compare" : NULL;
   if (clash)
     return tc_cli_usage_error("plan", "--fabric takes the cluster from the fabric; %s does not apply to it", clash);
   if (!*o->fabric) return tc_cli_usage_error("plan", "--fabric needs a fabric spec");
   return tc_cli_cluster_finish_workload(&plan_cli, o, &o->cluster, 1);
 }
 
+/* --links: duplex (the default, and what --bidirectional asks for) or simplex. */
+static int finish_links(plan_options *o) {
+  if (!o->links) {
+    o->cluster.bidirectional = 1;
+    return TC_EXIT_OK;
+  }
+  if (strcmp(o->links, "duplex") && strcmp(o->links, "simplex"))
+    return tc_cli_usage_error("plan", "--links expects duplex or simplex, got '%s'", o->links);
+  if (!strcmp(o->links, "simplex") && o->cluster.bidirectional)
+    return tc_cli_usage_error("plan", "--bidirectional is --links duplex; it contradicts --links simplex");
+  o->cluster.bidirectional = !strcmp(o->links, "duplex");
+  return TC_EXIT_OK;
+}
+
+/* --calibration FILE (run --calibration-out) gives alpha and the link bandwidth: the two
+   options stand in with placeholders through the cluster checks, then take the file's. */
+static int start_calibration(plan_options *o) {
+  if (o->cluster.alpha_text || o->cluster.bw_text)
+    return tc_cli_usage_error("plan", "--calibration gives alpha and the link bandwidth; %s does not apply beside it",
+                              o->cluster.alpha_text ? "--alpha" : "--link-bw");
+  if (!o->cluster.size_text)
+    return tc_cli_usage_error("plan", "--calibration gives alpha and the link bandwidth; give the sizes with --size");
+  o->cluster.alpha_text = "0s";
+  o->cluster.bw_text = "1GBps";
+  return TC_EXIT_OK;
+}
+
+static int finish_calibration(plan_options *o) {
+  tc_error err;
+  tc_error_clear(&err);
+  if (tc_calibration_read(o->calibration, &o->cal, &err)) {
+    if (err.code == TC_EIO) err.code = TC_EINPUT; /* a file the user named and we cannot read */
+    return tc_cli_fail("plan", &err);
+  }
+  o->cluster.workload.alpha_s = o->cal.alpha_s;
+  o->cluster.workload.link_bw = o->cal.link_bw;
+  return TC_EXIT_OK;
+}
+
 static int parse_options(int argc, char **argv, plan_options *o) {
   memset(o, 0, sizeof *o);
   int status = tc_cli_parse(&plan_cli, argc, argv, o);
+  if (!status && o->calibration) status = start_calibration(o);
+  if (!status && !o->fabric) status = finish_links(o);
   if (!status) status = o->fabric ? finish_fabric(o) : tc_cli_cluster_finish(&plan_cli, o, &o->cluster, 1, 1);
   if (!status && !o->fabric) {
     if (o->cluster.a2a && !o->cluster.a2a_size_text && !o->cluster.a2a_limit_text)
@@ -121,6 +198,7 @@ static int parse_options(int argc, char **argv, plan_options *o) {
       return tc_cli_usage_error("plan", "--a2a-time-limit needs --a2a-size");
     status = tc_cli_cluster_finish_a2a(&plan_cli, o, &o->cluster);
   }
+  if (!status && o->calibration) status = finish_calibration(o);
   if (status) return status;
   if (!o->out && o->fabric) {
     o->out = "plan-fabric";
@@ -152,9 +230,69 @@ static void print_fabric_result(const tc_plan *p, const char *dir) {
   printf("optimum      allreduce algbw %.6g GB/s (ForestColl; bottleneck cuts in summary.md)\n",
          tc_rat_to_double(f->algbw) * w->link_bw * 1e-9);
   printf("allreduce    expected time %s (verified schedules; the choice per size in summary.md)\n", t);
-  printf("written      %s: topology.json topology.dot wiring.csv forest.json allgather-forestcoll.json "
+  printf("written      %s: topology.json topology.dot wiring.csv ranks.csv forest.json allgather-forestcoll.json "
          "reduce-scatter-forestcoll.json allreduce-forestcoll.json%s summary.md\n", dir,
          p->has_member ? " allgather-bfb.json reduce-scatter-bfb.json allreduce-bfb.json" : "");
+}
+
+static void print_alternatives(const tc_plan *p) {
+  double ours = 0, wsum = 0;
+  for (int32_t i = 0; i < p->workload.count; i++) {
+    ours += p->workload.weight[i] * tc_plan_allreduce_at(p, p->workload.bytes[i], NULL, NULL);
+    wsum += p->workload.weight[i];
+  }
+  ours /= wsum;
+  for (int32_t j = 0; j < p->ncompare; j++) {
+    char t[64];
+    tc_units_format_time(p->compare[j].expected_s, 0, t, sizeof t);
+    const tc_plan_alternative *x = &p->compare[j];
+    int other = strcmp(x->item, x->topology) != 0;
+    printf("compare      %s%s%s: expected allreduce time %s, %.2fx the choice's (verified schedules)\n", x->item,
+           other ? " on " : "", other ? x->topology : "", t, x->expected_s / ours);
+  }
+}
+
+/* One line: the cabling, and what the other one would gain (summary.md has the detail). */
+static void print_links(const tc_plan *p) {
+  int duplex = p->find.bidirectional;
+  printf("cabling      %s: %lld %s", duplex ? "duplex" : "simplex", (long long)(duplex ? p->graph->m / 2 : p->graph->m),
+         duplex ? "cables" : "fibres");
+  if (!p->other_links_found) {
+    printf("; %s links are not possible here\n", duplex ? "simplex" : "duplex");
+    return;
+  }
+  double ours = tc_candidate_allreduce_time(&p->frontier.member[p->chosen], &p->workload);
+  double theirs = tc_candidate_allreduce_time(&p->other_links, &p->workload);
+  printf("; %s would choose ", duplex ? "simplex fibres" : "duplex cables");
+  if (!strcmp(p->other_links.spec, p->spec)) {
+    printf("the same topology\n");
+    return;
+  }
+  printf("%s: ", p->other_links.spec);
+  if (theirs == ours) printf("the same expected allreduce time (predicted)\n");
+  else printf("expected allreduce time %.1f %% %s (predicted)\n", 100 * fabs(theirs - ours) / ours,
+              theirs < ours ? "less" : "more");
+}
+
+/* One line: the worst and typical single link failure (summary.md has the table). */
+static void print_resilience(const tc_plan *p) {
+  const tc_plan_resilience *r = &p->resilience;
+  if (!r->done || !r->worst.links) return;
+  double ours = 0, wsum = 0;
+  for (int32_t i = 0; i < p->workload.count; i++) {
+    ours += p->workload.weight[i] * tc_plan_time(p, p->workload.bytes[i]);
+    wsum += p->workload.weight[i];
+  }
+  ours /= wsum;
+  char w[64], t[64], tw[64], tt[64];
+  tc_rat_format(r->worst.tau, w, (int)sizeof w);
+  tc_rat_format(r->typical.tau, t, (int)sizeof t);
+  tc_units_format_time(r->worst.expected_s, 0, tw, sizeof tw);
+  tc_units_format_time(r->typical.expected_s, 0, tt, sizeof tt);
+  printf("resilience   one failed link of %lld: worst %d steps, T_B factor %s, %s (%.2fx); typical %d steps, T_B "
+         "factor %s, %s (%.2fx)%s (BFB re-synthesized, verified)\n",
+         (long long)r->links, r->worst.steps, w, tw, r->worst.expected_s / ours, r->typical.steps, t, tt,
+         r->typical.expected_s / ours, r->disconnecting ? "; some failures disconnect" : "");
 }
 
 static void print_result(const tc_plan *p, const char *dir) {
@@ -180,9 +318,53 @@ static void print_result(const tc_plan *p, const char *dir) {
            "fluid optimum %s at the certified f)\n",
            a->name, a->steps, (long long)a->tau.num, (long long)a->tau.den, ta, w->a2a_bytes, tf);
   }
-  printf("written      %s: topology.json topology.dot wiring.csv allgather.json reduce-scatter.json "
+  print_links(p);
+  print_alternatives(p);
+  print_resilience(p);
+  printf("written      %s: topology.json topology.dot wiring.csv ranks.csv allgather.json reduce-scatter.json "
          "allreduce.json%s%s summary.md\n", dir, p->has_a2a ? " alltoall.json" : "",
          p->has_a2a_routing ? " alltoall.routes" : "");
+}
+
+/* The alternatives of --compare, measured before the plan so a bad item costs nothing;
+   *out (malloc'd) and *count. Returns an exit code. */
+static int measure_alternatives(const plan_options *o, tc_plan_alternative **out, int32_t *count) {
+  char items[TC_CLI_MAX_LIST][256];
+  int n = tc_cli_split_list(o->compare, items, TC_CLI_MAX_LIST);
+  if (n < 0) return tc_cli_usage_error("plan", "--compare: an empty or too long item in '%s'", o->compare);
+  tc_plan_alternative *v = calloc((size_t)n, sizeof *v);
+  if (!v) return tc_cli_usage_error("plan", "out of memory");
+  tc_error err;
+  tc_error_clear(&err);
+  for (int i = 0; i < n; i++) {
+    int rc = tc_plan_compare(items[i], o->cluster.nodes, o->cluster.degree, o->cluster.bidirectional,
+                             &o->cluster.workload, &v[i], &err);
+    if (rc) {
+      free(v);
+      tc_error_prefix(&err, "--compare %s", items[i]);
+      return tc_cli_fail("plan", &err);
+    }
+  }
+  *out = v;
+  *count = n;
+  return TC_EXIT_OK;
+}
+
+static void print_calibration(const plan_options *o) {
+  if (!o->calibration) return;
+  char t[64];
+  tc_units_format_time(o->cal.alpha_s, 0, t, sizeof t);
+  printf("calibration  alpha %s, link bandwidth %.6g Gbit/s from %s (fitted to %d sizes, largest error %.1f %%)\n", t,
+         o->cal.link_bw * 8e-9, o->calibration, (int)o->cal.sizes, 100 * o->cal.max_rel_err);
+}
+
+/* ranks.csv beside wiring.csv (rank_map.h), into the plan's staging directory. */
+static int write_ranks(const tc_plan *p, const char *dir, void *ctx, tc_error *err) {
+  (void)ctx;
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s/ranks.csv", dir) >= (int)sizeof path)
+    return tc_error_set(err, TC_EINPUT, "output directory name too long");
+  return tc_rank_ports_write(p->graph, tc_plan_wiring_links(p), path, err);
 }
 
 int tc_cmd_plan(int argc, char **argv) {
@@ -194,12 +376,21 @@ int tc_cmd_plan(int argc, char **argv) {
   if (tc_plan_check_dir(o.out, o.force, &err)) return tc_cli_fail("plan", &err);
   tc_find_options fo = {o.cluster.nodes, o.cluster.degree, o.cluster.bidirectional, 0};
   tc_plan_progress progress = isatty(STDERR_FILENO) ? show_progress : NULL;
+  tc_plan_alternative *alts = NULL;
+  int32_t nalts = 0;
+  if (o.compare && (status = measure_alternatives(&o, &alts, &nalts))) return status;
   tc_plan p;
   int rc = o.fabric ? tc_plan_fabric_make(o.fabric, &o.cluster.workload, progress, NULL, &p, &err)
                     : tc_plan_make(&fo, &o.cluster.workload, progress, NULL, &p, &err);
-  if (rc) return tc_cli_fail("plan", &err);
-  if (tc_plan_write(&p, o.out, o.force, progress, NULL, &err)) status = tc_cli_fail("plan", &err);
-  else if (p.fabric) print_fabric_result(&p, o.out);
+  if (rc) {
+    free(alts);
+    return tc_cli_fail("plan", &err);
+  }
+  p.compare = alts;
+  p.ncompare = nalts;
+  if (tc_plan_write_extra(&p, o.out, o.force, progress, NULL, write_ranks, NULL, &err))
+    status = tc_cli_fail("plan", &err);
+  else if (print_calibration(&o), p.fabric) print_fabric_result(&p, o.out);
   else print_result(&p, o.out);
   tc_plan_destroy(&p);
   return status;

@@ -37,6 +37,8 @@
 #include "cli_options.h"
 #include "exec_client.h"
 #include "launch.h"
+#include "run_calibration.h"
+#include "topocoll/output.h"
 #include "topocoll/program.h"
 #include "topocoll/rank_map.h"
 #include "topocoll/sched_io.h"
@@ -75,6 +77,9 @@ void tc_cmd_run_help(void) {
       "  --timeout TIME  kill mpirun and every rank after TIME, e.g. 90s or 1.5s (a bare number\n"
       "                  is seconds); default 600s\n"
       "  --mpirun-args \"ARGS\"  extra mpirun options, split on spaces, e.g. \"-x OMP_NUM_THREADS=1\"\n"
+      "  --calibration-out FILE  fit alpha and the link bandwidth to the measured times (the\n"
+      "                  schedule's own T_L and T_B, paper 000 App. A.2) and write them for\n"
+      "                  'topocoll plan --calibration FILE' (docs/formats.md)\n"
       "  --json          {\"verified\": bool, \"np\": N, \"results\": [{\"size_bytes\", \"time_s\",\n"
       "                  \"mpi_time_s\", ...}], ...} instead of the table\n"
       TC_CLI_MAX_MEMORY_HELP
@@ -92,7 +97,7 @@ void tc_cmd_run_help(void) {
 
 typedef struct run_options {
   const char *file, *np_text, *sizes_text, *dtype_text, *op_text, *iters_text, *warmup_text, *timeout_text;
-  const char *mpirun_args;
+  const char *mpirun_args, *calibration_out;
   int inplace, json;
   int np; /* 0 when not given */
   int iters, warmup;
@@ -121,6 +126,7 @@ static const tc_cli_option run_table[] = {
     {.name = "--mpirun-args", .kind = TC_CLI_STRING, .text = AT(mpirun_args)},
     {.name = "--inplace", .kind = TC_CLI_FLAG, .value = AT(inplace)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
+    {.name = "--calibration-out", .kind = TC_CLI_PATH, .text = AT(calibration_out)},
 };
 static const tc_cli_command run_cli = {
     .name = "run", .help = tc_cmd_run_help, .options = run_table, .noptions = TC_CLI_COUNT(run_table),
@@ -419,6 +425,13 @@ static int absolute_path(const char *file, char *out, size_t size) {
   return TC_EXIT_OK;
 }
 
+/* A --calibration-out target no writer accepts is refused before anything runs. */
+static int check_calibration_out(const run_options *o) {
+  tc_error err;
+  tc_error_clear(&err);
+  return o->calibration_out && tc_output_check(o->calibration_out, &err) ? tc_cli_fail("run", &err) : TC_EXIT_OK;
+}
+
 int tc_cmd_run(int argc, char **argv) {
   run_options o;
   int status = parse_options(argc, argv, &o);
@@ -433,7 +446,9 @@ int tc_cmd_run(int argc, char **argv) {
   tc_launch_result res;
   memset(&res, 0, sizeof res);
   tc_exec_result *results = NULL;
-  if ((status = check_schedule(&o, &doc)) || (status = locate_programs(mpirun, exec, sizeof mpirun))) goto out;
+  if ((status = check_calibration_out(&o)) || (status = check_schedule(&o, &doc)) ||
+      (status = locate_programs(mpirun, exec, sizeof mpirun)))
+    goto out;
   if ((status = absolute_path(o.file, plan, sizeof plan))) goto out;
   build_command(&o, mpirun, exec, plan, &cmd);
   results = calloc((size_t)o.sizes.count, sizeof *results);
@@ -459,6 +474,8 @@ int tc_cmd_run(int argc, char **argv) {
                                   : "the result differs from MPI's own collective";
     tc_cli_error("run", "%d of %d sizes not verified (first: %s: %s)", bad, o.sizes.count, sz, why);
     status = TC_EXIT_FAIL;
+  } else if (o.calibration_out) {
+    status = tc_run_write_calibration(o.calibration_out, &doc, results, o.sizes.count, o.file, o.json);
   }
 out:
   free(results);

@@ -89,6 +89,10 @@ void tc_cmd_sched_help(void) {
       "                  --steps hops)\n"
       "  --time-limit T  alltoall mcf, pmcf, mcf-extp, ilp-*: a limit per LP or MIP solve, e.g.\n"
       "                  30s (ILPs: 60s by default; the best single-path choice found by then)\n"
+      "  --without-links LIST  a degraded cluster: SPEC without the links u-v of LIST (e.g.\n"
+      "                  0-1,5-6; a duplex pair when SPEC is bidirectional, else the arc u->v;\n"
+      "                  at most 32), i.e. the topology 'without(SPEC,0,1,5,6)', which the\n"
+      "                  report and the schedule file name; refused when it disconnects\n"
       "  --json          one JSON object instead of the text report\n"
       "  --list          the algorithms, one a line: name, collectives, topology, summary\n"
       TC_CLI_MAX_MEMORY_HELP
@@ -115,7 +119,8 @@ static void list_algorithms(void) {
 typedef struct sched_options {
   const char *spec, *coll_text, *algo, *root_text, *src_text, *dst_text, *chunks_text, *alpha_text, *bw_text,
       *size_text, *out;
-  const char *routes, *routes_out, *steps_text, *paths_text, *time_limit_text;
+  const char *routes, *routes_out, *steps_text, *paths_text, *time_limit_text, *without;
+  char degraded[4096]; /* --without-links: "without(SPEC,u1,v1,...)", then the spec used */
   int json, steps;
   double time_limit;
   tc_a2a_path_set paths;
@@ -145,6 +150,7 @@ static const tc_cli_option sched_table[] = {
     {.name = "--paths", .kind = TC_CLI_STRING, .text = AT(paths_text)},
     {.name = "--time-limit", .kind = TC_CLI_TIME, .text = AT(time_limit_text), .value = AT(time_limit)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
+    {.name = "--without-links", .kind = TC_CLI_STRING, .text = AT(without), .needs = "links u-v,u-v,..."},
     {.name = "--list", .kind = TC_CLI_ACTION, .action = list_algorithms},
 };
 static const tc_cli_command sched_cli = {
@@ -205,12 +211,43 @@ static int check_options(sched_options *o) {
   return status;
 }
 
+/* --without-links "u-v,u-v,...": the spec becomes without(SPEC,u,v,...) (expand.h), which
+   rebuilds the degraded topology wherever the schedule file goes. */
+static int degrade_spec(sched_options *o) {
+  int at = snprintf(o->degraded, sizeof o->degraded, "without(%s", o->spec), links = 0;
+  const char *p = o->without;
+  for (;;) {
+    char *end;
+    long long u = strtoll(p, &end, 10), v = -1;
+    int ok = end != p && *p >= '0' && *p <= '9' && *end == '-';
+    if (ok) {
+      p = end + 1;
+      v = strtoll(p, &end, 10);
+      ok = end != p && *p >= '0' && *p <= '9' && (*end == ',' || *end == '\0');
+    }
+    if (!ok)
+      return tc_cli_usage_error("sched", "--without-links expects links u-v separated by commas (e.g. 0-1,5-6), "
+                                "got '%s'", o->without);
+    if (++links > 32) return tc_cli_usage_error("sched", "--without-links: at most 32 links");
+    at += snprintf(o->degraded + at, sizeof o->degraded - (size_t)(at < (int)sizeof o->degraded ? at : 0),
+                   ",%lld,%lld", u, v);
+    if (*end == '\0') break;
+    p = end + 1;
+  }
+  if (at + 2 > (int)sizeof o->degraded) return tc_cli_usage_error("sched", "--without-links: the spec is too long");
+  strcat(o->degraded, ")");
+  o->spec = o->degraded;
+  return TC_EXIT_OK;
+}
+
 static int parse_options(int argc, char **argv, sched_options *o) {
   memset(o, 0, sizeof *o);
   o->alpha_s = o->link_bw = o->copy_bw = -1; /* not given */
   o->size_bytes = -1;
   int status = tc_cli_parse(&sched_cli, argc, argv, o);
-  return status ? status : check_options(o);
+  if (!status) status = check_options(o);
+  if (!status && o->without) status = degrade_spec(o);
+  return status;
 }
 
 /* ---- the command ---- */

@@ -9,6 +9,11 @@
 **   Cartesian product      node (u1,u2) = u1*N2 + u2 (Def. 3).
 **   Cartesian power G^□n   iterated product, coordinates most significant first.
 **   bidirectional closure  G ∪ G^T (A.6): every arc plus its reverse.
+**   without links          G with failed links removed: ends = u1, v1, u2, v2, ... (count
+**                          numbers); in a bidirectional graph each pair removes one opposite
+**                          arc pair (a duplex cable), otherwise — or with arcs_only, a
+**                          cluster cabled with simplex fibres — the arc u -> v alone. A link named more often than it exists, and a graph left
+**                          not strongly connected, are TC_EINPUT.
 */
 #ifndef TOPOCOLL_EXPAND_H
 #define TOPOCOLL_EXPAND_H
@@ -24,5 +29,7 @@ TC_API int tc_graph_degree_expand(const tc_graph *g, int64_t n, tc_graph **out, 
 TC_API int tc_graph_product(const tc_graph *g1, const tc_graph *g2, tc_graph **out, tc_error *err);
 TC_API int tc_graph_power(const tc_graph *g, int64_t k, tc_graph **out, tc_error *err);
 TC_API int tc_graph_bidir_closure(const tc_graph *g, tc_graph **out, tc_error *err);
+TC_API int tc_graph_without_links(const tc_graph *g, const int64_t *ends, int count, int arcs_only, tc_graph **out,
+                                  tc_error *err);
 
 #endif

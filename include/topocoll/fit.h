@@ -32,6 +32,8 @@
 #include "topocoll/cost.h"
 #include "topocoll/error.h"
 
+#include <stdint.h>
+
 typedef struct tc_fit_line {
   double a; /* intercept */
   double b; /* slope */
@@ -52,5 +54,26 @@ typedef struct tc_cost_fit {
 TC_API int tc_fit_cost_model(const tc_cost *c, double alpha_s, double link_bw, const double *bytes,
                              const double *times,
                              int n, tc_cost_fit *out, tc_error *err);
+
+/* A calibration (issue #14 §8): α and the link bandwidth fitted from one schedule's measured
+   times (tc_fit_cost_model's line: α = a/steps, link_bw = 1/((b/tau)·degree)), written by
+   `run --calibration-out FILE` and read by `plan --calibration FILE` (docs/formats.md,
+   "Calibration file"). tc_calibration_fit refuses (TC_EINPUT) times that fit a negative α
+   or a bandwidth that is not positive, naming the value; max_rel_err is the fitted model's
+   largest relative error against the times. The writer replaces the file atomically; the
+   reader is strict (format "topocoll-calibration", version 1, alpha_s >= 0 and
+   link_bw_Bps > 0 finite, no unknown keys) and names the file and key of a problem. */
+typedef struct tc_calibration {
+  double alpha_s;     /* fitted per-step latency (s) */
+  double link_bw;     /* fitted bandwidth of one link (bytes/s) */
+  double max_rel_err; /* of the fitted model against the times */
+  int32_t sizes;      /* measurements fitted */
+} tc_calibration;
+
+TC_API int tc_calibration_fit(const tc_cost *c, const double *bytes, const double *times, int n,
+                              tc_calibration *out, tc_error *err);
+/* `source` (may be NULL) says what was measured, e.g. "run plan-16/allreduce.json". */
+TC_API int tc_calibration_write(const tc_calibration *cal, const char *source, const char *path, tc_error *err);
+TC_API int tc_calibration_read(const char *path, tc_calibration *out, tc_error *err);
 
 #endif

@@ -30,6 +30,25 @@ TC_API int tc_graph_write_dot(const tc_graph *g, const char *name, const char *p
    port p of u and port q of v; arcs of unidirectional graphs are simplex fibres from the
    transmit side of u's port p to the receive side of v's port q. */
 TC_API int tc_graph_write_wiring(const tc_graph *g, const char *path, tc_error *err);
+/* How a wiring plan cables the links: TC_WIRING_AUTO as tc_graph_write_wiring (duplex
+   cables for a bidirectional graph, else simplex fibres); TC_WIRING_DUPLEX one duplex cable
+   per opposite arc pair (a graph that is not bidirectional is TC_EINPUT); TC_WIRING_SIMPLEX
+   one simplex fibre per arc, even when the arcs pair up (patch-panel optics). */
+typedef enum { TC_WIRING_AUTO, TC_WIRING_DUPLEX, TC_WIRING_SIMPLEX } tc_wiring_links;
+TC_API int tc_graph_write_wiring_as(const tc_graph *g, tc_wiring_links links, const char *path, tc_error *err);
+/* The cables of that wiring plan, in row order (the one home of its port numbering, which
+   the plan's ranks.csv shares, rank_map.h): *out is malloc'ed (*count entries). */
+typedef struct tc_cable {
+  int64_t cable;      /* row number */
+  const char *kind;   /* "duplex", "loopback" or "simplex" */
+  int32_t u;          /* from node ... */
+  int64_t u_port;     /* ... and port (the transmit side for simplex) */
+  int32_t v;          /* to node ... */
+  int64_t v_port;     /* ... and port (the receive side for simplex) */
+  int64_t capacity;
+} tc_cable;
+TC_API int tc_graph_wiring_cables(const tc_graph *g, tc_wiring_links links, tc_cable **out, int64_t *count,
+                                  tc_error *err);
 
 /* Read by extension: .json -> JSON, anything else -> edge list. */
 TC_API int tc_graph_read_file(const char *path, tc_graph **out, tc_error *err);

@@ -9,7 +9,13 @@
 **
 **   topology.json        the graph (graph JSON, readable back with file(...))
 **   topology.dot         a Graphviz drawing
-**   wiring.csv           the cabling plan (node, port -> node, port)
+**   wiring.csv           the cabling plan (node, port -> node, port): duplex cables when
+**                        find.bidirectional, else simplex fibres (graph_io.h, tc_wiring_links);
+**                        summary.md also gives the other cabling's predicted choice
+**   ranks.csv            (written by the caller through tc_plan_write_extra: the CLI)
+**                        rank -> node -> port: per end of every cable, the rank playing
+**                        the node and the peer (rank_map.h, tc_rank_ports_write, a later
+**                        layer), in wiring.csv's numbering; export --rank-map checks it
 **   allgather.json       the chosen member's allgather (schedule JSON, sched_io.h)
 **   reduce-scatter.json  Theorem 2 on the allgather when G ≅ G^T, else Corollary 1.1 (the
 **                        reverse of the BFB allgather on G^T), paper 000 App. B
@@ -72,6 +78,7 @@
 #include "topocoll/find.h"
 #include "topocoll/forest.h"
 #include "topocoll/graph.h"
+#include "topocoll/graph_io.h"
 #include "topocoll/sched.h"
 
 /* One baseline measured on the same N and d: its allreduce schedule was built by
@@ -131,6 +138,34 @@ typedef struct tc_plan_forestcoll {
 /* The all-to-all schedules a plan tries, at most. */
 #define TC_PLAN_MAX_A2A 3
 
+/* Resilience (issue #14 §8): the chosen topology after any single link failure — a duplex
+   pair when the graph is bidirectional, else an arc (tc_graph_without_links). Failures the
+   automorphism group maps onto each other cost the same, so one link per class is failed,
+   its allreduce re-synthesized by BFB on the degraded graph, verified and costed
+   (tc_collective_build); at most TC_PLAN_RESILIENCE_MAX_CLASSES classes are built (a
+   spread sample, said so, beyond that: each takes 0.2 s at 256 nodes). Worst and typical
+   (the median over links, each class weighing its links) are by expected workload time. */
+#define TC_PLAN_RESILIENCE_MAX_CLASSES 16
+typedef struct tc_plan_failure {
+  int32_t u, v;          /* the failed link u-v (a representative of its class) */
+  int64_t links;         /* links in its class */
+  int disconnects;       /* 1: the cluster falls apart (no allreduce; the costs are unset) */
+  int32_t steps;         /* the degraded allreduce's T_L / α */
+  tc_rat tau;            /* its T_B / (M/B) */
+  int64_t degree;        /* node bandwidth it uses, in links */
+  double expected_s;     /* its expected allreduce time over the workload */
+} tc_plan_failure;
+
+typedef struct tc_plan_resilience {
+  int done;              /* 0: not evaluated, note says why */
+  char note[TC_ERRMSG_MAX];
+  int64_t links;         /* links of the chosen topology */
+  int32_t classes;       /* link classes under the automorphisms found */
+  int32_t evaluated;     /* classes built: all, or TC_PLAN_RESILIENCE_MAX_CLASSES of them */
+  int64_t disconnecting; /* links (of the evaluated classes) whose failure disconnects */
+  tc_plan_failure worst, typical;
+} tc_plan_resilience;
+
 typedef struct tc_plan {
   char spec[256];           /* the graph's spec: the chosen member's, or the fabric's */
   int fabric;               /* 1: tc_plan_fabric_make: no frontier (count 0, chosen -1), no
@@ -162,7 +197,44 @@ typedef struct tc_plan {
   tc_cost alltoall_cost;
   int has_a2a_routing;      /* 1: alltoall is the lowering of alltoall_routing */
   tc_a2a_routing alltoall_routing;
+  /* Cabling: find.bidirectional 1 is duplex cables (links in opposite pairs, one cable and
+     two ports per pair), 0 simplex fibres (one per arc; wiring.csv has simplex rows even
+     where arcs pair up). The other cabling's choice for the same allreduce sizes, predicted
+     by the finder (nothing built), so the summary can say what it would gain: */
+  int other_links_found;    /* 0: no topology has the other cabling here, other_links_note says why */
+  char other_links_note[TC_ERRMSG_MAX];
+  tc_candidate other_links; /* its choice (least tc_candidate_allreduce_time) */
+  tc_plan_resilience resilience;
+  /* The user's alternatives (tc_plan_compare), set by the caller after tc_plan_make and shown
+     beside the choice in summary.md; owned by the plan (tc_plan_destroy frees them). */
+  int32_t ncompare;
+  struct tc_plan_alternative *compare;
 } tc_plan;
+
+/* An alternative the user is deciding between (plan --compare, find --compare; issue #14
+   §4), measured at the workload's sizes on its own topology with its own best algorithm:
+   `item` is a topology spec ("torus(8,8)": every registry algorithm that builds an allreduce
+   on it is tried — pipelined ones at P = 1, 2, ..., TC_PIPELINE_MAX, ForestColl only up to
+   TC_PLAN_FOREST_MAX_NODES nodes — each verified and costed, and per size the fastest
+   kept) or an algorithm name with a topology of its own for the cluster ("ring": that
+   algorithm on its home, tc_algorithm_home). A spec must have the cluster's N nodes and
+   at most d ports per node. */
+typedef struct tc_plan_alternative {
+  char item[256];            /* as given */
+  char topology[256];        /* the spec or home topology it runs on */
+  int32_t count;             /* the workload's sizes */
+  double time_s[64];         /* per size: the fastest verified allreduce, steps·α + tau·M/(deg·b) */
+  char algorithm[64][32];    /* per size: which algorithm ... */
+  int64_t chunks[64];        /* ... at which P */
+  double expected_s;         /* the weighted mean of time_s */
+} tc_plan_alternative;
+
+/* Measure one alternative for the cluster (nodes, degree, duplex links when bidirectional)
+   and workload w (tci_plan_check_workload's rules). Bad items — an unknown name, a spec that
+   does not parse or has another size, an algorithm with no home here, a topology no
+   algorithm builds an allreduce on — are TC_EINPUT naming the item. */
+TC_API int tc_plan_compare(const char *item, int32_t nodes, int32_t degree, int bidirectional, const tc_workload *w,
+                           tc_plan_alternative *out, tc_error *err);
 
 /* Progress: one call per phase with a short line ("building genkautz(4,64)"). */
 typedef void (*tc_plan_progress)(void *ctx, const char *phase);
@@ -200,6 +272,17 @@ TC_API int tc_plan_check_dir(const char *dir, int force, tc_error *err);
 /* Write the plan's files into dir, whole or not at all (see the header). */
 TC_API int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
                          tc_error *err);
+
+/* The same, with files of later layers the caller adds (the CLI: ranks.csv, rank_map.h):
+   `extra` (may be NULL) is called once with the staging directory before summary.md and the
+   marker, so its files appear with the rest, whole or not at all. */
+typedef int (*tc_plan_extra_files)(const tc_plan *p, const char *dir, void *ctx, tc_error *err);
+TC_API int tc_plan_write_extra(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
+                               tc_plan_extra_files extra, void *extra_ctx, tc_error *err);
+
+/* How the plan's wiring.csv cables the topology: duplex, simplex (plan --links), or as the
+   graph says for a fabric. */
+TC_API tc_wiring_links tc_plan_wiring_links(const tc_plan *p);
 
 /* Write summary.md alone to path (replaced atomically). */
 TC_API int tc_plan_write_summary(const tc_plan *p, const char *path, tc_error *err);

@@ -18,6 +18,7 @@
 
 #include "topocoll/error.h"
 #include "topocoll/graph.h"
+#include "topocoll/graph_io.h"
 
 typedef struct tc_rank_map {
   int32_t ranks; /* the compute nodes of the graph */
@@ -31,5 +32,18 @@ TC_API int32_t tc_rank_count(const tc_graph *g);
 /* The map of g (TC_ENOMEM on failure; the map is then empty). */
 TC_API int tc_rank_map_init(tc_rank_map *m, const tc_graph *g, tc_error *err);
 TC_API void tc_rank_map_destroy(tc_rank_map *m);
+
+/* The plan's ranks.csv (rank_ports.c; docs/formats.md, "Rank map"): one row per end of every
+   cable of g's wiring plan (tc_graph_wiring_cables with `links`), with the rank playing the
+   node and the one at the other end:
+     rank,node,label,port,direction,peer_rank,peer_node,peer_port,cable
+   direction "duplex", "loopback", or "tx" / "rx" for the ends of a simplex fibre; a switch
+   has an empty rank. Replaced atomically. */
+TC_API int tc_rank_ports_write(const tc_graph *g, tc_wiring_links links, const char *path, tc_error *err);
+/* Read a ranks.csv for g (duplex or simplex as its rows say): every row must be the one g's
+   wiring gives (same ports, peers and cables), and its ranks a bijection of g's compute
+   nodes onto 0..ranks-1 that is the same wherever a node appears. node_of_rank (ranks
+   entries) gets the node each rank plays. Anything else is TC_EINPUT naming the line. */
+TC_API int tc_rank_ports_read(const tc_graph *g, const char *path, int32_t *node_of_rank, tc_error *err);
 
 #endif

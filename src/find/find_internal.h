@@ -114,6 +114,10 @@ int tci_find_circulant_search(int32_t n, int32_t k, int64_t evaluations, int32_t
                              tc_error *err);
 /* The least diameter a k-offset circulant on n nodes can have (the lattice ball bound). */
 int32_t tci_find_circulant_lower_bound(int32_t n, int32_t k);
+/* Every directed circulant dcirculant(n, S), |S| = d, up to isomorphism by units of Z_n,
+   scored exactly by BFB and offered to sk, when there are few enough offset sets
+   (circulant_exhaustive.c); nothing otherwise. */
+int tci_find_circulant_exhaustive(const tc_find_sink *sk, int32_t n, int32_t d, tc_error *err);
 
 /* ---- expansions (expand_predict.c): 1 and *out filled, or 0 if not applicable ---- */
 

@@ -10,6 +10,8 @@
 **   - X^□k for X at (n^(1/k), d'/k)                   (Cartesian power, Def. 14);
 **   - X□Y for X at (n1, d1), Y at (n2, d2), n1·n2 = n, d1 + d2 = d' (Thm 13 products);
 **   - with --bidirectional, X ∪ X^T for X at (n, d'/2) (A.6),
+**   - last, at small n, every directed and undirected circulant that reaches a point none of
+**     the above does (circulant_exhaustive.c),
 ** each predicted in closed form (expand_predict.c) and pruned to a Pareto set that keeps
 ** what later expansions need (pareto.c). Only sizes dividing N can reach N, because every
 ** expansion multiplies the size, and only degrees <= d, because none lowers it — so this
@@ -176,6 +178,8 @@ static int fill_set(const finder *f, int32_t n, int32_t dp, tc_error *err) {
   if (!rc) rc = add_powers(f, s, n, dp, err);
   if (!rc) rc = add_products(f, s, n, dp, err);
   if (!rc) rc = add_closures(f, s, n, dp, err);
+  /* last: it fills only the points nothing above reached (circulant_exhaustive.c) */
+  if (!rc) rc = tci_find_circulant_exhaustive(&sink, n, dp, err);
   return rc;
 }
 

@@ -126,7 +126,7 @@ static int write_one(const tc_plan *p, const char *dir, const plan_file *file, t
   switch (file->kind) {
   case F_GRAPH_JSON: rc = tc_graph_write_json(p->graph, p->spec, path, err); break;
   case F_DOT: rc = tc_graph_write_dot(p->graph, p->spec, path, err); break;
-  case F_WIRING: rc = tc_graph_write_wiring(p->graph, path, err); break;
+  case F_WIRING: rc = tc_graph_write_wiring_as(p->graph, tc_plan_wiring_links(p), path, err); break;
   case F_SCHEDULE: rc = tc_schedule_write_json(p->graph, p->spec, file->s, path, err); break;
   case F_FOREST: rc = tc_forest_write_json(p->graph, p->spec, &p->forestcoll.forest, 1, path, err); break;
   case F_SUMMARY: rc = tc_plan_write_summary(p, path, err); break;
@@ -197,6 +197,11 @@ static char *target_dir(const char *dir) {
 
 int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
                   tc_error *err) {
+  return tc_plan_write_extra(p, dir, force, progress, ctx, NULL, NULL, err);
+}
+
+int tc_plan_write_extra(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
+                        tc_plan_extra_files extra, void *extra_ctx, tc_error *err) {
   plan_file files[MAX_FILES];
   int nfiles = plan_files(p, files);
   int rc = tc_plan_check_dir(dir, force, err);
@@ -206,7 +211,11 @@ int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress
   tci_plan_progress_line(progress, ctx, "writing %s", target);
   int tmp_slot = -1;
   rc = make_recorded_sibling(target, "tmp", &tmp, &tmp_slot, err);
-  for (int i = 0; !rc && i < nfiles; i++) rc = write_one(p, tmp, &files[i], err);
+  /* the caller's files go in before the summary and the marker: all of them, or none */
+  for (int i = 0; !rc && i < nfiles; i++) {
+    if (extra && files[i].kind == F_SUMMARY) rc = extra(p, tmp, extra_ctx, err);
+    if (!rc) rc = write_one(p, tmp, &files[i], err);
+  }
   if (!rc) rc = move_into_place(tmp, &tmp_slot, target, force, err);
   if (rc && tmp) tci_fs_remove_tree(tmp);
   tci_inflight_drop(tmp_slot);

@@ -15,6 +15,17 @@ void tci_plan_progress_line(tc_plan_progress progress, void *ctx, const char *fm
 #endif
     ;
 
+/* steps·α + tau·M/(degree·b): the model's one formula (plan_time.c). */
+double tci_plan_time_of(int32_t steps, tc_rat tau, int64_t degree, const tc_workload *w, double bytes);
+
+/* Single link failures on p->graph into p->resilience (plan_resilience.c), and its
+   summary.md section. */
+int tci_plan_resilience(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err);
+void tci_plan_resilience_summary(FILE *f, const tc_plan *p);
+
+/* summary.md's section of the user's alternatives (plan_compare.c); nothing without any. */
+void tci_plan_compare_summary(FILE *f, const tc_plan *p);
+
 /* The workload's checks (plan.h: count 1..64, alpha >= 0, link_bw > 0, sizes and weights > 0). */
 int tci_plan_check_workload(const tc_workload *w, tc_error *err);
 
@@ -38,6 +49,12 @@ int tci_plan_forestcoll_wins(const tc_plan *p);
 int tci_plan_certify_a2a(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err);
 int tci_plan_alltoall(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err);
 void tci_plan_alltoall_destroy(tc_plan *p);
+
+/* The other cabling's choice (plan_links.c): the finder's frontier with find.bidirectional
+   flipped, predicted only, chosen by allreduce time; none is noted, not an error. And its
+   paragraph of summary.md. */
+int tci_plan_other_links(tc_plan *p, tc_error *err);
+void tci_plan_links_summary(FILE *f, const tc_plan *p);
 
 /* summary.md of a fabric plan (plan_fabric_summary.c). */
 void tci_plan_fabric_summary(const tc_plan *p, FILE *f);

@@ -20,6 +20,8 @@
 **      TC_PLAN_FOREST_MAX_NODES_UNMET when the member's allreduce misses the cost model's
 **      bound): per size the plan runs whichever of it and the member's allreduce is faster
 **      (tc_plan_allreduce_at).
+**   Then every single link failure of the chosen topology, one per automorphism class
+**   (plan_resilience.c), its allreduce re-synthesized by BFB and verified.
 **   With all-to-alls in the workload (plan_alltoall.c), every member's MCF is certified
 **   between 1's prediction and the choice (the choice weighs them), and the chosen
 **   topology's all-to-all schedules are built after 2.
@@ -228,6 +230,9 @@ int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_prog
   memset(out, 0, sizeof *out);
   int rc = tci_plan_check_workload(w, err);
   if (!rc) rc = check_memory(find->nodes, err);
+  if (!rc && find->bidirectional && find->nodes % 2 && find->degree % 2)
+    rc = tc_error_set(err, TC_EINPUT, "duplex links pair up ports, so N*d must be even (N = %d, d = %d); simplex "
+                      "fibres can cable it (--links simplex)", find->nodes, find->degree);
   if (rc) return rc;
   out->find = *find;
   out->find.build = 0;
@@ -244,7 +249,13 @@ int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_prog
     snprintf(out->spec, sizeof out->spec, "%s", out->frontier.member[out->chosen].spec);
     rc = build_chosen(out, progress, ctx, err);
   }
+  if (!rc) {
+    tci_plan_progress_line(progress, ctx, "predicting the choice with %s links",
+                           find->bidirectional ? "simplex" : "duplex");
+    rc = tci_plan_other_links(out, err);
+  }
   if (!rc && a2a) rc = tci_plan_alltoall(out, progress, ctx, err);
+  if (!rc) rc = tci_plan_resilience(out, progress, ctx, err);
   if (!rc) rc = build_forestcoll(out, progress, ctx, err);
   if (!rc) rc = build_baselines(out, progress, ctx, err);
   if (rc) tc_plan_destroy(out);
@@ -262,5 +273,6 @@ void tc_plan_destroy(tc_plan *p) {
   tc_cost_destroy(&p->allreduce_cost);
   tci_plan_forestcoll_destroy(&p->forestcoll);
   tci_plan_alltoall_destroy(p);
+  free(p->compare);
   memset(p, 0, sizeof *p);
 }

@@ -50,7 +50,7 @@ static void write_cluster(FILE *f, const tc_plan *p) {
   fprintf(f, "| cluster | |\n| --- | --- |\n");
   fprintf(f, "| nodes N | %d |\n", p->find.nodes);
   fprintf(f, "| ports per node d | %d (%s) |\n", p->find.degree,
-          p->find.bidirectional ? "bidirectional links only" : "unidirectional links allowed");
+          p->find.bidirectional ? "duplex links: bidirectional topologies only" : "simplex links: any topology");
   fprintf(f, "| per-step latency α | %s |\n", t);
   fprintf(f, "| link bandwidth b | %.6g Gbit/s (node bandwidth B = d·b = %.6g Gbit/s) |\n", w->link_bw * 8e-9,
           w->link_bw * 8e-9 * p->find.degree);
@@ -412,6 +412,9 @@ static int summary_stream(const tc_plan *p, FILE *f) {
   }
   write_cluster(f, p);
   write_choice(f, p);
+  tci_plan_links_summary(f, p);
+  tci_plan_compare_summary(f, p);
+  tci_plan_resilience_summary(f, p);
   write_frontier(f, p);
   write_alltoall(f, p);
   write_forestcoll(f, p);

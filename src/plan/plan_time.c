@@ -7,18 +7,18 @@
 
 #include "plan/plan_internal.h"
 
-static double time_of(int32_t steps, tc_rat tau, int64_t degree, const tc_workload *w, double bytes) {
+double tci_plan_time_of(int32_t steps, tc_rat tau, int64_t degree, const tc_workload *w, double bytes) {
   return steps * w->alpha_s + tc_rat_to_double(tau) * bytes / ((double)degree * w->link_bw);
 }
 
 double tc_plan_time(const tc_plan *p, double bytes) {
   if (!p->has_member) return -1;
   const tc_cost *c = &p->allreduce_cost;
-  return time_of(c->steps, c->tau, c->degree, &p->workload, bytes);
+  return tci_plan_time_of(c->steps, c->tau, c->degree, &p->workload, bytes);
 }
 
 double tc_plan_baseline_time(const tc_plan *p, const tc_plan_baseline *b, double bytes) {
-  return time_of(b->steps, b->tau, b->degree, &p->workload, bytes);
+  return tci_plan_time_of(b->steps, b->tau, b->degree, &p->workload, bytes);
 }
 
 int tci_plan_forestcoll_index(const tc_plan *p, tc_collective coll) {

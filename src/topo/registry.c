@@ -58,6 +58,7 @@ static int b_degree(A) { return tc_graph_degree_expand(a->graphs[0], a->ints[1],
 static int b_power(A) { return tc_graph_power(a->graphs[0], a->ints[1], out, err); }
 static int b_bidir(A) { return tc_graph_bidir_closure(a->graphs[0], out, err); }
 static int b_transpose(A) { return tc_graph_transpose(a->graphs[0], out, err); }
+static int b_without(A) { return tc_graph_without_links(a->graphs[0], a->list_ints, a->list_len, 0, out, err); }
 /* The file is named by the spec, i.e. by the user: one that cannot be read is bad input
    (TC_EINPUT, exit 2) like any other bad argument, not an I/O failure of ours. */
 static int b_file(A) {
@@ -114,6 +115,7 @@ static const tc_family families[] = {
     {{"power", "G, k", "k >= 1", "Cartesian power G^k"}, "g:g k:i", b_power},
     {{"bidir", "G", "", "bidirectional closure G u G^T (paper 000 A.6)"}, "g:g", b_bidir},
     {{"transpose", "G", "", "transpose G^T: every arc reversed"}, "g:g", b_transpose},
+    {{"without", "G, u1, v1, u2, v2, ...", "", "G without the links u-v of node pairs (a duplex pair when G is bidirectional, else the arc): a degraded cluster"}, "g:g ends:i+", b_without},
     {{"file", "path", ".json or edge list", "a graph read from a file (docs/formats.md)"}, "path:w", b_file},
 };
 
