@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "graph_hint.h"
 #include "topocoll/graph_io.h"
 #include "topocoll/output.h"
 #include "topocoll/spec.h"
@@ -232,6 +233,7 @@ int tc_cmd_topo(int argc, char **argv) {
   if (check_outputs(&o, &err)) return tc_cli_fail("topo", &err);
   tc_graph *g = NULL;
   if (tc_spec_build(o.spec, &g, &err)) return tc_cli_fail("topo", &err);
+  tc_cli_graph_hint("topo", o.spec, g);
   tc_graph_summary s;
   if (tc_graph_summarize_bounded(g, !o.no_reverse_symmetry, o.max_time, &s, &err)) {
     tc_graph_destroy(g);
