@@ -32,7 +32,7 @@ PY
 expect 0 "$bin" --help
 grep -q '^  export ' "$tmp/out" || fail "--help does not list export"
 expect 0 "$bin" help export
-for opt in --format --out --name --proto --min-bytes --max-bytes --op --max-steps --link-bw --alpha msccl simgrid; do
+for opt in --format --out --name --proto --min-bytes --max-bytes --op --max-steps --channels --link-bw --alpha msccl simgrid; do
   grep -q -- "$opt" "$tmp/out" || fail "help export lacks $opt"
 done
 expect 0 "$bin" export --help
@@ -75,6 +75,14 @@ python3 - "$tmp/split.xml" <<'PY' || fail "a threadblock exceeds 2 steps"
 import sys, xml.etree.ElementTree as ET
 assert max(len(tb.findall("step")) for g in ET.parse(sys.argv[1]).getroot() for tb in g) <= 2
 PY
+
+# --channels N: every connection over N channels, as msccl-tools' channels
+expect 0 "$bin" export "$tmp/ar.json" --format msccl --out "$tmp/chan.xml" --channels 4
+grep -q ', 4 channels, ' "$tmp/out" || fail "--channels 4 summary: $(cat "$tmp/out")"
+xml_check "$tmp/chan.xml" nchannels=4
+expect_err 2 '--channels expects an integer in 1..32' "$bin" export "$tmp/ar.json" --format msccl --out "$tmp/x.xml" --channels 33
+expect_err 2 '--channels does not apply to --format simgrid' "$bin" export 'torus(2,2)' --format simgrid --link-bw 1Gbps \
+  --alpha 1us --out "$tmp/simdir" --channels 2
 
 for coll in allgather reduce-scatter; do
   expect 0 "$bin" sched 'kautz(2,2)' --coll $coll --algo bfb --out "$tmp/k.json"

@@ -806,6 +806,54 @@ static void limits_channel_splitting(void **state) {
   tc_graph_destroy(g);
 }
 
+/* --channels N (o.channels): every connection spread over exactly N channels when the
+   step limit needs no more, N x B channels in the file; each of the ring allgather's 3
+   sends to a peer on its own channel and threadblock; refused beyond 32 channels. */
+static void limits_channels_option(void **state) {
+  tc_tmpdir *d = *state;
+  char path[PATH_MAX];
+  tc_tmpdir_path(d, "chan.xml", path, sizeof path);
+  tc_graph *g = tc_test_spec("uniring(1,4)");
+  tc_schedule s;
+  baseline("ring", g, TC_COLL_ALLGATHER, 0, &s);
+  tc_msccl_stats one, three;
+  export_ok(g, &s, NULL, path, &one);
+  assert_int_equal(one.nchannels, 1);
+  assert_int_equal(one.max_tb_steps, 3); /* N - 1 = 3 sends to the successor */
+  tc_msccl_options o;
+  tc_msccl_options_init(&o);
+  o.channels = 3;
+  export_ok(g, &s, &o, path, &three);
+  assert_int_equal(three.width, 3);
+  assert_int_equal(three.base_channels, 1);
+  assert_int_equal(three.nchannels, 3);
+  assert_int_equal(three.max_tb_steps, 1);
+  assert_int_equal(three.steps, one.steps);
+  check_ok(path, TC_MSCCL_DEFAULT_MAX_STEPS, "ring allgather over 3 channels");
+  /* the step limit may ask for more than --channels; the larger wins */
+  o.channels = 2;
+  o.max_steps = 1;
+  export_ok(g, &s, &o, path, &three);
+  assert_int_equal(three.width, 3);
+  check_ok(path, 1, "ring allgather, 2 channels asked, 3 needed");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+
+  /* K_34 takes 3 base channels: 11 per connection is 33 > 32 */
+  g = tc_test_spec("complete(34)");
+  bfb_schedule(g, TC_COLL_ALLGATHER, &s);
+  tc_msccl_options_init(&o);
+  o.channels = 11;
+  tc_error err;
+  assert_int_equal(tc_msccl_export(g, &s, &o, path, NULL, &err), TC_ERANGE);
+  assert_string_equal(err.msg, "MSCCL limit: 11 channels per connection x 3 base channels > 32 channels");
+  o.channels = 33;
+  assert_int_equal(tc_msccl_export(g, &s, &o, path, NULL, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "channels per connection 33 outside 1..32");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
 /* K_34: every GPU sends to and receives from 33 peers, more than a channel's 32
    threadblocks per direction: the connections take several base channels (the greedy
    assignment uses 3). */
@@ -1086,6 +1134,7 @@ int main(void) {
       T(mutation_swap_hasdep_cnt),
       T(random_orders_find_missing_dependency),
       T(limits_channel_splitting),
+      T(limits_channels_option),
       T(limits_many_peers),
       T(limits_impossible),
       T(fuzz_regressions),

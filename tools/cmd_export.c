@@ -31,7 +31,7 @@ void tc_cmd_export_help(void) {
   printf(
       "usage: topocoll export SCHEDULE.json --format msccl --out FILE.xml [--name NAME]\n"
       "                       [--proto Simple|LL|LL128] [--min-bytes SIZE] [--max-bytes SIZE]\n"
-      "                       [--op sum|max|min|prod] [--max-steps N]\n"
+      "                       [--op sum|max|min|prod] [--max-steps N] [--channels N]\n"
       "       topocoll export SPEC|SCHEDULE.json --format simgrid --link-bw BW --alpha TIME --out DIR\n"
       "\n"
       "--format msccl writes the schedule (allgather, reduce-scatter, allreduce or alltoall,\n"
@@ -50,6 +50,11 @@ void tc_cmd_export_help(void) {
       "                    runtime itself takes the reduction from the NCCL call)\n"
       "  --max-steps N     steps per threadblock the runtime was built for (MSCCL_MAX_NUM_STEPS,\n"
       "                    default 64); longer threadblocks are spread over more channels\n"
+      "  --channels N      spread every connection over at least N channels (1..32; default:\n"
+      "                    as few as the limits allow): its k-th transfer on channel k mod N,\n"
+      "                    one threadblock each, as msccl-tools' channels divide a ring's\n"
+      "                    chunks; nchannels = N x the base channels (1 unless a GPU has\n"
+      "                    more than 32 peers one way)\n"
       "The message size the runtime is called with must be a multiple of nchunksperloop\n"
       "elements per rank (the file's algo attribute).\n"
       "\n"
@@ -67,7 +72,8 @@ void tc_cmd_export_help(void) {
 }
 
 typedef struct export_options {
-  const char *input, *format, *out, *name, *proto, *min_text, *max_text, *op, *steps_text, *bw_text, *alpha_text;
+  const char *input, *format, *out, *name, *proto, *min_text, *max_text, *op, *steps_text, *channels_text, *bw_text,
+      *alpha_text;
   tc_msccl_options msccl; /* --format msccl: what the options convert to */
   double link_bw, alpha_s; /* --format simgrid */
 } export_options;
@@ -83,6 +89,8 @@ static const tc_cli_option export_table[] = {
     {.name = "--op", .kind = TC_CLI_STRING, .text = AT(op)},
     {.name = "--max-steps", .kind = TC_CLI_INT, .text = AT(steps_text), .value = AT(msccl.max_steps), .lo = 1,
      .hi = 1024},
+    {.name = "--channels", .kind = TC_CLI_INT, .text = AT(channels_text), .value = AT(msccl.channels), .lo = 1,
+     .hi = 32},
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
     {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha_s)},
 };
@@ -111,6 +119,7 @@ static int parse_options(int argc, char **argv, export_options *o) {
                                    : o->max_text   ? "--max-bytes"
                                    : o->op         ? "--op"
                                    : o->steps_text ? "--max-steps"
+                                   : o->channels_text ? "--channels"
                                                    : NULL);
   if (misplaced) return tc_cli_usage_error("export", "%s does not apply to --format %s", misplaced, o->format);
   return TC_EXIT_OK;
@@ -125,7 +134,7 @@ static int read_schedule(const char *path, tc_schedule_doc *doc) {
   return TC_EXIT_USAGE;
 }
 
-/* --min-bytes, --max-bytes, --max-steps, --proto, --op into o->msccl, over the library's
+/* --min-bytes, --max-bytes, --max-steps, --channels, --proto, --op into o->msccl, over the library's
    defaults. */
 static int msccl_options(export_options *o) {
   tc_msccl_options *mo = &o->msccl;
@@ -137,7 +146,7 @@ static int msccl_options(export_options *o) {
     if (p < 0) return tc_cli_usage_error("export", "unknown --proto '%s' (Simple, LL or LL128)", o->proto);
     mo->proto = (tc_msccl_proto)p;
   }
-  return tc_cli_convert(&export_cli, o, "--min-bytes", "--max-bytes", "--max-steps", NULL);
+  return tc_cli_convert(&export_cli, o, "--min-bytes", "--max-bytes", "--max-steps", "--channels", NULL);
 }
 
 static int export_msccl(export_options *o) {

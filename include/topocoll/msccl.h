@@ -43,6 +43,7 @@
 ** channel (greedily, lowest first, keeping every GPU within 32 send and 32 recv
 ** threadblocks per channel; B base channels in all), then, while some threadblock has
 ** too many steps, every connection is spread round-robin over W = 1, 2, ... replicas
+** (from W = o->channels when set: W x B <= 32 or TC_ERANGE)
 ** (channels base + j*B, j < W; W*B <= 32), and while a local threadblock has too many,
 ** the local copies over L = 1, 2, ... (<= 32) of them. What still does not fit is
 ** TC_ERANGE naming the threadblock, e.g.
@@ -82,6 +83,9 @@ typedef struct tc_msccl_options {
                            reduce-scatter and allreduce (informative: the runtime takes the
                            reduction from the NCCL call) */
   int32_t max_steps; /* steps per threadblock, 1..1024; 0 means TC_MSCCL_DEFAULT_MAX_STEPS */
+  int32_t channels; /* 0 or 1..32: spread every connection over at least this many channels
+                           (W >= channels, as msccl-tools' channels divide one ring's chunks
+                           over channels and threadblocks); 0 means as few as the limits allow */
 } tc_msccl_options;
 
 /* What the written file holds. */

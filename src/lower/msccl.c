@@ -83,6 +83,9 @@ static int check_options(const tc_schedule *s, const tc_msccl_options *o, tc_err
   }
   if (o->max_steps < 0 || o->max_steps > 1024)
     return tc_error_set(err, TC_EINPUT, "max steps per threadblock %d outside 1..1024", o->max_steps);
+  if (o->channels < 0 || o->channels > TC_MX_MAX_CHANNELS)
+    return tc_error_set(err, TC_EINPUT, "channels per connection %d outside 1..%d", o->channels,
+                        TC_MX_MAX_CHANNELS);
   return TC_OK;
 }
 
@@ -95,7 +98,7 @@ static void default_name(const tc_schedule *s, int32_t ranks, char *buf, size_t 
 
 typedef struct exporter {
   const tc_schedule *s;
-  int32_t n, max_steps;
+  int32_t n, max_steps, channels;
   tc_program *progs;
   tc_mx_channels ch;
   tc_mx_gpu *gpus;
@@ -266,7 +269,12 @@ static int plan_all(exporter *E, int32_t W, int32_t L, overflow_note *peer_note,
 }
 
 static int search(exporter *E, int32_t *W_out, int32_t *L_out) {
-  int32_t W = 1, L = 1, Wmax = TC_MX_MAX_CHANNELS / E->ch.nbase;
+  int32_t W = E->channels > 1 ? E->channels : 1, L = 1, Wmax = TC_MX_MAX_CHANNELS / E->ch.nbase;
+  /* Asked for more replicas than the channels hold (B base channels each): no plan can. */
+  if (W > Wmax)
+    return tc_error_set(E->err, TC_ERANGE,
+                        "MSCCL limit: %d channels per connection x %d base channel%s > %d channels", W, E->ch.nbase,
+                        E->ch.nbase == 1 ? "" : "s", TC_MX_MAX_CHANNELS);
   for (;;) {
     overflow_note peer, local;
     if (plan_all(E, W, L, &peer, &local)) return E->err->code;
@@ -327,7 +335,11 @@ int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_opti
     return rc;
   }
   exporter E = {
-      .s = s, .n = ranks, .max_steps = o->max_steps ? o->max_steps : TC_MSCCL_DEFAULT_MAX_STEPS, .err = err};
+      .s = s,
+      .n = ranks,
+      .max_steps = o->max_steps ? o->max_steps : TC_MSCCL_DEFAULT_MAX_STEPS,
+      .channels = o->channels,
+      .err = err};
   int32_t W = 0, L = 0;
   rc = element_lower_bound(&E, g);
   if (!rc) rc = lower_all(&E, g);
