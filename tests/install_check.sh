@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # install_check.sh --build DIR --cc CC [--cflags FLAGS] --libdir LIBDIR --bindir BINDIR
-#                  [--mpirun MPIRUN] [--smpi]
+#                  --pc-rpath 0|1 [--mpirun MPIRUN] [--smpi]
 # `cmake --install` the build into a temporary prefix (not the one it was configured for:
 # the installed tree must be relocatable), then prove it is complete and usable:
 #   - files land in LIBDIR and BINDIR (CMAKE_INSTALL_LIBDIR, e.g. lib/x86_64-linux-gnu);
@@ -16,10 +16,13 @@
 #     installed PMPI interposer serves an unmodified MPI program's MPI_Allreduce;
 #   - with --smpi: the installed `topocoll simulate` runs the installed topocoll-smpi-exec.
 # Nothing runs with LD_LIBRARY_PATH, and the clients are linked with nothing but what
-# pkg-config or the CMake package gives them: the RPATHs must do all the work.
+# pkg-config or the CMake package gives them: the RPATHs must do all the work. With
+# --pc-rpath 1 the .pc files must carry the libdir's RPATH; with 0 (a build for prefix /usr,
+# whose libdir the linker searches anyway, or CMAKE_SKIP_INSTALL_RPATH) they must not, and
+# the pkg-config clients of the temporary prefix get it here.
 # CFLAGS are added to every client compile and link (the sanitizer build's flags).
 set -eu
-build="" cc="" extra="" libdir="" bindir="" mpirun="" smpi=0
+build="" cc="" extra="" libdir="" bindir="" pc_rpath="" mpirun="" smpi=0
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
@@ -27,13 +30,14 @@ while [ $# -gt 0 ]; do
     --cflags) extra=$2; shift 2 ;;
     --libdir) libdir=$2; shift 2 ;;
     --bindir) bindir=$2; shift 2 ;;
+    --pc-rpath) pc_rpath=$2; shift 2 ;;
     --mpirun) mpirun=$2; shift 2 ;;
     --smpi) smpi=1; shift ;;
     *) echo "install_check: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-if [ -z "$build" ] || [ -z "$cc" ] || [ -z "$libdir" ] || [ -z "$bindir" ]; then
-  echo "install_check: --build, --cc, --libdir and --bindir are required" >&2
+if [ -z "$build" ] || [ -z "$cc" ] || [ -z "$libdir" ] || [ -z "$bindir" ] || [ -z "$pc_rpath" ]; then
+  echo "install_check: --build, --cc, --libdir, --bindir and --pc-rpath are required" >&2
   exit 2
 fi
 
@@ -77,8 +81,16 @@ int main(void) {
 }
 C
 export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
+pc_libs=$(pkg-config --libs topocoll)
+if [ "$pc_rpath" = 1 ]; then
+  grep -qF -- "-Wl,-rpath,$prefix/$libdir/pkgconfig/" <<<"$pc_libs" || fail "topocoll.pc carries no RPATH: $pc_libs"
+  client_rpath=""
+else
+  ! grep -qF -- "-Wl,-rpath" <<<"$pc_libs" || fail "topocoll.pc carries an RPATH for a system libdir: $pc_libs"
+  client_rpath="-Wl,-rpath,$prefix/$libdir"
+fi
 # shellcheck disable=SC2046,SC2086
-"$cc" $extra "$tmp/client.c" $(pkg-config --cflags --libs topocoll) -o "$tmp/client"
+"$cc" $extra "$tmp/client.c" $(pkg-config --cflags --libs topocoll) $client_rpath -o "$tmp/client"
 out=$("$tmp/client") || fail "pkg-config client failed"
 [ "$out" = "24 4 8" ] || fail "pkg-config client gave: $out"
 
@@ -147,7 +159,7 @@ C
     [ "$(cat "$tmp/mpi_out")" = ok ] || fail "$(basename "$1") on 2 ranks: $(cat "$tmp/mpi_out" "$tmp/mpi_err" | head -5)"
   }
   # shellcheck disable=SC2046,SC2086
-  "$cc" $extra "$tmp/mpi_client.c" $(pkg-config --cflags --libs topocoll-mpi) \
+  "$cc" $extra "$tmp/mpi_client.c" $(pkg-config --cflags --libs topocoll-mpi) $client_rpath \
     -o "$tmp/mpi_client_pc" || fail "cannot build an MPI client with pkg-config topocoll-mpi"
   mpirun_client "$tmp/mpi_client_pc"
 
