@@ -35,16 +35,18 @@ int tc_cli_graph_one_way(const tc_graph *g) {
 
 void tc_cli_graph_hint(const char *cmd, const char *spec, const tc_graph *g) {
   size_t len = strlen(spec);
-  if (len < 7 || strncmp(spec, "file(", 5) || spec[len - 1] != ')') return;
-  const char *path = spec + 5;
-  size_t plen = len - 6;
-  /* one file(...) and nothing around it; JSON documents say what they are themselves */
+  /* file(PATH) or nx(PATH): the two readers whose edge lists say nothing of direction */
+  size_t open = !strncmp(spec, "file(", 5) ? 5 : !strncmp(spec, "nx(", 3) ? 3 : 0;
+  if (!open || len < open + 2 || spec[len - 1] != ')') return;
+  const char *path = spec + open;
+  size_t plen = len - open - 1;
+  /* one reader and nothing around it; JSON documents say what they are themselves */
   if (memchr(path, '(', plen) || memchr(path, ')', plen)) return;
   if (plen >= 5 && !strncasecmp(path + plen - 5, ".json", 5)) return;
   if (!tc_cli_graph_one_way(g)) return;
   tc_cli_error(cmd,
                "note: %.*s lists every link in one direction only (no arc has its reverse), so it is read as "
                "a directed graph; if its links are undirected (as networkx writes a Graph), use "
-               "'bidir(file(%.*s))'",
-               (int)plen, path, (int)plen, path);
+               "'bidir(%.*s)'",
+               (int)plen, path, (int)len, spec);
 }

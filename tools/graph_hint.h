@@ -13,9 +13,9 @@
    beside it: every link in one direction only. */
 int tc_cli_graph_one_way(const tc_graph *g);
 
-/* When spec is exactly file(PATH) of an edge list (not .json) and g is one way, print on
-   stderr "topocoll CMD: note: PATH lists every link in one direction only ...; if its links
-   are undirected ..., use 'bidir(file(PATH))'". Nothing otherwise. */
+/* When spec is exactly file(PATH) or nx(PATH) of an edge list (not .json) and g is one
+   way, print on stderr "topocoll CMD: note: PATH lists every link in one direction only
+   ...; if its links are undirected ..., use 'bidir(SPEC)'". Nothing otherwise. */
 void tc_cli_graph_hint(const char *cmd, const char *spec, const tc_graph *g);
 
 #endif
