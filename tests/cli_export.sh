@@ -32,7 +32,8 @@ PY
 expect 0 "$bin" --help
 grep -q '^  export ' "$tmp/out" || fail "--help does not list export"
 expect 0 "$bin" help export
-for opt in --format --out --name --proto --min-bytes --max-bytes --op --max-steps --link-bw --alpha msccl simgrid; do
+for opt in --format --out --name --proto --min-bytes --max-bytes --op --max-steps --channels --instances --link-bw --alpha \
+  msccl simgrid; do
   grep -q -- "$opt" "$tmp/out" || fail "help export lacks $opt"
 done
 expect 0 "$bin" export --help
@@ -75,6 +76,26 @@ python3 - "$tmp/split.xml" <<'PY' || fail "a threadblock exceeds 2 steps"
 import sys, xml.etree.ElementTree as ET
 assert max(len(tb.findall("step")) for g in ET.parse(sys.argv[1]).getroot() for tb in g) <= 2
 PY
+
+# --channels N: every connection over N channels, as msccl-tools' channels
+expect 0 "$bin" export "$tmp/ar.json" --format msccl --out "$tmp/chan.xml" --channels 4
+grep -q ', 4 channels, ' "$tmp/out" || fail "--channels 4 summary: $(cat "$tmp/out")"
+xml_check "$tmp/chan.xml" nchannels=4
+expect_err 2 '--channels expects an integer in 1..32' "$bin" export "$tmp/ar.json" --format msccl --out "$tmp/x.xml" --channels 33
+expect_err 2 '--channels does not apply to --format simgrid' "$bin" export 'torus(2,2)' --format simgrid --link-bw 1Gbps \
+  --alpha 1us --out "$tmp/simdir" --channels 2
+
+# --instances N: the whole algorithm N times (msccl-tools' instances), N x chunks, channels, threadblocks
+expect 0 "$bin" export "$tmp/ar.json" --format msccl --out "$tmp/inst.xml" --instances 3
+[ "$(cat "$tmp/out")" = "wrote $tmp/inst.xml: MSCCL allreduce on 9 GPUs, proto Simple, 3 instances, 3 channels, 216 threadblocks (at most 24 per GPU, 4 steps each), 0 nops" ] ||
+  fail "--instances 3 summary: $(cat "$tmp/out")"
+xml_check "$tmp/inst.xml" nchannels=3 nchunksperloop=27 ngpus=9 coll=allreduce
+xmllint --noout "$tmp/inst.xml" || fail "xmllint refuses the --instances file"
+expect_err 2 '--instances expects an integer in 1..32' "$bin" export "$tmp/ar.json" --format msccl --out "$tmp/x.xml" --instances 0
+expect_err 2 'MSCCL limit: 9 channels per connection x 1 base channel x 4 instances > 32 channels' \
+  "$bin" export "$tmp/ar.json" --format msccl --out "$tmp/x.xml" --instances 4 --channels 9
+expect_err 2 '--instances does not apply to --format simgrid' "$bin" export 'torus(2,2)' --format simgrid --link-bw 1Gbps \
+  --alpha 1us --out "$tmp/simdir" --instances 2
 
 for coll in allgather reduce-scatter; do
   expect 0 "$bin" sched 'kautz(2,2)' --coll $coll --algo bfb --out "$tmp/k.json"

@@ -139,7 +139,7 @@ expect_err 2 "SMPI has no allgather algorithm 'ri?ng'" "$bin" simulate k3.json -
 no_raw_bytes smpi-algos
 # valid UTF-8 is kept as it is
 expect_err 2 "cannot read données.json" "$bin" verify 'données.json'
-for opt in --dot --edges --wiring --graph-json; do
+for opt in --dot --edges --wiring --graph-json --nx-edges --node-link; do
   expect_err 2 "topocoll topo: $opt needs a file name, not an empty string (see 'topocoll help topo')" \
     "$bin" topo 'kautz(2,1)' "$opt" ''
 done

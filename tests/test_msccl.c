@@ -806,6 +806,155 @@ static void limits_channel_splitting(void **state) {
   tc_graph_destroy(g);
 }
 
+/* --channels N (o.channels): every connection spread over exactly N channels when the
+   step limit needs no more, N x B channels in the file; each of the ring allgather's 3
+   sends to a peer on its own channel and threadblock; refused beyond 32 channels. */
+static void limits_channels_option(void **state) {
+  tc_tmpdir *d = *state;
+  char path[PATH_MAX];
+  tc_tmpdir_path(d, "chan.xml", path, sizeof path);
+  tc_graph *g = tc_test_spec("uniring(1,4)");
+  tc_schedule s;
+  baseline("ring", g, TC_COLL_ALLGATHER, 0, &s);
+  tc_msccl_stats one, three;
+  export_ok(g, &s, NULL, path, &one);
+  assert_int_equal(one.nchannels, 1);
+  assert_int_equal(one.max_tb_steps, 3); /* N - 1 = 3 sends to the successor */
+  tc_msccl_options o;
+  tc_msccl_options_init(&o);
+  o.channels = 3;
+  export_ok(g, &s, &o, path, &three);
+  assert_int_equal(three.width, 3);
+  assert_int_equal(three.base_channels, 1);
+  assert_int_equal(three.nchannels, 3);
+  assert_int_equal(three.max_tb_steps, 1);
+  assert_int_equal(three.steps, one.steps);
+  check_ok(path, TC_MSCCL_DEFAULT_MAX_STEPS, "ring allgather over 3 channels");
+  /* the step limit may ask for more than --channels; the larger wins */
+  o.channels = 2;
+  o.max_steps = 1;
+  export_ok(g, &s, &o, path, &three);
+  assert_int_equal(three.width, 3);
+  check_ok(path, 1, "ring allgather, 2 channels asked, 3 needed");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+
+  /* K_34 takes 3 base channels: 11 per connection is 33 > 32 */
+  g = tc_test_spec("complete(34)");
+  bfb_schedule(g, TC_COLL_ALLGATHER, &s);
+  tc_msccl_options_init(&o);
+  o.channels = 11;
+  tc_error err;
+  assert_int_equal(tc_msccl_export(g, &s, &o, path, NULL, &err), TC_ERANGE);
+  assert_string_equal(err.msg, "MSCCL limit: 11 channels per connection x 3 base channels > 32 channels");
+  o.channels = 33;
+  assert_int_equal(tc_msccl_export(g, &s, &o, path, NULL, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "channels per connection 33 outside 1..32");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
+/* --instances I (o.instances, msccl-tools' instances): the whole algorithm I times, each
+   shard cut into I pieces. Every collective, with scratch (reduce-scatter's mirror,
+   alltoall's relays), pipelined shards of several units (forestcoll, ewsp), switches
+   (fig2toy), exported with I = 2 and 3 and executed by the checker in place and out of
+   place, in every order: each instance must move exactly its pieces and nothing may race.
+   The file is I copies of the one-instance plan: I times the channels, threadblocks and
+   chunks; copy i of threadblock t is threadblock t * I + i, with t's peers and at least
+   its steps, on channel nchannels_1 * i + t's channel. Beyond the limits: one line each. */
+static void limits_instances_option(void **state) {
+  tc_tmpdir *d = *state;
+  static const struct {
+    const char *algo, *spec;
+    tc_collective coll;
+    int32_t chunks;
+  } cases[] = {{"bfb", "torus(3,3)", TC_COLL_ALLGATHER, 0},     {"bfb", "torus(3,3)", TC_COLL_REDUCE_SCATTER, 0},
+               {"bfb", "kautz(2,2)", TC_COLL_REDUCE_SCATTER, 0}, {"bfb", "torus(3,3)", TC_COLL_ALLREDUCE, 0},
+               {"ring", "uniring(1,5)", TC_COLL_ALLREDUCE, 0},   {"ewsp", "hypercube(3)", TC_COLL_ALLTOALL, 0},
+               {"sssp", "fig2toy()", TC_COLL_ALLTOALL, 0},       {"forestcoll", "fig2toy()", TC_COLL_ALLGATHER, 3}};
+  char one_path[PATH_MAX], path[PATH_MAX], what[128], msg[512];
+  tc_tmpdir_path(d, "one.xml", one_path, sizeof one_path);
+  tc_tmpdir_path(d, "inst.xml", path, sizeof path);
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    tc_graph *g = tc_test_spec(cases[k].spec);
+    tc_schedule s;
+    if (!strcmp(cases[k].algo, "bfb")) bfb_schedule(g, cases[k].coll, &s);
+    else baseline(cases[k].algo, g, cases[k].coll, cases[k].chunks, &s);
+    tc_msccl_stats one, st;
+    export_ok(g, &s, NULL, one_path, &one);
+    mx_algo *a1, *a;
+    assert_int_equal(mx_load(one_path, TC_MSCCL_DEFAULT_MAX_STEPS, &a1, msg, sizeof msg), MX_OK);
+    for (int32_t I = 2; I <= 3; I++) {
+      tc_msccl_options o;
+      tc_msccl_options_init(&o);
+      o.instances = I;
+      export_ok(g, &s, &o, path, &st);
+      snprintf(what, sizeof what, "%s %s on %s, %d instances", cases[k].algo, tc_collective_name(cases[k].coll),
+               cases[k].spec, I);
+      check_ok(path, TC_MSCCL_DEFAULT_MAX_STEPS, what);
+      assert_int_equal(st.instances, I);
+      assert_int_equal(st.nchannels, I * one.nchannels);
+      assert_int_equal(st.threadblocks, I * one.threadblocks);
+      assert_int_equal(st.max_threadblocks, I * one.max_threadblocks);
+      assert_true(st.steps >= I * one.steps);
+      assert_int_equal(mx_load(path, TC_MSCCL_DEFAULT_MAX_STEPS, &a, msg, sizeof msg), MX_OK);
+      assert_int_equal(a->nchunksperloop, I * a1->nchunksperloop);
+      assert_int_equal(a->nchannels, I * a1->nchannels);
+      for (int r = 0; r < a->ngpus; r++) {
+        assert_int_equal(a->gpus[r].ichunks, I * a1->gpus[r].ichunks);
+        assert_int_equal(a->gpus[r].ochunks, I * a1->gpus[r].ochunks);
+        assert_int_equal(a->gpus[r].schunks, I * a1->gpus[r].schunks);
+        assert_int_equal(a->gpus[r].ntbs, I * a1->gpus[r].ntbs);
+        for (int t = 0; t < a1->gpus[r].ntbs; t++)
+          for (int i = 0; i < I; i++) {
+            const mx_tb *x = &a1->gpus[r].tbs[t], *y = &a->gpus[r].tbs[t * I + i];
+            assert_int_equal(y->send, x->send);
+            assert_int_equal(y->recv, x->recv);
+            assert_int_equal(y->chan, a1->nchannels * i + x->chan);
+            assert_true(y->nsteps >= x->nsteps);
+          }
+      }
+      mx_free(a);
+    }
+    /* BFB allgather messages move one shard's units from a whole block: nothing more is cut */
+    if (!strcmp(cases[k].algo, "bfb") && cases[k].coll == TC_COLL_ALLGATHER) assert_int_equal(st.steps, 3 * one.steps);
+    mx_free(a1);
+    tc_schedule_destroy(&s);
+    tc_graph_destroy(g);
+  }
+
+  /* the limits: instances in 1..32, all instances' channels in 32, depid in 127 */
+  tc_graph *g = tc_test_spec("torus(3,3)");
+  tc_schedule s;
+  bfb_schedule(g, TC_COLL_ALLREDUCE, &s);
+  tc_msccl_options o;
+  tc_msccl_options_init(&o);
+  tc_error err;
+  o.instances = 33;
+  assert_int_equal(tc_msccl_export(g, &s, &o, path, NULL, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "instances 33 outside 1..32");
+  o.instances = 4;
+  o.channels = 9;
+  assert_int_equal(tc_msccl_export(g, &s, &o, path, NULL, &err), TC_ERANGE);
+  assert_string_equal(err.msg, "MSCCL limit: 9 channels per connection x 1 base channel x 4 instances > 32 channels");
+  o.channels = 0;
+  o.instances = 32; /* 8 threadblocks a GPU: instance 0's waits for threadblock 7 become 7 x 32 */
+  assert_int_equal(tc_msccl_export(g, &s, &o, path, NULL, &err), TC_ERANGE);
+  assert_string_equal(err.msg, "MSCCL limit: gpu 0 threadblock 0 waits for threadblock 224 with its instances, but depid "
+                               "is an int8 (at most 127); use fewer instances");
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+  g = tc_test_spec("complete(34)"); /* 3 base channels */
+  bfb_schedule(g, TC_COLL_ALLGATHER, &s);
+  o.instances = 11;
+  tc_tmpdir_path(d, "none.xml", path, sizeof path);
+  assert_int_equal(tc_msccl_export(g, &s, &o, path, NULL, &err), TC_ERANGE);
+  assert_string_equal(err.msg, "MSCCL limit: 1 channel per connection x 3 base channels x 11 instances > 32 channels");
+  assert_int_equal(access(path, F_OK), -1); /* a refusal writes nothing */
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
+}
+
 /* K_34: every GPU sends to and receives from 33 peers, more than a channel's 32
    threadblocks per direction: the connections take several base channels (the greedy
    assignment uses 3). */
@@ -1086,6 +1235,8 @@ int main(void) {
       T(mutation_swap_hasdep_cnt),
       T(random_orders_find_missing_dependency),
       T(limits_channel_splitting),
+      T(limits_channels_option),
+      T(limits_instances_option),
       T(limits_many_peers),
       T(limits_impossible),
       T(fuzz_regressions),

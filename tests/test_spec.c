@@ -195,6 +195,7 @@ static void registry_constraints(void **state) {
       {"degree", "G loop-free"},
       {"product", "two or more graphs"},
       {"file", ".json or edge list"},
+      {"nx", ".json node-link or edge list"},
   };
   for (int i = 0; i < tci_family_table_size(); i++) {
     const tc_family *f = tci_family_at(i);
@@ -233,7 +234,7 @@ static void family_listing(void **state) {
   const char *required[] = {"complete", "bipartite", "hamming", "hypercube", "twistedhypercube", "uniring", "biring",
                             "torus", "twistedtorus", "circulant", "dcirculant", "genkautz", "kautz", "debruijn",
                             "dbjmod", "diamond", "drg", "hyperx", "dragonfly", "jellyfish", "xpander", "dgx_a100",
-                            "mi250", "fattree", "fig2toy", "line", "degree", "product", "power", "bidir", "file"};
+                            "mi250", "fattree", "fig2toy", "line", "degree", "product", "power", "bidir", "file", "nx"};
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
     int found = 0;
     for (int k = 0; k < tc_spec_family_count(); k++) {

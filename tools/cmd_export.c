@@ -34,7 +34,7 @@ void tc_cmd_export_help(void) {
   printf(
       "usage: topocoll export SCHEDULE.json --format msccl --out FILE.xml [--name NAME]\n"
       "                       [--proto Simple|LL|LL128] [--min-bytes SIZE] [--max-bytes SIZE]\n"
-      "                       [--op sum|max|min|prod] [--max-steps N]\n"
+      "                       [--op sum|max|min|prod] [--max-steps N] [--channels N] [--instances N]\n"
       "       topocoll export SPEC|SCHEDULE.json --format simgrid --link-bw BW --alpha TIME --out DIR\n"
       "\n"
       "--format msccl writes the schedule (allgather, reduce-scatter, allreduce or alltoall,\n"
@@ -58,6 +58,15 @@ void tc_cmd_export_help(void) {
       "                    when its rank column was renumbered (to follow a hostfile), GPU r\n"
       "                    runs the node FILE gives rank r (a relabelled schedule; switch-free\n"
       "                    topologies)\n"
+      "  --channels N      spread every connection over at least N channels (1..32; default:\n"
+      "                    as few as the limits allow): its k-th transfer on channel k mod N,\n"
+      "                    one threadblock each, as msccl-tools' channels divide a ring's\n"
+      "                    chunks; nchannels = N x the base channels (1 unless a GPU has\n"
+      "                    more than 32 peers one way)\n"
+      "  --instances N     msccl-tools' instances (1..32, default 1): the whole algorithm N\n"
+      "                    times, each shard cut into N pieces, instance i moving piece i on\n"
+      "                    its own channels and threadblocks; nchunksperloop and nchannels\n"
+      "                    are N times larger (N x channels <= 32)\n"
       "The message size the runtime is called with must be a multiple of nchunksperloop\n"
       "elements per rank (the file's algo attribute).\n"
       "\n"
@@ -75,7 +84,8 @@ void tc_cmd_export_help(void) {
 }
 
 typedef struct export_options {
-  const char *input, *format, *out, *name, *proto, *min_text, *max_text, *op, *steps_text, *bw_text, *alpha_text;
+  const char *input, *format, *out, *name, *proto, *min_text, *max_text, *op, *steps_text, *channels_text,
+      *instances_text, *bw_text, *alpha_text;
   const char *rank_map;
   tc_msccl_options msccl; /* --format msccl: what the options convert to */
   double link_bw, alpha_s; /* --format simgrid */
@@ -92,6 +102,10 @@ static const tc_cli_option export_table[] = {
     {.name = "--op", .kind = TC_CLI_STRING, .text = AT(op)},
     {.name = "--max-steps", .kind = TC_CLI_INT, .text = AT(steps_text), .value = AT(msccl.max_steps), .lo = 1,
      .hi = 1024},
+    {.name = "--channels", .kind = TC_CLI_INT, .text = AT(channels_text), .value = AT(msccl.channels), .lo = 1,
+     .hi = 32},
+    {.name = "--instances", .kind = TC_CLI_INT, .text = AT(instances_text), .value = AT(msccl.instances), .lo = 1,
+     .hi = 32},
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
     {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha_s)},
     {.name = "--rank-map", .kind = TC_CLI_STRING, .text = AT(rank_map), .needs = "a ranks.csv file"},
@@ -122,6 +136,8 @@ static int parse_options(int argc, char **argv, export_options *o) {
                                    : o->op         ? "--op"
                                    : o->steps_text ? "--max-steps"
                                    : o->rank_map   ? "--rank-map"
+                                   : o->channels_text ? "--channels"
+                                   : o->instances_text ? "--instances"
                                                    : NULL);
   if (misplaced) return tc_cli_usage_error("export", "%s does not apply to --format %s", misplaced, o->format);
   return TC_EXIT_OK;
@@ -136,8 +152,8 @@ static int read_schedule(const char *path, tc_schedule_doc *doc) {
   return TC_EXIT_USAGE;
 }
 
-/* --min-bytes, --max-bytes, --max-steps, --proto, --op into o->msccl, over the library's
-   defaults. */
+/* --min-bytes, --max-bytes, --max-steps, --channels, --instances, --proto, --op into o->msccl,
+   over the library's defaults. */
 static int msccl_options(export_options *o) {
   tc_msccl_options *mo = &o->msccl;
   tc_msccl_options_init(mo);
@@ -148,7 +164,8 @@ static int msccl_options(export_options *o) {
     if (p < 0) return tc_cli_usage_error("export", "unknown --proto '%s' (Simple, LL or LL128)", o->proto);
     mo->proto = (tc_msccl_proto)p;
   }
-  return tc_cli_convert(&export_cli, o, "--min-bytes", "--max-bytes", "--max-steps", NULL);
+  return tc_cli_convert(&export_cli, o, "--min-bytes", "--max-bytes", "--max-steps", "--channels", "--instances",
+                        NULL);
 }
 
 /* The graph and schedule with node f[u] in place of u (f a permutation). */
@@ -234,13 +251,14 @@ static int export_msccl(export_options *o) {
     }
     return tc_cli_fail("export", &err);
   }
+  char instances[32] = "";
+  if (st.instances > 1) snprintf(instances, sizeof instances, "%d instances, ", st.instances);
   if (!tc_output_is_stdout(o->out)) /* with --out -, stdout holds the XML alone */
     printf(
-      "wrote %s: MSCCL %s on %d GPUs, proto %s, %d channel%s, %lld threadblocks (at most %d per GPU, %d step%s "
+      "wrote %s: MSCCL %s on %d GPUs, proto %s, %s%d channel%s, %lld threadblocks (at most %d per GPU, %d step%s "
       "each), %lld nops\n",
       o->out, tc_msccl_coll_name(doc.sched.coll), tc_rank_count(doc.graph), tc_msccl_proto_name(mo->proto),
-      st.nchannels,
-      st.nchannels == 1 ? "" : "s", (long long)st.threadblocks, st.max_threadblocks, st.max_tb_steps,
+      instances, st.nchannels, st.nchannels == 1 ? "" : "s", (long long)st.threadblocks, st.max_threadblocks, st.max_tb_steps,
       st.max_tb_steps == 1 ? "" : "s", (long long)st.nops);
   tc_schedule_doc_destroy(&doc);
   return TC_EXIT_OK;

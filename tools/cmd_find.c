@@ -68,6 +68,7 @@ void tc_cmd_find_help(void) {
       "                    with odd D and --bidirectional) has no row\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
+      "The terms (T_L, T_B, tau, Moore bound, \"paper 000 Thm 22\"): see 'topocoll --help'.\n"
       "Exit status: 0 success, 1 failure, 2 bad usage or input.\n");
 }
 

@@ -102,6 +102,7 @@ void tc_cmd_plan_help(void) {
       "                    the marker .topocoll-plan); any other non-empty DIR is refused\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
+      "The terms (T_L, T_B, tau, Moore bound, \"paper 000 Thm 22\"): see 'topocoll --help'.\n"
       "Exit status: 0 success, 1 failure (nothing written), 2 bad usage or input.\n");
 }
 

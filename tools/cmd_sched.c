@@ -97,6 +97,7 @@ void tc_cmd_sched_help(void) {
       "  --list          the algorithms, one a line: name, collectives, topology, summary\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
+      "The terms (T_L, T_B, tau, Moore bound, \"paper 000 Thm 22\"): see 'topocoll --help'.\n"
       "Exit status: 0 success, 1 verification or write failure, 2 bad usage or input.\n");
 }
 

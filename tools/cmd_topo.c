@@ -1,6 +1,7 @@
 /*
 ** cmd_topo.c — `topocoll topo SPEC`: build a topology from a spec, print its report
-** (text or --json), and optionally write it as DOT, edge list, wiring CSV or graph JSON.
+** (text or --json), and optionally write it as DOT, edge list, wiring CSV, graph JSON or
+** networkx's edge list and node-link JSON.
 ** `topocoll topo --list` lists every family.
 ** The output files are checked before anything is built and written all or nothing
 ** (output.h): a refused or failing one leaves every other target as it was. FILE may be
@@ -14,6 +15,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "graph_hint.h"
 #include "topocoll/graph_io.h"
 #include "topocoll/output.h"
 #include "topocoll/spec.h"
@@ -30,10 +32,12 @@ void tc_cmd_topo_help(void) {
   printf(
       "usage: topocoll topo SPEC [--json] [--no-reverse-symmetry] [--max-time TIME]\n"
       "                     [--dot FILE] [--edges FILE] [--wiring FILE] [--graph-json FILE]\n"
+      "                     [--nx-edges FILE] [--node-link FILE]\n"
       "       topocoll topo --list\n"
       "\n"
       "Builds the topology named by SPEC (see docs/spec.md), e.g. kautz(4,2), torus(3,3,2),\n"
       "line(circulant(16,3,4),3), product(biring(2,8),power(uniring(1,4),2)), file(g.json),\n"
+      "nx(g.edges) (networkx's edge list, or its node-link JSON for a .json file),\n"
       "and reports nodes (compute and switch), arcs, the capacity range, degrees, diameter,\n"
       "Moore-optimal diameter, reverse symmetry, average distance and the distance histogram.\n"
       "\n"
@@ -47,6 +51,10 @@ void tc_cmd_topo_help(void) {
       "  --edges FILE            write an edge list\n"
       "  --wiring FILE           write the cabling plan CSV (node, port -> node, port)\n"
       "  --graph-json FILE       write the graph as JSON (readable back with file(FILE))\n"
+      "  --nx-edges FILE         write a networkx edge list, \"u v {'capacity': c}\" per arc\n"
+      "                          (nx.read_edgelist(FILE, create_using=nx.MultiDiGraph); nx(FILE))\n"
+      "  --node-link FILE        write networkx node-link JSON, undirected when every link is\n"
+      "                          bidirectional (nx.node_link_graph(json.load(f)); nx(FILE))\n"
       "  --list                  list every topology family with its parameters\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
@@ -179,7 +187,7 @@ static void print_text(const char *spec, const tc_graph_summary *s) {
 }
 
 typedef struct topo_options {
-  const char *spec, *dot, *edges, *wiring, *graph_json, *max_time_text;
+  const char *spec, *dot, *edges, *wiring, *graph_json, *nx_edges, *node_link, *max_time_text;
   int json, list, no_reverse_symmetry;
   double max_time;
 } topo_options;
@@ -190,6 +198,8 @@ static const tc_cli_option topo_table[] = {
     {.name = "--edges", .kind = TC_CLI_PATH, .text = AT(edges), .needs = "a file name"},
     {.name = "--wiring", .kind = TC_CLI_PATH, .text = AT(wiring), .needs = "a file name"},
     {.name = "--graph-json", .kind = TC_CLI_PATH, .text = AT(graph_json), .needs = "a file name"},
+    {.name = "--nx-edges", .kind = TC_CLI_PATH, .text = AT(nx_edges), .needs = "a file name"},
+    {.name = "--node-link", .kind = TC_CLI_PATH, .text = AT(node_link), .needs = "a file name"},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
     {.name = "--list", .kind = TC_CLI_FLAG, .value = AT(list)},
     {.name = "--no-reverse-symmetry", .kind = TC_CLI_FLAG, .value = AT(no_reverse_symmetry)},
@@ -215,7 +225,7 @@ static int parse_options(int argc, char **argv, topo_options *o) {
 /* Every requested output target is one a writer accepts (output.h), checked before the
    topology is built so that a bad one costs nothing. */
 static int check_outputs(const topo_options *o, tc_error *err) {
-  const char *const paths[] = {o->dot, o->edges, o->wiring, o->graph_json};
+  const char *const paths[] = {o->dot, o->edges, o->wiring, o->graph_json, o->nx_edges, o->node_link};
   int rc = TC_OK;
   for (size_t i = 0; !rc && i < sizeof paths / sizeof paths[0]; i++)
     if (paths[i]) rc = tc_output_check(paths[i], err);
@@ -231,6 +241,8 @@ static int write_outputs(const tc_graph *g, const topo_options *o, tc_error *err
   if (!rc && o->edges) rc = tc_graph_write_edgelist(g, o->edges, err);
   if (!rc && o->wiring) rc = tc_graph_write_wiring(g, o->wiring, err);
   if (!rc && o->graph_json) rc = tc_graph_write_json(g, o->spec, o->graph_json, err);
+  if (!rc && o->nx_edges) rc = tc_graph_write_nx_edgelist(g, o->nx_edges, err);
+  if (!rc && o->node_link) rc = tc_graph_write_node_link(g, o->node_link, err);
   if (rc) tc_output_abort();
   else rc = tc_output_commit(err);
   return rc;
@@ -246,6 +258,7 @@ int tc_cmd_topo(int argc, char **argv) {
   if (check_outputs(&o, &err)) return tc_cli_fail("topo", &err);
   tc_graph *g = NULL;
   if (tc_spec_build(o.spec, &g, &err)) return tc_cli_fail("topo", &err);
+  tc_cli_graph_hint("topo", o.spec, g);
   tc_graph_summary s;
   if (tc_graph_summarize_bounded(g, !o.no_reverse_symmetry, o.max_time, &s, &err)) {
     tc_graph_destroy(g);

@@ -35,6 +35,7 @@ void tc_cmd_verify_help(void) {
       "           false and \"error\", for an invalid schedule)\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
+      "The terms (T_L, T_B, tau, Moore bound, \"paper 000 Thm 22\"): see 'topocoll --help'.\n"
       "Exit status: 0 valid, 1 invalid, 2 bad usage or an unreadable or malformed file.\n");
 }
 

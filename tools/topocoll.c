@@ -68,6 +68,35 @@ void tc_cli_error(const char *cmd, const char *fmt, ...) {
   print_line(cmd, text);
 }
 
+/* The words the reports use, said once for every command (README.md has the same list,
+   "Terms"); the facts are paper 000's (§3.2, App. C, Def. 9-10, Thm 4, Thm 22). Plain
+   ASCII: it is read in terminals and in the man pages made from it. */
+static const char glossary[] =
+    "terms (paper 000 = Zhao et al., \"Efficient Direct-Connect Topologies for Collective\n"
+    "Communications\"; docs/papers.md lists the papers and how they are cited):\n"
+    "  N, d       nodes, and ports (links out) per node\n"
+    "  M          bytes of the whole buffer (the allreduce size, the allgather output)\n"
+    "  alpha      latency of one communication step (one hop), e.g. 10us\n"
+    "  B          node bandwidth: d x the bandwidth of one link (--link-bw)\n"
+    "  T_L        latency part of a schedule's time: steps x alpha (what a tiny message\n"
+    "             costs); at least the diameter of the topology\n"
+    "  T_B        bandwidth part: the sum over steps of the most bytes one link carries\n"
+    "             in the step, divided by the link bandwidth; written tau x M/B\n"
+    "  tau        the T_B factor, an exact fraction: T_B = tau x M/B. An allgather or\n"
+    "             reduce-scatter needs tau >= (N-1)/N (BW-optimal when equal, Thm 4)\n"
+    "  time       predicted: T_L + T_B per collective; an allreduce is a reduce-scatter\n"
+    "             then an allgather, 2 x (T_L + T_B) on a reverse-symmetric topology\n"
+    "  Moore bound  the most nodes a degree-d digraph of diameter k can have,\n"
+    "             1 + d + d^2 + ... + d^k (Def. 9). N nodes of degree d thus have a\n"
+    "             diameter of at least the least k whose bound reaches N, and no\n"
+    "             schedule beats T_L* = k x alpha; one with T_L = T_L* is Moore-optimal\n"
+    "             (Def. 10)\n"
+    "  Thm 22     paper 000 Theorem 22 (Boesch and Wang): for N > 6 and\n"
+    "             m = ceil((sqrt(2N-1) - 1)/2) the circulant C(N,{m,m+1}) (spec\n"
+    "             circulant(N)) has diameter m, the least of any circulant with two\n"
+    "             offsets; with Conjecture 1, proved for two offsets, its BFB schedule\n"
+    "             is BW-optimal. \"paper 000 Thm 22\" in a report names that theorem.\n";
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: topocoll <command> [options]\n"
@@ -79,7 +108,9 @@ static void usage(FILE *f) {
   fprintf(f,
           "\n"
           "  topocoll help <command>   options of one command\n"
-          "  topocoll --version        print the version\n");
+          "  topocoll --version        print the version\n"
+          "\n%s",
+          glossary);
 }
 
 static const tc_command *find_command(const char *name) {

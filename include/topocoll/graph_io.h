@@ -53,4 +53,20 @@ TC_API int tc_graph_wiring_cables(const tc_graph *g, tc_wiring_links links, tc_c
 /* Read by extension: .json -> JSON, anything else -> edge list. */
 TC_API int tc_graph_read_file(const char *path, tc_graph **out, tc_error *err);
 
+/* networkx's formats (docs/formats.md). Node names become ids 0..n-1: names that are
+   exactly the integers 0..n-1 keep their values, any others are numbered in order of first
+   appearance and kept as labels. Writers use the labels as names when every node has a
+   distinct one the format can hold, else the ids, and always write the capacity. */
+/* Edge list as nx.write_edgelist writes it: "u v", "u v {'capacity': 3}" (or 'weight'), or
+   "u v 3"; each line one arc (an undirected Graph's links once each: bidir(...) pairs them).
+   The writer writes every arc, "u v {'capacity': c}". */
+TC_API int tc_graph_read_nx_edgelist(const char *path, tc_graph **out, tc_error *err);
+TC_API int tc_graph_write_nx_edgelist(const tc_graph *g, const char *path, tc_error *err);
+/* Node-link JSON as nx.node_link_data writes it ("nodes" and "links" or "edges"); an
+   undirected graph's links give both arcs. A bidirectional graph is written undirected. */
+TC_API int tc_graph_read_node_link(const char *path, tc_graph **out, tc_error *err);
+TC_API int tc_graph_write_node_link(const tc_graph *g, const char *path, tc_error *err);
+/* Read by extension: .json -> node-link, anything else -> networkx edge list. */
+TC_API int tc_graph_read_nx_file(const char *path, tc_graph **out, tc_error *err);
+
 #endif

@@ -43,11 +43,22 @@
 ** channel (greedily, lowest first, keeping every GPU within 32 send and 32 recv
 ** threadblocks per channel; B base channels in all), then, while some threadblock has
 ** too many steps, every connection is spread round-robin over W = 1, 2, ... replicas
+** (from W = o->channels when set: W x B <= 32 or TC_ERANGE)
 ** (channels base + j*B, j < W; W*B <= 32), and while a local threadblock has too many,
 ** the local copies over L = 1, 2, ... (<= 32) of them. What still does not fit is
 ** TC_ERANGE naming the threadblock, e.g.
 ** "MSCCL limit: gpu 0 threadblock 0 (send to 1, channel 0) needs 2 steps > 1 even over 32
 ** channels and 1 local threadblocks".
+** Instances (o->instances = I > 1; msccl-tools' `instances`, msccl/language/rank_dag.py,
+** `replicate`): one instance is planned as above with every step also cut at the shard
+** boundaries of the input and output, on at most 32 / I channels, then replicated: the
+** copy i of threadblock t is threadblock t * I + i on channel nchannels_1 * i + chan, its
+** dependencies point into copy i; every shard (units chunks) is cut into I consecutive
+** pieces, input/output chunk k * units + j of instance i at (k * I + i) * units + j
+** (msccl-tools' interleaved chunk c * I + i when units = 1), scratch chunk c at
+** i * s_chunks + c; nchunksperloop, i_chunks, o_chunks and s_chunks are I times larger,
+** nchannels is I x nchannels_1. The limits hold for the whole file (TC_ERANGE otherwise,
+** e.g. "MSCCL limit: 11 channels per connection x 1 base channel x 3 instances > 32 channels").
 ** Errors: TC_EFAIL when s fails verification (the verifier's line), TC_EINPUT for a
 ** collective other than the four or a bad option, TC_ERANGE for a runtime limit,
 ** TC_EIO naming the file; the file is replaced atomically (whole or untouched).
@@ -82,6 +93,11 @@ typedef struct tc_msccl_options {
                            reduce-scatter and allreduce (informative: the runtime takes the
                            reduction from the NCCL call) */
   int32_t max_steps; /* steps per threadblock, 1..1024; 0 means TC_MSCCL_DEFAULT_MAX_STEPS */
+  int32_t channels; /* 0 or 1..32: spread every connection over at least this many channels
+                           (W >= channels, as msccl-tools' channels divide one ring's chunks
+                           over channels and threadblocks); 0 means as few as the limits allow */
+  int32_t instances; /* 0 or 1..32: msccl-tools' instances, I copies of the whole algorithm
+                           (see Instances above); 0 or 1 means one */
 } tc_msccl_options;
 
 /* What the written file holds. */
@@ -89,6 +105,7 @@ typedef struct tc_msccl_stats {
   int32_t nchannels; /* the algo's nchannels */
   int32_t base_channels; /* B */
   int32_t width; /* W: replicas of every connection */
+  int32_t instances; /* I */
   int64_t threadblocks; /* over all GPUs */
   int32_t max_threadblocks; /* on one GPU */
   int32_t max_tb_steps; /* most steps of one threadblock, nops included */

@@ -1,6 +1,6 @@
 /*
 ** io_edgelist.c — the plain-text edge list (format in docs/formats.md), and
-** tc_graph_read_file(), which picks a reader by file name.
+** tc_graph_read_file() and tc_graph_read_nx_file(), which pick a reader by file name.
 **
 **     # comment            '#' starts a comment anywhere on a line; blank lines are skipped
 **     nodes 4              optional, before the first arc; otherwise n = 1 + largest id
@@ -126,6 +126,9 @@ static int grow_arcs(el_reader *r) {
 
 /* "u v [cap]" */
 static int read_arc(el_reader *r, const field *f, int nf) {
+  if (nf >= 3 && f[2].s[0] == '{') /* "u v {'weight': 3}": nx.write_edgelist's data dict */
+    return fail_at_line(r, "a data dict after \"u v\" is networkx's edge list, not this one; read it with nx(%s)",
+                        r->path);
   if (nf > 3) return fail_at_line(r, "expected \"u v [cap]\", found %d or more fields", nf);
   if (nf < 2) return fail_at_line(r, "expected \"u v [cap]\", found 1 field");
   int32_t u, v;
@@ -290,4 +293,8 @@ static int has_json_extension(const char *path) {
 
 int tc_graph_read_file(const char *path, tc_graph **out, tc_error *err) {
   return has_json_extension(path) ? tc_graph_read_json(path, out, err) : tc_graph_read_edgelist(path, out, err);
+}
+
+int tc_graph_read_nx_file(const char *path, tc_graph **out, tc_error *err) {
+  return has_json_extension(path) ? tc_graph_read_node_link(path, out, err) : tc_graph_read_nx_edgelist(path, out, err);
 }

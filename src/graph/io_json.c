@@ -26,6 +26,7 @@
 #include "core/json_read.h"
 #include "core/io_atomic.h"
 #include "core/io_text.h"
+#include "node_link.h"
 #include "topocoll/graph_io.h"
 
 static const char *const known_keys[] = {"format", "version", "spec", "nodes", "bidirectional",
@@ -116,7 +117,10 @@ int tc_graph_read_json(const char *path, tc_graph **out, tc_error *err) {
   int rc = TC_OK;
   json_t *root = tci_json_load_object(&r, &rc);
   if (!root) return rc;
-  rc = tci_json_check_kind(&r, root);
+  if (tci_node_link_recognise(root))
+    rc = tc_error_set(err, TC_EINPUT, "%s is a networkx node-link graph (nodes/links), not a topocoll graph JSON; read it with nx(%s)",
+                      path, path);
+  if (!rc) rc = tci_json_check_kind(&r, root);
   if (!rc) rc = tci_json_check_keys(&r, root, "", known_keys);
   if (!rc) rc = check_header(&r, root);
   if (!rc) rc = build_graph(&r, root, out);

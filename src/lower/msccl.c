@@ -7,6 +7,9 @@
 ** whose longest peer threadblock is over the limit retries with W + 1 (while W * B <= 32),
 ** one whose longest local threadblock is over retries with L + 1 (up to 32). More
 ** threadblocks never shorten the XML, so the element limit ends the search at once.
+** With I instances the search plans one instance, on I times fewer channels (W * B * I <=
+** 32) and counting the XML elements of all I, and the plan is then replicated
+** (msccl_instances.c).
 */
 #include "topocoll/msccl.h"
 
@@ -83,6 +86,11 @@ static int check_options(const tc_schedule *s, const tc_msccl_options *o, tc_err
   }
   if (o->max_steps < 0 || o->max_steps > 1024)
     return tc_error_set(err, TC_EINPUT, "max steps per threadblock %d outside 1..1024", o->max_steps);
+  if (o->channels < 0 || o->channels > TC_MX_MAX_CHANNELS)
+    return tc_error_set(err, TC_EINPUT, "channels per connection %d outside 1..%d", o->channels,
+                        TC_MX_MAX_CHANNELS);
+  if (o->instances < 0 || o->instances > TC_MX_MAX_CHANNELS)
+    return tc_error_set(err, TC_EINPUT, "instances %d outside 1..%d", o->instances, TC_MX_MAX_CHANNELS);
   return TC_OK;
 }
 
@@ -95,7 +103,9 @@ static void default_name(const tc_schedule *s, int32_t ranks, char *buf, size_t 
 
 typedef struct exporter {
   const tc_schedule *s;
-  int32_t n, max_steps;
+  int32_t n, max_steps, channels;
+  int32_t instances; /* I >= 1 */
+  int64_t block;     /* chunks per shard when I > 1 (every step cut at its multiples), else 0 */
   tc_program *progs;
   tc_mx_channels ch;
   tc_mx_gpu *gpus;
@@ -212,12 +222,13 @@ static int lower_all(exporter *E, const tc_graph *g) {
 static int check_elements(exporter *E) {
   for (int32_t r = 0; r < E->n; r++) {
     const tc_mx_gpu *g = &E->gpus[r];
-    int64_t elements = 1 + (int64_t)E->n + g->ntbs + g->nsteps;
+    int64_t I = E->instances, elements = 1 + (int64_t)E->n + (g->ntbs + g->nsteps) * I;
     if (elements > TC_MX_MAX_ELEMENTS)
       return tc_error_set(E->err, TC_ERANGE,
-                          "MSCCL limit: gpu %d needs %lld XML elements (1 algo, %d gpus, %d threadblocks, %lld steps) "
+                          "MSCCL limit: gpu %d needs %lld XML elements (1 algo, %d gpus, %lld threadblocks, %lld steps%s) "
                           "> %d, what the runtime's parser holds",
-                          r, (long long)elements, E->n, g->ntbs, (long long)g->nsteps, TC_MX_MAX_ELEMENTS);
+                          r, (long long)elements, E->n, (long long)(g->ntbs * I), (long long)(g->nsteps * I),
+                          I > 1 ? " over its instances" : "", TC_MX_MAX_ELEMENTS);
   }
   return TC_OK;
 }
@@ -257,7 +268,7 @@ static int plan_all(exporter *E, int32_t W, int32_t L, overflow_note *peer_note,
   if (!E->gpus) return tc_error_set(E->err, TC_ENOMEM, "out of memory planning %d GPUs", E->n);
   for (int32_t r = 0; r < E->n; r++) {
     tc_mx_overflow peer, local;
-    if (tci_mx_plan_gpu(&E->progs[r], &E->ch, W, L, E->max_steps, &E->gpus[r], &peer, &local, E->err))
+    if (tci_mx_plan_gpu(&E->progs[r], &E->ch, W, L, E->block, E->max_steps, &E->gpus[r], &peer, &local, E->err))
       return E->err->code;
     note(peer_note, &E->gpus[r], r, &peer, E->max_steps);
     note(local_note, &E->gpus[r], r, &local, E->max_steps);
@@ -266,7 +277,15 @@ static int plan_all(exporter *E, int32_t W, int32_t L, overflow_note *peer_note,
 }
 
 static int search(exporter *E, int32_t *W_out, int32_t *L_out) {
-  int32_t W = 1, L = 1, Wmax = TC_MX_MAX_CHANNELS / E->ch.nbase;
+  int32_t W = E->channels > 1 ? E->channels : 1, L = 1, Wmax = TC_MX_MAX_CHANNELS / (E->ch.nbase * E->instances);
+  /* Asked for more replicas than the channels hold (B base channels each, for each of the
+     I instances): no plan can. */
+  if (W > Wmax) {
+    char instances[48] = "";
+    if (E->instances > 1) snprintf(instances, sizeof instances, " x %d instances", E->instances);
+    return tc_error_set(E->err, TC_ERANGE, "MSCCL limit: %d channel%s per connection x %d base channel%s%s > %d channels",
+                        W, W == 1 ? "" : "s", E->ch.nbase, E->ch.nbase == 1 ? "" : "s", instances, TC_MX_MAX_CHANNELS);
+  }
   for (;;) {
     overflow_note peer, local;
     if (plan_all(E, W, L, &peer, &local)) return E->err->code;
@@ -288,10 +307,34 @@ static int search(exporter *E, int32_t *W_out, int32_t *L_out) {
   return TC_OK;
 }
 
+/* The planned instance's channels: 1 + the highest any threadblock uses. */
+static int32_t planned_channels(const exporter *E) {
+  int32_t nchannels = 1;
+  for (int32_t r = 0; r < E->n; r++)
+    for (int32_t t = 0; t < E->gpus[r].ntbs; t++)
+      if (E->gpus[r].tbs[t].chan + 1 > nchannels) nchannels = E->gpus[r].tbs[t].chan + 1;
+  return nchannels;
+}
+
+/* I > 1: every planned GPU becomes its I instances (msccl_instances.c). */
+static int replicate_all(exporter *E) {
+  if (E->instances == 1) return TC_OK;
+  int32_t nchannels = planned_channels(E);
+  tc_mx_gpu *all = calloc((size_t)E->n, sizeof *all);
+  if (!all) return tc_error_set(E->err, TC_ENOMEM, "out of memory replicating %d GPUs", E->n);
+  int rc = TC_OK;
+  for (int32_t r = 0; r < E->n && !rc; r++)
+    rc = tci_mx_replicate(&E->gpus[r], r, E->instances, nchannels, E->block, &all[r], E->err);
+  free_gpus(E);
+  E->gpus = all; /* freed by free_gpus, the ones not made are empty */
+  return rc;
+}
+
 static void fill_stats(const exporter *E, int32_t W, tc_mx_algo *a, tc_msccl_stats *st) {
   memset(st, 0, sizeof *st);
   st->base_channels = E->ch.nbase;
   st->width = W;
+  st->instances = E->instances;
   a->nchannels = 1;
   for (int32_t r = 0; r < E->n; r++) {
     const tc_mx_gpu *g = &E->gpus[r];
@@ -327,11 +370,18 @@ int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_opti
     return rc;
   }
   exporter E = {
-      .s = s, .n = ranks, .max_steps = o->max_steps ? o->max_steps : TC_MSCCL_DEFAULT_MAX_STEPS, .err = err};
+      .s = s,
+      .n = ranks,
+      .max_steps = o->max_steps ? o->max_steps : TC_MSCCL_DEFAULT_MAX_STEPS,
+      .channels = o->channels,
+      .instances = o->instances > 1 ? o->instances : 1,
+      .block = o->instances > 1 ? s->units : 0,
+      .err = err};
   int32_t W = 0, L = 0;
   rc = element_lower_bound(&E, g);
   if (!rc) rc = lower_all(&E, g);
   if (!rc) rc = search(&E, &W, &L);
+  if (!rc) rc = replicate_all(&E);
   if (!rc) {
     char name[NAME_MAX_LEN + 64];
     if (o->name)
@@ -347,8 +397,9 @@ int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_opti
                     /* the whole buffer in chunks: the gathered / scattered / reduced one, or
                        alltoall's per-rank send buffer (C shards; the runtime multiplies the
                        per-peer count by ngpus) */
-                    .nchunksperloop = s->coll == TC_COLL_ALLTOALL ? (int64_t)ranks * s->units
-                                                                  : (int64_t)s->nshards * s->units,
+                    .nchunksperloop = (s->coll == TC_COLL_ALLTOALL ? (int64_t)ranks * s->units
+                                                                   : (int64_t)s->nshards * s->units) *
+                                      E.instances,
                     .min_bytes = o->min_bytes,
                     .max_bytes = o->max_bytes,
                     /* alltoall's dependencies keep input and output apart (program.h) */

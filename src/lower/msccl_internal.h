@@ -68,12 +68,23 @@ typedef struct tc_mx_overflow {
 } tc_mx_overflow;
 
 /* Plan rank p->rank with every connection spread over `width` replicas and the local
-   copies over `nlocal` threadblocks. Fails only for memory, the int16 offsets, the int8
-   depid and the per-GPU threadblock count; step counts are checked by the caller from
-   `peer` and `local` (the longest peer / local threadblock over max_steps). */
-int tci_mx_plan_gpu(const tc_program *p, const tc_mx_channels *ch, int32_t width, int32_t nlocal, int32_t max_steps,
-                   tc_mx_gpu *out, tc_mx_overflow *peer, tc_mx_overflow *local, tc_error *err);
+   copies over `nlocal` threadblocks; `block` > 0 (instances) cuts every step at the
+   multiples of block in the input and output. Fails only for memory, the int16 offsets,
+   the int8 depid and the per-GPU threadblock count; step counts are checked by the caller
+   from `peer` and `local` (the longest peer / local threadblock over max_steps). */
+int tci_mx_plan_gpu(const tc_program *p, const tc_mx_channels *ch, int32_t width, int32_t nlocal, int64_t block,
+                   int32_t max_steps, tc_mx_gpu *out, tc_mx_overflow *peer, tc_mx_overflow *local, tc_error *err);
 void tci_mx_gpu_destroy(tc_mx_gpu *g);
+
+/* msccl-tools' instances: `one` (planned with block = the chunks of a shard, nchannels
+   channels) replicated I times into *out. Instance i: threadblock t becomes t * I + i on
+   channel nchannels * i + chan (dependencies likewise); input/output chunk c = b * block +
+   j (block b, unit j) becomes (b * I + i) * block + j — every shard cut into I pieces, piece
+   i moved by instance i, as msccl-tools' interleaved replication with block = 1 — and
+   scratch chunk c becomes i * s_chunks + c. TC_ERANGE (naming gpu `rank`) for the int16
+   offsets, the int8 depid and the threadblocks per GPU. */
+int tci_mx_replicate(const tc_mx_gpu *one, int32_t rank, int32_t instances, int32_t nchannels, int64_t block,
+                     tc_mx_gpu *out, tc_error *err);
 
 /* The algo attributes msccl_write.c needs beyond the GPUs. */
 typedef struct tc_mx_algo {

@@ -7,8 +7,10 @@
 **      of the receive just before it joins that receive's threadblock, every other copy
 **      goes round-robin over `nlocal` local threadblocks;
 **   2. threadblock ids: ordered by (channel, sends before receives, peer), local ones last;
-**   3. steps: each op becomes ceil(cnt / 71) steps at the end of its threadblock, preceded
-**      by one nop per extra dependency. A dependency on an op of another threadblock is the
+**   3. steps: each op becomes ceil(cnt / 71) steps at the end of its threadblock (more
+**      when `block` cuts it: for instances, no step may straddle a multiple of `block` in
+**      the input or output, see msccl_instances.c), preceded by one nop per extra
+**      dependency. A dependency on an op of another threadblock is the
 **      XML index of that op's last step; it is dropped when the threadblock already knows
 **      that step complete: `known[T][X]` is the highest step of threadblock X that T has
 **      (transitively) waited for, and each step keeps a copy of its threadblock's vector,
@@ -84,6 +86,7 @@ typedef struct planner {
   const tc_program *p;
   const tc_mx_channels *ch;
   int32_t width, nlocal;
+  int64_t block; /* 0, or the chunks no input/output step may straddle a multiple of */
   tc_mx_gpu *g;
   tc_error *err;
   tb_spec *specs;
@@ -315,6 +318,22 @@ static int wait_for(planner *P, int32_t tb, int32_t X, int64_t s, tc_mx_step *ca
   return TC_OK;
 }
 
+static int straddles(uint8_t buf, int64_t off, int64_t cnt, int64_t block) {
+  return buf != TC_BUF_SCRATCH && cnt > 0 && off / block != (off + cnt - 1) / block;
+}
+
+/* The next step of op from chunk `done` on: at most 71 chunks, and with a block, up to the
+   next multiple of it on an input or output side (scratch is never cut: msccl_instances.c
+   gives each instance its own contiguous copy). */
+static int64_t piece(const tc_op *op, int64_t done, int64_t block, int reads, int writes) {
+  int64_t len = op->cnt - done < TC_MX_MAX_COUNT ? op->cnt - done : TC_MX_MAX_COUNT;
+  if (block && reads && op->src != TC_BUF_SCRATCH && block - (op->src_off + done) % block < len)
+    len = block - (op->src_off + done) % block;
+  if (block && writes && op->dst != TC_BUF_SCRATCH && block - (op->dst_off + done) % block < len)
+    len = block - (op->dst_off + done) % block;
+  return len;
+}
+
 static int lay_out_op(planner *P, int64_t x) {
   const tc_op *op = &P->p->ops[x];
   int32_t tb = P->op_spec[x];
@@ -331,8 +350,16 @@ static int lay_out_op(planner *P, int64_t x) {
     if (wait_for(P, tb, P->cand_tb[i], P->cand_s[i], &nop) || append_step(P, tb, nop)) return P->err->code;
   }
   int reads = op->kind != TC_OP_RECV, writes = op->kind != TC_OP_SEND;
-  for (int64_t done = 0; done < op->cnt; done += TC_MX_MAX_COUNT) {
-    int64_t cnt = op->cnt - done < TC_MX_MAX_COUNT ? op->cnt - done : TC_MX_MAX_COUNT;
+  /* A message is cut the same way at its sender and its receiver, so their FIFO still
+     matches one for one, only when a block cut falls on neither side: messages stay within
+     one shard (program.h), whose chunks are one block of the input and the output. */
+  if (P->block && op->kind != TC_OP_COPY &&
+      ((reads && straddles(op->src, op->src_off, op->cnt, P->block)) ||
+       (writes && straddles(op->dst, op->dst_off, op->cnt, P->block))))
+    return tc_error_set(P->err, TC_EFAIL, "MSCCL instances: rank %d op %lld (%lld chunks) crosses a shard",
+                        P->p->rank, (long long)x, (long long)op->cnt);
+  for (int64_t done = 0, cnt; done < op->cnt; done += cnt) {
+    cnt = piece(op, done, P->block, reads, writes);
     tc_mx_step st = {.type = (uint8_t)step_type(op->kind),
                      .srcbuf = reads ? op->src : TC_BUF_INPUT,
                      .dstbuf = writes ? op->dst : TC_BUF_OUTPUT,
@@ -357,14 +384,14 @@ static void note_overflow(tc_mx_overflow *o, int32_t tb, int64_t steps) {
   }
 }
 
-int tci_mx_plan_gpu(const tc_program *p, const tc_mx_channels *ch, int32_t width, int32_t nlocal, int32_t max_steps,
-                   tc_mx_gpu *out, tc_mx_overflow *peer, tc_mx_overflow *local, tc_error *err) {
+int tci_mx_plan_gpu(const tc_program *p, const tc_mx_channels *ch, int32_t width, int32_t nlocal, int64_t block,
+                   int32_t max_steps, tc_mx_gpu *out, tc_mx_overflow *peer, tc_mx_overflow *local, tc_error *err) {
   memset(out, 0, sizeof *out);
   *peer = *local = (tc_mx_overflow){-1, 0};
   out->i_chunks = p->input_chunks;
   out->o_chunks = p->output_chunks;
   out->s_chunks = p->scratch_chunks;
-  planner P = {.p = p, .ch = ch, .width = width, .nlocal = nlocal, .g = out, .err = err};
+  planner P = {.p = p, .ch = ch, .width = width, .nlocal = nlocal, .block = block, .g = out, .err = err};
   int rc = TC_OK;
   size_t nops = (size_t)(p->nops ? p->nops : 1);
   P.op_spec = malloc(sizeof *P.op_spec * nops);

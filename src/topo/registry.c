@@ -59,10 +59,16 @@ static int b_power(A) { return tc_graph_power(a->graphs[0], a->ints[1], out, err
 static int b_bidir(A) { return tc_graph_bidir_closure(a->graphs[0], out, err); }
 static int b_transpose(A) { return tc_graph_transpose(a->graphs[0], out, err); }
 static int b_without(A) { return tc_graph_without_links(a->graphs[0], a->list_ints, a->list_len, 0, out, err); }
-/* The file is named by the spec, i.e. by the user: one that cannot be read is bad input
-   (TC_EINPUT, exit 2) like any other bad argument, not an I/O failure of ours. */
+/* The file of file(...) and nx(...) is named by the spec, i.e. by the user: one that
+   cannot be read is bad input (TC_EINPUT, exit 2) like any other bad argument, not an I/O
+   failure of ours. */
 static int b_file(A) {
   int rc = tc_graph_read_file(a->words[0], out, err);
+  if (rc == TC_EIO) rc = err->code = TC_EINPUT;
+  return rc;
+}
+static int b_nx(A) {
+  int rc = tc_graph_read_nx_file(a->words[0], out, err);
   if (rc == TC_EIO) rc = err->code = TC_EINPUT;
   return rc;
 }
@@ -117,6 +123,7 @@ static const tc_family families[] = {
     {{"transpose", "G", "", "transpose G^T: every arc reversed"}, "g:g", b_transpose},
     {{"without", "G, u1, v1, u2, v2, ...", "", "G without the links u-v of node pairs (a duplex pair when G is bidirectional, else the arc): a degraded cluster"}, "g:g ends:i+", b_without},
     {{"file", "path", ".json or edge list", "a graph read from a file (docs/formats.md)"}, "path:w", b_file},
+    {{"nx", "path", ".json node-link or edge list", "a graph read from networkx's node-link JSON or edge list"}, "path:w", b_nx},
 };
 
 int tci_family_table_size(void) { return (int)(sizeof families / sizeof families[0]); }
