@@ -29,7 +29,7 @@ static const tc_command commands[] = {
      tc_cmd_run_help},
     {"simulate", "simulate a schedule file in SimGrid SMPI beside the alpha-beta model and SMPI's own",
      tc_cmd_simulate, tc_cmd_simulate_help},
-    {"cost", "network sizes and the 2dfc's hardware price (paper 002 §4.4, Figs. 4.16, 4.19)", tc_cmd_cost,
+    {"cost", "network sizes and the 2dfc's hardware price (paper 002 Figs. 4.16, 4.19)", tc_cmd_cost,
      tc_cmd_cost_help},
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
