@@ -151,6 +151,20 @@ assert st == {"rdb": "ok", "lr": "ok"}, st
 assert all(sorted(r["smpi_time_s"]) == ["lr", "rdb"] and r["checked"] for r in R), R
 '
 
+# ---- the default --smpi-algos (strong): a few strong algorithms per collective, each
+# running on 9 ranks (not a power of two) ----
+plan 'torus(3,3)' reduce-scatter bfb t33rs.json
+plan 'torus(3,3)' alltoall direct t33a2a.json
+for case in "t33.json rdb,lr,rab_rdb" "t33ag.json bruck,rdb,ring" \
+  "t33rs.json mpich_rdb,ompi_ring,ompi_basic_recursivehalving" "t33a2a.json bruck,ring"; do
+  read -r file algos <<<"$case"
+  expect 0 "$bin" simulate "$tmp/$file" --link-bw 100Gbps --alpha 1us --sizes 1KB --json
+  check - "
+got = [(x['name'], x['status']) for x in j['smpi_algorithms']]
+assert got == [(n, 'ok') for n in '$algos'.split(',')], got
+"
+done
+
 # ---- the table; one size: no fit ----
 expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1MB --smpi-algos none
 grep -q '^allreduce "bfb" on complete(2): 2 ranks in SimGrid SMPI' "$tmp/out" || fail "table title: $(cat "$tmp/out")"

@@ -18,7 +18,8 @@
 **     --no-compute (shared dummy buffers, so 64 ranks x 1 GB fit in memory). When no size
 **     is small enough, one checked run at --check-max itself stands in (not reported);
 **   - first the schedule (its failure, or a wrong result, ends the command: exit 1);
-**   - then each SMPI algorithm of --smpi-algos for the schedule's collective. One that
+**   - then each SMPI algorithm of --smpi-algos (default: sim_smpi.h's few strong ones) for
+**     the schedule's collective. One that
 **     crashes, hangs past --timeout or computes a wrong result is reported as skipped,
 **     with the reason, and takes no part in "best SMPI algorithm".
 ** Model time per size: tc_cost_time (steps·α + tau·M/B); the lower bound uses the cost's
@@ -56,7 +57,7 @@
 void tc_cmd_simulate_help(void) {
   printf(
       "usage: topocoll simulate SCHEDULE.json --link-bw BW --alpha TIME [--sizes LIST]\n"
-      "                         [--smpi-algos all|none|A,B,...] [--check-max SIZE]\n"
+      "                         [--smpi-algos strong|all|none|A,B,...] [--check-max SIZE]\n"
       "                         [--timeout TIME] [--json]\n"
       "\n"
       "Simulates the schedule in SCHEDULE.json with SimGrid's SMPI on its own topology, built\n"
@@ -74,8 +75,18 @@ void tc_cmd_simulate_help(void) {
       "  --sizes LIST      buffer sizes M of the whole collective (alltoall: each rank's send\n"
       "                    buffer), e.g. 4KB,1MB or 1KiB..1GiB\n"
       "                    (doubling range); default " DEFAULT_SIZES "\n"
-      "  --smpi-algos A    SMPI algorithms to compare: all (default), none, or a comma list\n"
-      "                    of SMPI's names (e.g. lr,rdb,rab for allreduce; see docs/running.md)\n"
+      "  --smpi-algos A    SMPI algorithms to compare: strong (default: a few strong ones, below),\n"
+      "                    all (every one SMPI has: minutes per size at 256 ranks), none, or a\n"
+      "                    comma list of SMPI's names (see docs/running.md)\n");
+  static const tc_collective colls[] = {TC_COLL_ALLREDUCE, TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER,
+                                        TC_COLL_ALLTOALL};
+  for (size_t c = 0; c < sizeof colls / sizeof colls[0]; c++) {
+    printf("                      %-15s", tc_collective_name(colls[c]));
+    for (const char *const *d = tc_sim_smpi_default_algorithms(colls[c]); *d; d++)
+      printf("%s%s", d == tc_sim_smpi_default_algorithms(colls[c]) ? "" : ",", *d);
+    printf("\n");
+  }
+  printf(
       "  --check-max SIZE  sizes up to SIZE run on real data and are checked; larger ones run\n"
       "                    without computing (identical messages); default " DEFAULT_CHECK_MAX "\n"
       "  --timeout TIME    kill a simulation (one smpirun) after TIME, e.g. 90s (a bare number\n"
@@ -170,12 +181,14 @@ static void prog_result_free(prog_result *r) {
   free(r->ran);
 }
 
-/* --smpi-algos against the collective's list; a name not in it is a usage error. */
+/* --smpi-algos against the collective's list; a name not in it is a usage error. "strong"
+   (the default) is sim_smpi.h's few strong algorithms, "all" every one SMPI has. */
 static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run **out, int *count) {
   const char *const *known = tc_sim_smpi_algorithms(coll);
-  const char *text = o->algos_text ? o->algos_text : "all";
+  const char *text = o->algos_text ? o->algos_text : "strong";
   int nknown = 0;
   while (known[nknown]) nknown++;
+
   algo_run *runs = calloc((size_t)nknown, sizeof *runs);
   char *copy = strdup(text);
   int n = 0, status = TC_EXIT_OK;
@@ -184,6 +197,8 @@ static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run 
     status = TC_EXIT_FAIL;
   } else if (!strcmp(text, "all")) {
     for (n = 0; n < nknown; n++) runs[n].name = known[n];
+  } else if (!strcmp(text, "strong")) {
+    for (const char *const *d = tc_sim_smpi_default_algorithms(coll); *d; d++) runs[n++].name = *d;
   } else if (strcmp(text, "none")) {
     /* Split at every comma, so that an empty name (",,", "a,,b", a trailing ",") is refused
        rather than skipped: ",," must not quietly mean "none". */
@@ -192,7 +207,7 @@ static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run 
       if (next) *next++ = '\0';
       if (!*w) {
         status = tc_cli_usage_error("simulate", "--smpi-algos: empty algorithm name in '%s' (a comma-separated list, "
-                                    "'all' or 'none')", text);
+                                    "'strong', 'all' or 'none')", text);
         break;
       }
       int k = 0, dup = 0;

@@ -70,6 +70,42 @@ const char *const *tc_sim_smpi_algorithms(tc_collective coll) {
   }
 }
 
+/* The algorithms `simulate` compares by default: a few strong ones per collective — one for
+   small messages (few rounds), one for large (bandwidth-optimal), one between — chosen also
+   because SimGrid simulates them in seconds at 256 ranks: SMPI's linear algorithms (and
+   "default", "ompi", "mpich"... which pick them) keep N(N-1) transfers in flight at once,
+   and SimGrid 3.32 finishes each transfer in time linear in the transfers in flight, so
+   they take minutes per size there (bench/bench_sim_scale.sh). Every name is in the list
+   above; tests/sim_simulate.sh checks that they run on a non-power-of-two rank count. */
+static const char *const allreduce_strong[] = {"rdb", "lr", "rab_rdb", NULL};
+static const char *const allgather_strong[] = {"bruck", "rdb", "ring", NULL};
+static const char *const reduce_scatter_strong[] = {"mpich_rdb", "ompi_ring", "ompi_basic_recursivehalving", NULL};
+static const char *const alltoall_strong[] = {"bruck", "ring", NULL};
+
+const char *const *tc_sim_smpi_default_algorithms(tc_collective coll) {
+  switch (coll) {
+  case TC_COLL_ALLREDUCE: return allreduce_strong;
+  case TC_COLL_ALLGATHER: return allgather_strong;
+  case TC_COLL_REDUCE_SCATTER: return reduce_scatter_strong;
+  case TC_COLL_ALLTOALL: return alltoall_strong;
+  default: return NULL;
+  }
+}
+
+/* The algorithm MPI's result comes from when the schedule's checked run compares with it
+   (its time is not reported, so only correctness and simulation speed matter; every
+   algorithm gives the same bits, the inputs being small integers). NULL: SMPI's default,
+   which simulates in about a second at 256 ranks for these two. allgather and alltoall
+   take ring: never more than N transfers in flight, where their defaults keep N(N-1) and
+   took more than 200 s (allgather) and 300 s (alltoall) per size at 256 ranks. */
+static const char *reference_algorithm(tc_collective coll) {
+  switch (coll) {
+  case TC_COLL_ALLGATHER:
+  case TC_COLL_ALLTOALL: return "ring";
+  default: return NULL;
+  }
+}
+
 /* The smpi/<name> configuration item that picks coll's algorithm. */
 static const char *cfg_item(tc_collective coll) {
   switch (coll) {
@@ -150,7 +186,9 @@ static void build_argv(argv_list *a, const tc_sim_env *env, const char *algo, co
   push_fmt(a, "%s/%s", env->dir, "hostfile");
   for (const char *const *c = tc_sim_alpha_beta_cfg; *c; c++) push(a, *c);
   push(a, "--cfg=contexts/stack-size:" TC_STR(STACK_KIB));
-  if (algo) push_fmt(a, "--cfg=smpi/%s:%s", cfg_item(env->coll), algo);
+  /* The schedule's checked run compares with MPI's result, computed by the reference. */
+  const char *pick = algo ? algo : verify ? reference_algorithm(env->coll) : NULL;
+  if (pick) push_fmt(a, "--cfg=smpi/%s:%s", cfg_item(env->coll), pick);
   push(a, blocksize);
   push(a, "--log=root.thres:warning");
   push(a, env->exec);

@@ -7,7 +7,8 @@
 ** env->timeout_s, nothing left running)
 **   [prlimit --data=BYTES:] TMPDIR=DIR smpirun -quiet -np N -platform DIR/platform.xml
 **           -hostfile DIR/hostfile <tc_sim_alpha_beta_cfg> --cfg=contexts/stack-size:8192
-**           [--cfg=smpi/<coll>:ALGO]
+**           [--cfg=smpi/<coll>:ALGO]         (the schedule's checked run: the reference,
+**                                             below)
 **           --cfg=smpi/shared-malloc-blocksize:<the largest size, as a power of 2 >= 1 MiB>
 **           --log=root.thres:warning
 **           EXEC DIR/programs.txt --sizes B1,B2,... --iters 1 --warmup 0
@@ -33,6 +34,11 @@
 ** anything else; err then says how it ended and quotes the telling line of its stderr.
 ** When this process got SIGINT, SIGTERM or SIGHUP meanwhile (the run is then killed, see
 ** launch.h), *interrupted is that signal's number, else 0: the caller should stop.
+**
+** The schedule's checked run takes MPI's result from a reference algorithm that SimGrid
+** simulates fast (ring for allgather and alltoall, SMPI's default for the others): its time
+** is never reported, and SMPI's default allgather and alltoall keep N(N-1) transfers in
+** flight, which SimGrid 3.32 handles in time quadratic in them (minutes at 256 ranks).
 **
 ** tc_sim_alpha_beta_cfg: the --cfg options every run gets (NULL-terminated), documented in
 ** docs/running.md. tc_sim_smpi_algorithms(coll): the names SimGrid 3.32 accepts for
@@ -63,6 +69,8 @@ typedef struct tc_sim_env {
 extern const char *const tc_sim_alpha_beta_cfg[];
 
 const char *const *tc_sim_smpi_algorithms(tc_collective coll);
+/* The few strong algorithms compared by default (a subset of the above), NULL-terminated. */
+const char *const *tc_sim_smpi_default_algorithms(tc_collective coll);
 
 int tc_sim_run(const tc_sim_env *env, const char *algo, const int64_t *sizes, int n, int verify, double *times,
                int64_t *used, int *verified, int *done, int *interrupted, tc_error *err);
