@@ -131,6 +131,13 @@ assert (r["size_bytes"], r["count"], r["time_s"], r["mpi_time_s"]) == (1048576, 
 assert r["algbw_GBps"] == 1048576 / 0.002 / 1e9 and r["mpi_algbw_GBps"] == 1048576 / 0.001 / 1e9, r
 assert j["iters"] == 7 and j["warmup"] == 3 and j["inplace"] is True
 PY
+# Ranges include their top (nccl-tests' -b/-e), K/M are binary, --factor steps them.
+expect 0 fake ok ar-torus.json --sizes 1K..20K --factor 4 --mpirun-args "$mpiargs" --json
+[ "$(cat "$FAKE_LOG")" = "4 $tmp/ar-torus.json --sizes 1024,4096,16384,20480 --dtype int32 --op sum --iters 5 --warmup 1 --trusted" ] ||
+  fail "--factor 4: $(cat "$FAKE_LOG")"
+expect 0 fake ok ar-torus.json --mpirun-args "$mpiargs" --json # the default 1KB..1MB ends at 1 MB
+grep -q -- "--sizes 1000,2000,4000,8000,16000,32000,64000,128000,256000,512000,1000000 " "$FAKE_LOG" ||
+  fail "default sizes: $(cat "$FAKE_LOG")"
 # The table's ratio is time / MPI time.
 expect 0 fake ok ar-torus.json --sizes 2MB --mpirun-args "$mpiargs"
 grep -Eq '^ +2 MB +2\.000 ms +1\.000 GB/s +1\.000 ms +2\.000 GB/s +2\.00 +yes$' "$tmp/out" ||
@@ -168,6 +175,7 @@ printf '{"format": "topocoll-schedule", "version": 1, "graph": ' >corrupt.json
 expect_err 2 "corrupt.json" "$bin" run corrupt.json
 expect_err 2 "--sizes" "$bin" run ar-torus.json --sizes 1KB..x
 expect_err 2 "--sizes" "$bin" run ar-torus.json --sizes 8KB..1KB
+expect_err 2 "topocoll run: --factor expects an integer in 2..1073741824, got '1'" "$bin" run ar-torus.json --factor 1
 expect_err 2 "--dtype must be int32, int64, float or double, got 'int8'" "$bin" run ar-torus.json --dtype int8
 expect_err 2 "--op must be sum, max or min, got 'prod'" "$bin" run ar-torus.json --op prod
 expect_err 2 "--iters expects an integer in 1..1000000, got '0'" "$bin" run ar-torus.json --iters 0

@@ -48,7 +48,7 @@
 
 void tc_cmd_run_help(void) {
   printf(
-      "usage: topocoll run SCHEDULE.json [--np N] [--sizes LIST] [--dtype TYPE] [--op OP]\n"
+      "usage: topocoll run SCHEDULE.json [--np N] [--sizes LIST] [--factor F] [--dtype TYPE] [--op OP]\n"
       "                    [--iters K] [--warmup W] [--inplace] [--timeout TIME]\n"
       "                    [--mpirun-args \"ARGS\"] [--json]\n"
       "\n"
@@ -64,9 +64,11 @@ void tc_cmd_run_help(void) {
       "  --np N          number of ranks; must equal the schedule's compute node count (the\n"
       "                  default)\n"
       "  --sizes LIST    buffer sizes M of the whole collective (alltoall: each rank's send\n"
-      "                  buffer), e.g. 4KB,1MB or 1KiB..256MiB\n"
-      "                  (doubling range); default " DEFAULT_SIZES "; each is rounded down to\n"
+      "                  buffer), e.g. 4K,1M or 1K..256M: a range includes both ends and\n"
+      "                  doubles (--factor); K, M, G and KiB, MiB, GiB are powers of 2, KB, MB,\n"
+      "                  GB powers of 10; default " DEFAULT_SIZES "; each is rounded down to\n"
       "                  whole elements on every rank, and the size reported is the one used\n"
+      TC_CLI_FACTOR_HELP
       "  --dtype TYPE    int32 (default), int64, float or double\n"
       "  --op OP         sum (default), max or min\n"
       "  --iters K       timed repetitions per size, the median is reported (default 5)\n"
@@ -91,7 +93,7 @@ void tc_cmd_run_help(void) {
 /* ---- options ---- */
 
 typedef struct run_options {
-  const char *file, *np_text, *sizes_text, *dtype_text, *op_text, *iters_text, *warmup_text, *timeout_text;
+  const char *file, *np_text, *sizes_text, *factor_text, *dtype_text, *op_text, *iters_text, *warmup_text, *timeout_text;
   const char *mpirun_args;
   int inplace, json;
   int np; /* 0 when not given */
@@ -109,6 +111,7 @@ static const tc_cli_option run_table[] = {
     {.name = "--np", .kind = TC_CLI_INT, .text = AT(np_text), .value = AT(np), .lo = 1, .hi = 1 << 20},
     {.name = "--sizes", .kind = TC_CLI_SIZE_LIST, .text = AT(sizes_text), .value = AT(sizes),
      .fallback = DEFAULT_SIZES},
+    TC_CLI_FACTOR_OPTION(sizes),
     {.name = "--dtype", .kind = TC_CLI_CHOICE, .text = AT(dtype_text), .value = AT(dtype), .choices = dtypes,
      .fallback = "int32"},
     {.name = "--op", .kind = TC_CLI_CHOICE, .text = AT(op_text), .value = AT(op), .choices = ops, .fallback = "sum"},
@@ -138,7 +141,7 @@ static int parse_options(int argc, char **argv, run_options *o) {
   status = tc_cli_convert(&run_cli, o, "--dtype", "--op", "--np", "--iters", "--warmup", "--timeout", NULL);
   if (status) return status;
   if (o->timeout_s <= 0) return tc_cli_usage_error("run", "--timeout must be positive, got '%s'", o->timeout_text);
-  return tc_cli_convert(&run_cli, o, "--sizes", NULL);
+  return tc_cli_convert(&run_cli, o, "--factor", "--sizes", NULL);
 }
 
 /* ---- the schedule: readable, verified, runnable by the executor, on --np ranks ---- */

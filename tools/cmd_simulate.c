@@ -56,7 +56,7 @@
 
 void tc_cmd_simulate_help(void) {
   printf(
-      "usage: topocoll simulate SCHEDULE.json --link-bw BW --alpha TIME [--sizes LIST]\n"
+      "usage: topocoll simulate SCHEDULE.json --link-bw BW --alpha TIME [--sizes LIST] [--factor F]\n"
       "                         [--smpi-algos strong|all|none|A,B,...] [--check-max SIZE]\n"
       "                         [--timeout TIME] [--json]\n"
       "\n"
@@ -73,8 +73,10 @@ void tc_cmd_simulate_help(void) {
       "  --link-bw BW      bandwidth of one unit-capacity link, e.g. 100Gbps, 12.5GBps\n"
       "  --alpha TIME      per-message latency of a link, e.g. 1us\n"
       "  --sizes LIST      buffer sizes M of the whole collective (alltoall: each rank's send\n"
-      "                    buffer), e.g. 4KB,1MB or 1KiB..1GiB\n"
-      "                    (doubling range); default " DEFAULT_SIZES "\n"
+      "                    buffer), e.g. 4K,1M or 1K..64M: a range includes both ends and\n"
+      "                    doubles (--factor); K, M, G and KiB, MiB, GiB are powers of 2, KB,\n"
+      "                    MB, GB powers of 10; default " DEFAULT_SIZES "\n"
+      "  --factor F        a range LO..HI runs LO, LO*F, ... below HI, then HI (default 2)\n"
       "  --smpi-algos A    SMPI algorithms to compare: strong (default: a few strong ones, below),\n"
       "                    all (every one SMPI has: minutes per size at 256 ranks), none, or a\n"
       "                    comma list of SMPI's names (see docs/running.md)\n");
@@ -105,7 +107,7 @@ void tc_cmd_simulate_help(void) {
 /* ---- options ---- */
 
 typedef struct sim_options {
-  const char *file, *bw_text, *alpha_text, *sizes_text, *algos_text, *check_text, *timeout_text;
+  const char *file, *bw_text, *alpha_text, *sizes_text, *factor_text, *algos_text, *check_text, *timeout_text;
   int json;
   double link_bw, alpha_s, timeout_s;
   int64_t check_max;
@@ -118,6 +120,7 @@ static const tc_cli_option sim_table[] = {
     {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha_s)},
     {.name = "--sizes", .kind = TC_CLI_SIZE_LIST, .text = AT(sizes_text), .value = AT(sizes),
      .fallback = DEFAULT_SIZES},
+    TC_CLI_FACTOR_OPTION(sizes),
     {.name = "--smpi-algos", .kind = TC_CLI_STRING, .text = AT(algos_text)},
     {.name = "--check-max", .kind = TC_CLI_SIZE, .text = AT(check_text), .value = AT(check_max),
      .fallback = DEFAULT_CHECK_MAX},
@@ -147,7 +150,7 @@ static int parse_options(int argc, char **argv, sim_options *o) {
                  tc_cli_is_bare_number(o->timeout_text) ? "s" : "");
     return tc_cli_fail("simulate", &err);
   }
-  return tc_cli_convert(&sim_cli, o, "--sizes", NULL);
+  return tc_cli_convert(&sim_cli, o, "--factor", "--sizes", NULL);
 }
 
 /* ---- the SMPI algorithms to compare ---- */
