@@ -39,8 +39,10 @@ for r in j["results"]:
     assert r["verified"] is True, r
     assert isinstance(r["time_s"], float) and r["time_s"] > 0, r
     assert isinstance(r["mpi_time_s"], float) and r["mpi_time_s"] > 0, r
-    assert abs(r["algbw_GBps"] - r["size_bytes"] / r["time_s"] / 1e9) <= 1e-9 * r["algbw_GBps"], r
-    assert abs(r["mpi_algbw_GBps"] - r["size_bytes"] / r["mpi_time_s"] / 1e9) <= 1e-9 * r["mpi_algbw_GBps"], r
+    assert abs(r["algbw"] - r["size_bytes"] / r["time_s"] / 1e9) <= 1e-9 * r["algbw"], r
+    assert abs(r["mpi_algbw"] - r["size_bytes"] / r["mpi_time_s"] / 1e9) <= 1e-9 * r["mpi_algbw"], r
+    assert abs(r["busbw"] - r["algbw"] * j["busbw_factor"]) <= 1e-9 * r["busbw"], r
+    assert abs(r["mpi_busbw"] - r["mpi_algbw"] * j["busbw_factor"]) <= 1e-9 * r["mpi_busbw"], r
 PY
 }
 
@@ -82,8 +84,15 @@ python3 -c "import json; assert json.load(open('$tmp/out'))['inplace'] is True" 
 # The table: a header naming the plan, one row per size, every row verified.
 expect 0 $T "$bin" run ar-torus.json --sizes 1KB,1MiB --mpirun-args "$mpiargs"
 grep -q '^allreduce "bfb" on torus(2,2), 4 ranks, int32 sum' "$tmp/out" || fail "table header: $(cat "$tmp/out")"
-grep -Eq '^ +1 KB +[0-9.]+ (us|ms) +[0-9.]+ GB/s +[0-9.]+ (us|ms) +[0-9.]+ GB/s +[0-9.]+ +yes$' "$tmp/out" ||
-  fail "table row 1 KB: $(cat "$tmp/out")"
+grep -q '^busbw = algbw x 1.5, nccl-tests'"'"' factor for allreduce on 4 ranks$' "$tmp/out" || fail "busbw line: $(cat "$tmp/out")"
+grep -Eq '^ +1 KB +250 +int32 +sum( +[0-9]+\.[0-9]+){7} +yes$' "$tmp/out" || fail "table row 1 KB: $(cat "$tmp/out")"
+python3 - "$tmp/out" <<'PY' || fail "busbw column: $(cat "$tmp/out")"
+import sys
+row = next(l.split() for l in open(sys.argv[1]) if l.startswith("        1 KB"))
+t, algbw, busbw = float(row[5]), float(row[6]), float(row[7])
+assert abs(algbw - 1000 / (t * 1e-6) / 1e9) <= 0.0006 + algbw * 0.01, row  # the table's rounding of t
+assert abs(busbw - 1.5 * algbw) <= 0.0016, row
+PY
 grep -Eq '^ +1 MiB .* yes$' "$tmp/out" || fail "table row 1 MiB: $(cat "$tmp/out")"
 [ "$(grep -c ' yes$' "$tmp/out")" -eq 2 ] || fail "table rows: $(cat "$tmp/out")"
 
@@ -128,7 +137,10 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 r = j["results"][3]
 assert (r["size_bytes"], r["count"], r["time_s"], r["mpi_time_s"]) == (1048576, 262144, 0.002, 0.001), r
-assert r["algbw_GBps"] == 1048576 / 0.002 / 1e9 and r["mpi_algbw_GBps"] == 1048576 / 0.001 / 1e9, r
+assert r["algbw"] == 1048576 / 0.002 / 1e9 and r["mpi_algbw"] == 1048576 / 0.001 / 1e9, r
+# allreduce on 6 ranks (kautz(2,1)): nccl-tests' busbw factor 2(N-1)/N = 5/3
+assert j["busbw_factor"] == 10 / 6 and r["busbw"] == 1048576 / 0.002 / 1e9 * (10 / 6), (j["busbw_factor"], r)
+assert r["mpi_busbw"] == 1048576 / 0.001 / 1e9 * (10 / 6), r
 assert j["iters"] == 7 and j["warmup"] == 3 and j["inplace"] is True
 PY
 # Ranges include their top (nccl-tests' -b/-e), K/M are binary, --factor steps them.
@@ -140,7 +152,8 @@ grep -q -- "--sizes 1000,2000,4000,8000,16000,32000,64000,128000,256000,512000,1
   fail "default sizes: $(cat "$FAKE_LOG")"
 # The table's ratio is time / MPI time.
 expect 0 fake ok ar-torus.json --sizes 2MB --mpirun-args "$mpiargs"
-grep -Eq '^ +2 MB +2\.000 ms +1\.000 GB/s +1\.000 ms +2\.000 GB/s +2\.00 +yes$' "$tmp/out" ||
+# One unit for times (us); busbw = algbw x 2(N-1)/N = 1.5 on 4 ranks.
+grep -Eq '^ +2 MB +500000 +int32 +sum +2000\.00 +1\.000 +1\.500 +1000\.00 +2\.000 +3\.000 +2\.00 +yes$' "$tmp/out" ||
   fail "fake table row: $(cat "$tmp/out")"
 
 expect_err 1 "mpirun exited with status 3: topocoll-exec: deliberate failure" fake fail ar-torus.json

@@ -168,11 +168,17 @@ done
 # ---- the table; one size: no fit ----
 expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1MB --smpi-algos none
 grep -q '^allreduce "bfb" on complete(2): 2 ranks in SimGrid SMPI' "$tmp/out" || fail "table title: $(cat "$tmp/out")"
-grep -qE '^ +1 MB +[0-9.]+ us' "$tmp/out" || fail "table row: $(cat "$tmp/out")"
+# times in us: model 2 alpha + M/B = 340 us, simulated + 2 envelopes of 16 bytes (0.01024 us);
+# algbw = 1 MB / 340.01024 us = 2.941 GB/s = busbw (2(N-1)/N = 1 on 2 ranks)
+grep -qE '^ +1 MB +340\.010 +2\.941 +2\.941 +340\.000 +-0\.00% +340\.000 +- +- +- +yes$' "$tmp/out" ||
+  fail "table row: $(cat "$tmp/out")"
 grep -q '^fit: cost-model fit: a line fit needs at least 2 points, not 1' "$tmp/out" || fail "fit line: $(cat "$tmp/out")"
 grep -q 'none compared' "$tmp/out" || fail "SMPI line: $(cat "$tmp/out")"
 expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1MB --smpi-algos none --json
-check - 'assert j["fit"] is None and "at least 2 points" in j["fit_error"] and len(R) == 1'
+check - 'assert j["fit"] is None and "at least 2 points" in j["fit_error"] and len(R) == 1
+assert j["busbw_factor"] == 1.0 and R[0]["algbw"] == 1e6 / R[0]["sim_time_s"] / 1e9 == R[0]["busbw"], R'
+expect 0 "$bin" simulate "$tmp/t33ag.json" --link-bw 100Gbps --alpha 1us --sizes 9K --smpi-algos none --json
+check - 'assert j["busbw_factor"] == 8 / 9 and R[0]["busbw"] == R[0]["algbw"] * (8 / 9), (j["busbw_factor"], R)'
 expect 0 "$bin" help simulate
 for opt in --link-bw --alpha --sizes --smpi-algos --check-max --timeout --json TOPOCOLL_SMPI_EXEC; do
   grep -q -- "$opt" "$tmp/out" || fail "help simulate lacks $opt"

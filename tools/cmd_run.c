@@ -77,8 +77,10 @@ void tc_cmd_run_help(void) {
       "  --timeout TIME  kill mpirun and every rank after TIME, e.g. 90s or 1.5s (a bare number\n"
       "                  is seconds); default 600s\n"
       "  --mpirun-args \"ARGS\"  extra mpirun options, split on spaces, e.g. \"-x OMP_NUM_THREADS=1\"\n"
-      "  --json          {\"verified\": bool, \"np\": N, \"results\": [{\"size_bytes\", \"time_s\",\n"
-      "                  \"mpi_time_s\", ...}], ...} instead of the table\n"
+      "  --json          {\"verified\": bool, \"np\": N, \"busbw_factor\", \"results\": [{\"size_bytes\",\n"
+      "                  \"count\", \"time_s\", \"mpi_time_s\", \"algbw\", \"busbw\", ...}], ...} instead\n"
+      "                  of the table (algbw = size / time, busbw = algbw x nccl-tests' factor\n"
+      "                  of the collective: 2(N-1)/N allreduce, (N-1)/N the others; GB/s)\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Programs: topocoll-exec is $TOPOCOLL_EXEC, else the one beside this topocoll, else the\n"
@@ -302,26 +304,50 @@ static int parse_results(const run_options *o, tc_collective coll, char *out, tc
 /* Algorithmic bandwidth in bytes per second, or -1 without a time. */
 static double algbw(int64_t bytes, double t) { return t > 0 ? (double)bytes / t : -1; }
 
+/* A bandwidth in GB/s for the table, "-" without one. */
+static void format_gbps(double bytes_per_s, char *buf, size_t size) {
+  if (bytes_per_s < 0) snprintf(buf, size, "-");
+  else snprintf(buf, size, "%.3f", bytes_per_s * 1e-9);
+}
+
+/* A time in microseconds for the table (one unit for every time, as nccl-tests), "-"
+   without one. */
+static void format_us(double t, char *buf, size_t size) {
+  if (t < 0) snprintf(buf, size, "-");
+  else snprintf(buf, size, "%.2f", t * 1e6);
+}
+
+/* nccl-tests' columns: size, count, type, redop, then time, algbw and busbw of the
+   executor and of MPI's own collective. */
 static void print_table(const run_options *o, const tc_schedule_doc *doc, const tc_exec_result *r) {
   const tc_schedule *s = &doc->sched;
-  printf("%s \"%s\"%s%s, %d ranks, %s %s, median of %d (after %d warm-up), %s\n\n", tc_collective_name(s->coll),
+  double factor = tc_collective_busbw_factor(s->coll, o->np);
+  int reduces = s->coll == TC_COLL_ALLREDUCE || s->coll == TC_COLL_REDUCE_SCATTER;
+  printf("%s \"%s\"%s%s, %d ranks, %s %s, median of %d (after %d warm-up), %s\n", tc_collective_name(s->coll),
          s->algorithm, doc->spec ? " on " : "", doc->spec ? doc->spec : "", o->np, o->dtype, o->op, o->iters,
          o->warmup, o->inplace ? "in place" : "out of place");
-  printf("%12s  %10s  %12s  %10s  %12s  %6s  %s\n", "size", "time", "algbw", "MPI time", "MPI algbw", "ratio",
-         "verified");
+  printf("busbw = algbw x %.6g, nccl-tests' factor for %s on %d ranks\n\n", factor, tc_collective_name(s->coll), o->np);
+  printf("%12s  %10s  %6s  %5s  %10s  %8s  %8s  %10s  %8s  %8s  %6s  %s\n", "size", "count", "type", "redop",
+         "time(us)", "algbw", "busbw", "MPI(us)", "algbw", "busbw", "ratio", "verified");
   for (int i = 0; i < o->sizes.count; i++) {
-    char sz[32], t[32], bw[32], mt[32], mbw[32], ratio[32];
+    char sz[32], t[32], bw[32], bb[32], mt[32], mbw[32], mbb[32], ratio[32];
+    double a = algbw(r[i].size_bytes, r[i].time_s), m = algbw(r[i].size_bytes, r[i].mpi_time_s);
     tc_units_format_size(r[i].size_bytes, sz, sizeof sz);
-    tc_units_format_time(r[i].time_s, 0, t, sizeof t);
-    tc_units_format_time(r[i].mpi_time_s, 0, mt, sizeof mt);
-    tc_units_format_bandwidth(algbw(r[i].size_bytes, r[i].time_s), bw, sizeof bw);
-    tc_units_format_bandwidth(algbw(r[i].size_bytes, r[i].mpi_time_s), mbw, sizeof mbw);
+    format_us(r[i].time_s, t, sizeof t);
+    format_us(r[i].mpi_time_s, mt, sizeof mt);
+    format_gbps(a, bw, sizeof bw);
+    format_gbps(a < 0 ? -1 : a * factor, bb, sizeof bb);
+    format_gbps(m, mbw, sizeof mbw);
+    format_gbps(m < 0 ? -1 : m * factor, mbb, sizeof mbb);
     if (r[i].time_s >= 0 && r[i].mpi_time_s > 0) snprintf(ratio, sizeof ratio, "%.2f", r[i].time_s / r[i].mpi_time_s);
     else snprintf(ratio, sizeof ratio, "-");
-    printf("%12s  %10s  %12s  %10s  %12s  %6s  %s\n", sz, t, bw, mt, mbw, ratio,
+    printf("%12s  %10" PRId64 "  %6s  %5s  %10s  %8s  %8s  %10s  %8s  %8s  %6s  %s\n", sz, r[i].count, o->dtype,
+           reduces ? o->op : "-", t, bw, bb, mt, mbw, mbb, ratio,
            r[i].verified == 1 ? "yes" : r[i].verified == 0 ? "NO" : "not checked");
   }
-  printf("\ntime: median per collective; algbw = size / time; ratio = time / MPI time\n");
+  printf("\ntime: median per collective; algbw = size / time, busbw = algbw x factor, in GB/s;\n"
+         "count: elements (per rank and destination for allgather, reduce-scatter and alltoall);\n"
+         "ratio = time / MPI time\n");
 }
 
 static json_t *time_json(double t) { return t < 0 ? json_null() : json_real(t); }
@@ -340,6 +366,8 @@ static void print_json(const run_options *o, const tc_schedule_doc *doc, const t
   json_object_set_new(j, "iters", json_integer(o->iters));
   json_object_set_new(j, "warmup", json_integer(o->warmup));
   json_object_set_new(j, "inplace", json_boolean(o->inplace));
+  double factor = tc_collective_busbw_factor(s->coll, o->np);
+  json_object_set_new(j, "busbw_factor", json_real(factor));
   json_t *list = json_array();
   for (int i = 0; i < o->sizes.count; i++) {
     json_t *e = json_object();
@@ -348,8 +376,10 @@ static void print_json(const run_options *o, const tc_schedule_doc *doc, const t
     json_object_set_new(e, "time_s", time_json(r[i].time_s));
     json_object_set_new(e, "mpi_time_s", time_json(r[i].mpi_time_s));
     double bw = algbw(r[i].size_bytes, r[i].time_s), mbw = algbw(r[i].size_bytes, r[i].mpi_time_s);
-    json_object_set_new(e, "algbw_GBps", bw < 0 ? json_null() : json_real(bw / 1e9));
-    json_object_set_new(e, "mpi_algbw_GBps", mbw < 0 ? json_null() : json_real(mbw / 1e9));
+    json_object_set_new(e, "algbw", bw < 0 ? json_null() : json_real(bw / 1e9));
+    json_object_set_new(e, "busbw", bw < 0 ? json_null() : json_real(bw / 1e9 * factor));
+    json_object_set_new(e, "mpi_algbw", mbw < 0 ? json_null() : json_real(mbw / 1e9));
+    json_object_set_new(e, "mpi_busbw", mbw < 0 ? json_null() : json_real(mbw / 1e9 * factor));
     json_object_set_new(e, "verified", r[i].verified < 0 ? json_null() : json_boolean(r[i].verified));
     json_array_append_new(list, e);
   }

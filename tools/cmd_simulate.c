@@ -93,8 +93,10 @@ void tc_cmd_simulate_help(void) {
       "                    without computing (identical messages); default " DEFAULT_CHECK_MAX "\n"
       "  --timeout TIME    kill a simulation (one smpirun) after TIME, e.g. 90s (a bare number\n"
       "                    is seconds); default 600s\n"
-      "  --json            {\"results\": [{\"size_bytes\", \"sim_time_s\", \"model_time_s\",\n"
-      "                    \"smpi_best_algorithm\", \"smpi_best_time_s\", ...}], \"fit\": {\"alpha_s\",\n"
+      "  --json            {\"busbw_factor\", \"results\": [{\"size_bytes\", \"sim_time_s\", \"algbw\",\n"
+      "                    \"busbw\" (GB/s; busbw = algbw x nccl-tests' factor: 2(N-1)/N allreduce,\n"
+      "                    (N-1)/N the others), \"model_time_s\", \"smpi_best_algorithm\",\n"
+      "                    \"smpi_best_time_s\", ...}], \"fit\": {\"alpha_s\",\n"
       "                    \"inv_bw_s_per_byte\", \"max_rel_err\", ...}, ...} instead of the tables\n"
       "\n"
       "Programs: " EXEC_NAME " is $TOPOCOLL_SMPI_EXEC, else the one beside this topocoll, else\n"
@@ -361,6 +363,12 @@ static int best_algorithm(const sim_report *r, int i) {
 /* Simulated and modelled times agree to a few ns: print them fine. */
 static void format_time(double t, char *buf, size_t size) { tc_units_format_time(t, TC_UNITS_TIME_FINE, buf, size); }
 
+/* The table's times, all in microseconds (one unit, as nccl-tests); "-" for none. */
+static void format_us(double t, char *buf, size_t size) {
+  if (t < 0) snprintf(buf, size, "-");
+  else snprintf(buf, size, "%.3f", t * 1e6);
+}
+
 static void print_fit_text(const sim_report *r) {
   const sim_options *o = r->o;
   if (!r->has_fit) {
@@ -415,25 +423,29 @@ static void print_text(const sim_report *r) {
          tc_collective_name(s->coll), s->algorithm, r->doc->spec ? " on " : "", r->doc->spec ? r->doc->spec : "",
          tc_rank_count(r->doc->graph), a, o->link_bw * 1e-9, r->cost->degree, (double)r->cost->degree * o->link_bw * 1e-9,
          r->cost->steps, tc_rat_to_double(r->cost->tau));
-  printf("%10s  %12s  %11s  %12s  %7s  %12s  %-22s  %12s  %7s  %s\n", "size", "simulated", "algbw", "model",
-         "error", "bound", "best SMPI", "SMPI time", "SMPI/sim", "checked");
+  double factor = tc_collective_busbw_factor(s->coll, tc_rank_count(r->doc->graph));
+  printf("%10s  %12s  %8s  %8s  %12s  %7s  %12s  %-22s  %12s  %7s  %s\n", "size", "sim(us)", "algbw", "busbw",
+         "model(us)", "error", "bound(us)", "best SMPI", "SMPI(us)", "SMPI/sim", "checked");
   for (int i = 0; i < o->sizes.count; i++) {
-    char sz[32], t[32], bw[32], m[32], bd[32], st[32], ratio[32];
+    char sz[32], t[32], m[32], bd[32], st[32], ratio[32];
     int64_t b = r->sched->used[i];
+    double bw = (double)b / r->sched->times[i] * 1e-9;
     tc_units_format_size(b, sz, sizeof sz);
-    tc_units_format_bandwidth((double)b / r->sched->times[i], bw, sizeof bw);
-    format_time(r->sched->times[i], t, sizeof t);
-    format_time(model_time(r, b), m, sizeof m);
-    format_time(bound_time(r, b), bd, sizeof bd);
+    format_us(r->sched->times[i], t, sizeof t);
+    format_us(model_time(r, b), m, sizeof m);
+    format_us(bound_time(r, b), bd, sizeof bd);
     int k = best_algorithm(r, i);
-    format_time(k >= 0 ? r->algos[k].r.times[i] : -1, st, sizeof st);
+    format_us(k >= 0 ? r->algos[k].r.times[i] : -1, st, sizeof st);
     if (k >= 0) snprintf(ratio, sizeof ratio, "%.3f", r->algos[k].r.times[i] / r->sched->times[i]);
     else snprintf(ratio, sizeof ratio, "-");
-    printf("%10s  %12s  %11s  %12s  %+6.2f%%  %12s  %-22s  %12s  %7s  %s\n", sz, t, bw, m,
+    printf("%10s  %12s  %8.3f  %8.3f  %12s  %+6.2f%%  %12s  %-22s  %12s  %7s  %s\n", sz, t, bw, bw * factor, m,
            (model_time(r, b) - r->sched->times[i]) / r->sched->times[i] * 100, bd, k >= 0 ? r->algos[k].name : "-",
            st, ratio, r->checked[i] ? "yes" : "no");
   }
-  printf("\nalgbw = size / simulated time; error = (model - simulated) / simulated; bound = T_L* alpha + tau* M/B;\n"
+  printf("\ntimes in us; algbw = size / simulated time, busbw = algbw x %.6g (nccl-tests' factor for %s on %d ranks),\n"
+         "in GB/s; error = (model - simulated) / simulated; bound = T_L* alpha + tau* M/B;\n",
+         factor, tc_collective_name(s->coll), tc_rank_count(r->doc->graph));
+  printf(
          "SMPI/sim = the best SMPI algorithm's time / the simulated time (above 1: the schedule is faster);\n"
          "checked: the result was compared with MPI's (sizes up to --check-max)\n\n");
   print_fit_text(r);
@@ -481,6 +493,8 @@ static void print_json(const sim_report *r) {
   json_object_set_new(j, "bound_steps", c->moore_steps >= 0 ? json_integer(c->moore_steps) : json_null());
   json_object_set_new(j, "bound_tb_factor", json_string(opt));
   json_object_set_new(j, "check_max_bytes", json_integer(o->check_max));
+  double factor = tc_collective_busbw_factor(s->coll, tc_rank_count(r->doc->graph));
+  json_object_set_new(j, "busbw_factor", json_real(factor));
   json_t *list = json_array();
   for (int i = 0; i < o->sizes.count; i++) {
     int64_t b = r->sched->used[i];
@@ -489,7 +503,8 @@ static void print_json(const sim_report *r) {
     json_object_set_new(e, "size_bytes", json_integer(b));
     json_object_set_new(e, "requested_bytes", json_integer(o->sizes.bytes[i]));
     json_object_set_new(e, "sim_time_s", json_real(r->sched->times[i]));
-    json_object_set_new(e, "algbw_GBps", json_real((double)b / r->sched->times[i] * 1e-9));
+    json_object_set_new(e, "algbw", json_real((double)b / r->sched->times[i] * 1e-9));
+    json_object_set_new(e, "busbw", json_real((double)b / r->sched->times[i] * 1e-9 * factor));
     json_object_set_new(e, "model_time_s", json_real(model_time(r, b)));
     json_object_set_new(e, "bound_time_s", time_or_null(bound_time(r, b)));
     json_object_set_new(e, "checked", json_boolean(r->checked[i]));
