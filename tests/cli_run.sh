@@ -85,6 +85,13 @@ python3 -c "import json; assert json.load(open('$tmp/out'))['inplace'] is True" 
 expect 0 $T "$bin" run ar-torus.json --sizes 1KB,1MiB --mpirun-args "$mpiargs"
 grep -q '^allreduce "bfb" on torus(2,2), 4 ranks, int32 sum' "$tmp/out" || fail "table header: $(cat "$tmp/out")"
 grep -q '^busbw = algbw x 1.5, nccl-tests'"'"' factor for allreduce on 4 ranks$' "$tmp/out" || fail "busbw line: $(cat "$tmp/out")"
+cores=$(getconf _NPROCESSORS_ONLN)
+if [ "$cores" -lt 4 ]; then # more ranks than cores: the table says so
+  grep -q "^warning: 4 ranks on $cores cores: ranks wait for a core, so the times are longer than the network's$" \
+    "$tmp/out" || fail "oversubscription warning: $(cat "$tmp/out")"
+else
+  ! grep -q '^warning' "$tmp/out" || fail "warning with enough cores: $(cat "$tmp/out")"
+fi
 grep -Eq '^ +1 KB +250 +int32 +sum( +[0-9]+\.[0-9]+){7} +yes$' "$tmp/out" || fail "table row 1 KB: $(cat "$tmp/out")"
 python3 - "$tmp/out" <<'PY' || fail "busbw column: $(cat "$tmp/out")"
 import sys
@@ -150,6 +157,9 @@ expect 0 fake ok ar-torus.json --sizes 1K..20K --factor 4 --mpirun-args "$mpiarg
 expect 0 fake ok ar-torus.json --mpirun-args "$mpiargs" --json # the default 1KB..1MB ends at 1 MB
 grep -q -- "--sizes 1000,2000,4000,8000,16000,32000,64000,128000,256000,512000,1000000 " "$FAKE_LOG" ||
   fail "default sizes: $(cat "$FAKE_LOG")"
+# Within the memory estimate (4 x (5 x 64 MiB + 32 MiB) = 1.48 GB): launched.
+expect 0 fake ok ar-torus.json --sizes 1K,64M --max-memory 1.5GB --mpirun-args "$mpiargs" # 1.48 GB: fits
+grep -q -- "--sizes 1024,67108864 " "$FAKE_LOG" || fail "1K,64M within --max-memory 1.5GB: $(cat "$FAKE_LOG")"
 # The table's ratio is time / MPI time.
 expect 0 fake ok ar-torus.json --sizes 2MB --mpirun-args "$mpiargs"
 # One unit for times (us); busbw = algbw x 2(N-1)/N = 1.5 on 4 ranks.
@@ -189,6 +199,10 @@ expect_err 2 "corrupt.json" "$bin" run corrupt.json
 expect_err 2 "--sizes" "$bin" run ar-torus.json --sizes 1KB..x
 expect_err 2 "--sizes" "$bin" run ar-torus.json --sizes 8KB..1KB
 expect_err 2 "topocoll run: --factor expects an integer in 2..1073741824, got '1'" "$bin" run ar-torus.json --factor 1
+# The memory estimate (5 buffers of the largest size and 32 MiB per rank), refused before launching.
+expect_err 2 "topocoll run: 4 ranks at 256 MiB need about 5.5 GB (5 buffers of the size and 32 MiB per rank) but the memory limit is 1.0 GB (the memory available, or --max-memory); use smaller --sizes or fewer ranks" \
+  fake ok ar-torus.json --sizes 1K,256M --max-memory 1GB
+[ ! -e "$FAKE_LOG" ] || fail "the memory refusal launched the executor"
 expect_err 2 "--dtype must be int32, int64, float or double, got 'int8'" "$bin" run ar-torus.json --dtype int8
 expect_err 2 "--op must be sum, max or min, got 'prod'" "$bin" run ar-torus.json --op prod
 expect_err 2 "--iters expects an integer in 1..1000000, got '0'" "$bin" run ar-torus.json --iters 0

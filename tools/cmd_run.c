@@ -37,6 +37,7 @@
 #include "cli_options.h"
 #include "exec_client.h"
 #include "launch.h"
+#include "topocoll/budget.h"
 #include "topocoll/program.h"
 #include "topocoll/rank_map.h"
 #include "topocoll/sched_io.h"
@@ -58,7 +59,8 @@ void tc_cmd_run_help(void) {
       "through switches become direct sends), and every result is checked against the MPI\n"
       "library's own collective on the same data. Prints, per size, the time and algorithmic\n"
       "bandwidth (size / time) beside MPI's own. The schedule is verified before anything is\n"
-      "launched.\n"
+      "launched, and the run refused when its memory (about 5 buffers of the largest size and\n"
+      "32 MiB per rank) exceeds the memory limit; more ranks than cores are warned about.\n"
       "Runs allgather, reduce-scatter, allreduce and alltoall schedules.\n"
       "\n"
       "  --np N          number of ranks; must equal the schedule's compute node count (the\n"
@@ -175,6 +177,36 @@ static int check_schedule(run_options *o, tc_schedule_doc *doc) {
                               "r-th compute node)", o->np, ranks);
   o->np = ranks;
   return TC_EXIT_OK;
+}
+
+/* ---- what the machine can hold ---- */
+
+/* Memory the run needs, estimated before launching: per rank 5 buffers of the largest size
+   plus 32 MiB for the process. Measured with /usr/bin/time on 4 ranks, 64 MiB, out of
+   place: allreduce 275 MB per rank (input, result, MPI's result, staging: 4 M + 20 MB),
+   alltoall 339 MB (also the copy of the input its relays read: 5 M + 20 MB). Past the
+   memory limit (budget.h: what is available, or --max-memory) the OOM killer would answer:
+   refuse instead, with one line. */
+static int check_memory(const run_options *o) {
+  int64_t largest = 0;
+  for (int i = 0; i < o->sizes.count; i++)
+    if (o->sizes.bytes[i] > largest) largest = o->sizes.bytes[i];
+  double need = (double)o->np * (5.0 * (double)largest + 32.0 * 1048576.0);
+  int64_t limit = tc_memory_limit();
+  if (need <= (double)limit) return TC_EXIT_OK;
+  char sz[32];
+  tc_units_format_size(largest, sz, sizeof sz);
+  tc_error err;
+  tc_error_set(&err, TC_ERANGE, "%d ranks at %s need about %.1f GB (5 buffers of the size and 32 MiB per rank) but "
+               "the memory limit is %.1f GB (the memory available, or --max-memory); use smaller --sizes or fewer "
+               "ranks", o->np, sz, need * 1e-9, (double)limit * 1e-9);
+  return tc_cli_fail("run", &err); /* TC_ERANGE: exit 2, the input asks too much */
+}
+
+/* The machine's online cores (0 when unknown). */
+static int online_cores(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 && n < INT_MAX ? (int)n : 0;
 }
 
 /* ---- the command line of mpirun ---- */
@@ -326,7 +358,12 @@ static void print_table(const run_options *o, const tc_schedule_doc *doc, const 
   printf("%s \"%s\"%s%s, %d ranks, %s %s, median of %d (after %d warm-up), %s\n", tc_collective_name(s->coll),
          s->algorithm, doc->spec ? " on " : "", doc->spec ? doc->spec : "", o->np, o->dtype, o->op, o->iters,
          o->warmup, o->inplace ? "in place" : "out of place");
-  printf("busbw = algbw x %.6g, nccl-tests' factor for %s on %d ranks\n\n", factor, tc_collective_name(s->coll), o->np);
+  printf("busbw = algbw x %.6g, nccl-tests' factor for %s on %d ranks\n", factor, tc_collective_name(s->coll), o->np);
+  int cores = online_cores();
+  if (cores && o->np > cores)
+    printf("warning: %d ranks on %d cores: ranks wait for a core, so the times are longer than the network's\n",
+           o->np, cores);
+  printf("\n");
   printf("%12s  %10s  %6s  %5s  %10s  %8s  %8s  %10s  %8s  %8s  %6s  %s\n", "size", "count", "type", "redop",
          "time(us)", "algbw", "busbw", "MPI(us)", "algbw", "busbw", "ratio", "verified");
   for (int i = 0; i < o->sizes.count; i++) {
@@ -368,6 +405,8 @@ static void print_json(const run_options *o, const tc_schedule_doc *doc, const t
   json_object_set_new(j, "inplace", json_boolean(o->inplace));
   double factor = tc_collective_busbw_factor(s->coll, o->np);
   json_object_set_new(j, "busbw_factor", json_real(factor));
+  int cores = online_cores();
+  json_object_set_new(j, "cores", cores ? json_integer(cores) : json_null()); /* np > cores: oversubscribed */
   json_t *list = json_array();
   for (int i = 0; i < o->sizes.count; i++) {
     json_t *e = json_object();
@@ -466,7 +505,9 @@ int tc_cmd_run(int argc, char **argv) {
   tc_launch_result res;
   memset(&res, 0, sizeof res);
   tc_exec_result *results = NULL;
-  if ((status = check_schedule(&o, &doc)) || (status = locate_programs(mpirun, exec, sizeof mpirun))) goto out;
+  if ((status = check_schedule(&o, &doc)) || (status = check_memory(&o)) ||
+      (status = locate_programs(mpirun, exec, sizeof mpirun)))
+    goto out;
   if ((status = absolute_path(o.file, plan, sizeof plan))) goto out;
   build_command(&o, mpirun, exec, plan, &cmd);
   results = calloc((size_t)o.sizes.count, sizeof *results);
