@@ -286,7 +286,7 @@ expect_err 2 'topocoll sched: forestcoll: compute node 1 cannot reach compute no
 
 # ---- sched: bad usage and input exit 2 with one line ----
 expect_err 2 'unknown unit "xs"' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --alpha 10xs
-expect_err 2 '--link-bw: bandwidth "25gbps": unknown unit' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --link-bw 25gbps
+expect_err 2 '--link-bw: bandwidth "25gBps": unknown unit' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --link-bw 25gBps
 expect_err 2 '--size: size "1.5B" is not a whole number of bytes' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --size 1.5B
 expect_err 2 'must not be negative' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --alpha -1us
 expect_err 2 'must be positive' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --link-bw 0Gbps
