@@ -5,7 +5,7 @@
 #     mpi_time_s, verified in that order; the size actually used (count = M/elt for
 #     allreduce, M/(N*elt) for allgather and reduce-scatter, at least 1); "verified": true
 #     for every collective, datatype, op, in place; null where a side is not run (--only)
-#     or nothing is checked (--no-check, --no-compute); the default sizes 1KB..1MB;
+#     or nothing is checked (--no-check, --no-compute); the default sizes 1KB..1MB (1000 ... 512000, then the top 1000000);
 #   - errors: bad usage and bad plans give exactly one line "topocoll-exec: ..." on stderr
 #     (rank 0 only) and exit status 2; a schedule that is wrong but run with --trusted
 #     gives wrong results, which the check reports (one line naming size, rank and element,
@@ -56,7 +56,7 @@ PY
 }
 
 both='all(num(j["time_s"]) and num(j["mpi_time_s"]) and j["verified"] is True for j in lines)'
-run_ok "sizes == [1000 * 2**k for k in range(10)] and all(j['count'] == j['size_bytes'] // 4 for j in lines) and $both" \
+run_ok "sizes == [1000 * 2**k for k in range(10)] + [1000000] and all(j['count'] == j['size_bytes'] // 4 for j in lines) and $both" \
   "$tmp/ar4.json"
 run_ok "sizes == [16, 992, 4000] and [j['count'] for j in lines] == [1, 62, 250] and $both" \
   "$tmp/ag4.json" --sizes 7,1000,4KB --dtype float --inplace --iters 2 --warmup 0
