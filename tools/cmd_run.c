@@ -37,6 +37,7 @@
 #include "cli_options.h"
 #include "exec_client.h"
 #include "launch.h"
+#include "progress.h"
 #include "topocoll/budget.h"
 #include "topocoll/program.h"
 #include "topocoll/rank_map.h"
@@ -51,14 +52,15 @@ void tc_cmd_run_help(void) {
   printf(
       "usage: topocoll run SCHEDULE.json [--np N] [--sizes LIST] [--factor F] [--dtype TYPE] [--op OP]\n"
       "                    [--iters K] [--warmup W] [--inplace] [--timeout TIME]\n"
-      "                    [--mpirun-args \"ARGS\"] [--json]\n"
+      "                    [--mpirun-args \"ARGS\"] [--json] [--progress|--quiet]\n"
       "\n"
       "Runs the schedule in SCHEDULE.json (from 'topocoll sched --out' or 'topocoll plan') as an\n"
       "MPI collective on this machine: mpirun starts N copies of the executor topocoll-exec,\n"
       "rank r plays the r-th compute node (node r without switches; on a fabric the hops\n"
       "through switches become direct sends), and every result is checked against the MPI\n"
-      "library's own collective on the same data. Prints, per size, the time and algorithmic\n"
-      "bandwidth (size / time) beside MPI's own. The schedule is verified before anything is\n"
+      "library's own collective on the same data. Prints, per size, the time (median, fastest\n"
+      "and slowest iteration) and algorithmic bandwidth (size / time) beside MPI's own, and the\n"
+      "number of wrong elements (#wrong). The schedule is verified before anything is\n"
       "launched, and the run refused when its memory (about 5 buffers of the largest size and\n"
       "32 MiB per rank) exceeds the memory limit; more ranks than cores are warned about.\n"
       "Runs allgather, reduce-scatter, allreduce and alltoall schedules.\n"
@@ -73,14 +75,19 @@ void tc_cmd_run_help(void) {
       TC_CLI_FACTOR_HELP
       "  --dtype TYPE    int32 (default), int64, float or double\n"
       "  --op OP         sum (default), max or min\n"
-      "  --iters K       timed repetitions per size, the median is reported (default 5)\n"
+      "  --iters K       timed repetitions per size: the median is reported, with the fastest\n"
+      "                  and the slowest (default 5)\n"
       "  --warmup W      untimed repetitions before them (default 1)\n"
       "  --inplace       run in place (MPI_IN_PLACE)\n"
       "  --timeout TIME  kill mpirun and every rank after TIME, e.g. 90s or 1.5s (a bare number\n"
       "                  is seconds); default 600s\n"
       "  --mpirun-args \"ARGS\"  extra mpirun options, split on spaces, e.g. \"-x OMP_NUM_THREADS=1\"\n"
+      "  --progress      a line on stderr as each size finishes (default: only when stderr is a\n"
+      "                  terminal; TOPOCOLL_PROGRESS=1 or 0 forces it)\n"
+      "  --quiet         no progress lines\n"
       "  --json          {\"verified\": bool, \"np\": N, \"busbw_factor\", \"results\": [{\"size_bytes\",\n"
-      "                  \"count\", \"time_s\", \"mpi_time_s\", \"algbw\", \"busbw\", ...}], ...} instead\n"
+      "                  \"count\", \"time_s\", \"time_min_s\", \"time_max_s\", \"mpi_time_s\", \"algbw\",\n"
+      "                  \"busbw\", \"wrong\", ...}], ...} instead\n"
       "                  of the table (algbw = size / time, busbw = algbw x nccl-tests' factor\n"
       "                  of the collective: 2(N-1)/N allreduce, (N-1)/N the others; GB/s)\n"
       TC_CLI_MAX_MEMORY_HELP
@@ -99,7 +106,7 @@ void tc_cmd_run_help(void) {
 typedef struct run_options {
   const char *file, *np_text, *sizes_text, *factor_text, *dtype_text, *op_text, *iters_text, *warmup_text, *timeout_text;
   const char *mpirun_args;
-  int inplace, json;
+  int inplace, json, progress, quiet;
   int np; /* 0 when not given */
   int iters, warmup;
   double timeout_s;
@@ -128,6 +135,8 @@ static const tc_cli_option run_table[] = {
     {.name = "--mpirun-args", .kind = TC_CLI_STRING, .text = AT(mpirun_args)},
     {.name = "--inplace", .kind = TC_CLI_FLAG, .value = AT(inplace)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
+    {.name = "--progress", .kind = TC_CLI_FLAG, .value = AT(progress)},
+    {.name = "--quiet", .kind = TC_CLI_FLAG, .value = AT(quiet)},
 };
 static const tc_cli_command run_cli = {
     .name = "run", .help = tc_cmd_run_help, .options = run_table, .noptions = TC_CLI_COUNT(run_table),
@@ -142,6 +151,7 @@ static int parse_options(int argc, char **argv, run_options *o) {
   int status = tc_cli_parse(&run_cli, argc, argv, o);
   if (status) return status;
   if (!o->file) return tc_cli_usage_error("run", "missing SCHEDULE.json");
+  if (o->progress && o->quiet) return tc_cli_usage_error("run", "--progress and --quiet exclude each other");
   status = tc_cli_convert(&run_cli, o, "--dtype", "--op", "--np", "--iters", "--warmup", "--timeout", NULL);
   if (status) return status;
   if (o->timeout_s <= 0) return tc_cli_usage_error("run", "--timeout must be positive, got '%s'", o->timeout_text);
@@ -364,27 +374,33 @@ static void print_table(const run_options *o, const tc_schedule_doc *doc, const 
     printf("warning: %d ranks on %d cores: ranks wait for a core, so the times are longer than the network's\n",
            o->np, cores);
   printf("\n");
-  printf("%12s  %10s  %6s  %5s  %10s  %8s  %8s  %10s  %8s  %8s  %6s  %s\n", "size", "count", "type", "redop",
-         "time(us)", "algbw", "busbw", "MPI(us)", "algbw", "busbw", "ratio", "verified");
+  printf("%12s  %10s  %6s  %5s  %10s  %10s  %10s  %8s  %8s  %10s  %8s  %8s  %6s  %6s  %s\n", "size", "count", "type",
+         "redop", "time(us)", "min(us)", "max(us)", "algbw", "busbw", "MPI(us)", "algbw", "busbw", "ratio", "#wrong",
+         "verified");
   for (int i = 0; i < o->sizes.count; i++) {
-    char sz[32], t[32], bw[32], bb[32], mt[32], mbw[32], mbb[32], ratio[32];
+    char sz[32], t[32], tmin[32], tmax[32], bw[32], bb[32], mt[32], mbw[32], mbb[32], ratio[32], wrong[32];
     double a = algbw(r[i].size_bytes, r[i].time_s), m = algbw(r[i].size_bytes, r[i].mpi_time_s);
     tc_units_format_size(r[i].size_bytes, sz, sizeof sz);
     format_us(r[i].time_s, t, sizeof t);
+    format_us(r[i].time_min_s, tmin, sizeof tmin);
+    format_us(r[i].time_max_s, tmax, sizeof tmax);
     format_us(r[i].mpi_time_s, mt, sizeof mt);
+    if (r[i].wrong >= 0) snprintf(wrong, sizeof wrong, "%" PRId64, r[i].wrong);
+    else snprintf(wrong, sizeof wrong, "-");
     format_gbps(a, bw, sizeof bw);
     format_gbps(a < 0 ? -1 : a * factor, bb, sizeof bb);
     format_gbps(m, mbw, sizeof mbw);
     format_gbps(m < 0 ? -1 : m * factor, mbb, sizeof mbb);
     if (r[i].time_s >= 0 && r[i].mpi_time_s > 0) snprintf(ratio, sizeof ratio, "%.2f", r[i].time_s / r[i].mpi_time_s);
     else snprintf(ratio, sizeof ratio, "-");
-    printf("%12s  %10" PRId64 "  %6s  %5s  %10s  %8s  %8s  %10s  %8s  %8s  %6s  %s\n", sz, r[i].count, o->dtype,
-           reduces ? o->op : "-", t, bw, bb, mt, mbw, mbb, ratio,
+    printf("%12s  %10" PRId64 "  %6s  %5s  %10s  %10s  %10s  %8s  %8s  %10s  %8s  %8s  %6s  %6s  %s\n", sz, r[i].count,
+           o->dtype, reduces ? o->op : "-", t, tmin, tmax, bw, bb, mt, mbw, mbb, ratio, wrong,
            r[i].verified == 1 ? "yes" : r[i].verified == 0 ? "NO" : "not checked");
   }
-  printf("\ntime: median per collective; algbw = size / time, busbw = algbw x factor, in GB/s;\n"
-         "count: elements (per rank and destination for allgather, reduce-scatter and alltoall);\n"
-         "ratio = time / MPI time\n");
+  printf("\ntime: median per collective, min and max: the fastest and slowest iteration; algbw = size / time,\n"
+         "busbw = algbw x factor, in GB/s; count: elements (per rank and destination for allgather,\n"
+         "reduce-scatter and alltoall); ratio = time / MPI time; #wrong: result elements that differ from\n"
+         "MPI's, over all ranks\n");
 }
 
 static json_t *time_json(double t) { return t < 0 ? json_null() : json_real(t); }
@@ -413,12 +429,17 @@ static void print_json(const run_options *o, const tc_schedule_doc *doc, const t
     json_object_set_new(e, "size_bytes", json_integer(r[i].size_bytes));
     json_object_set_new(e, "count", json_integer(r[i].count));
     json_object_set_new(e, "time_s", time_json(r[i].time_s));
+    json_object_set_new(e, "time_min_s", time_json(r[i].time_min_s));
+    json_object_set_new(e, "time_max_s", time_json(r[i].time_max_s));
     json_object_set_new(e, "mpi_time_s", time_json(r[i].mpi_time_s));
+    json_object_set_new(e, "mpi_time_min_s", time_json(r[i].mpi_time_min_s));
+    json_object_set_new(e, "mpi_time_max_s", time_json(r[i].mpi_time_max_s));
     double bw = algbw(r[i].size_bytes, r[i].time_s), mbw = algbw(r[i].size_bytes, r[i].mpi_time_s);
     json_object_set_new(e, "algbw", bw < 0 ? json_null() : json_real(bw / 1e9));
     json_object_set_new(e, "busbw", bw < 0 ? json_null() : json_real(bw / 1e9 * factor));
     json_object_set_new(e, "mpi_algbw", mbw < 0 ? json_null() : json_real(mbw / 1e9));
     json_object_set_new(e, "mpi_busbw", mbw < 0 ? json_null() : json_real(mbw / 1e9 * factor));
+    json_object_set_new(e, "wrong", r[i].wrong < 0 ? json_null() : json_integer(r[i].wrong));
     json_object_set_new(e, "verified", r[i].verified < 0 ? json_null() : json_boolean(r[i].verified));
     json_array_append_new(list, e);
   }
@@ -442,14 +463,34 @@ static int report_failed_run(const run_options *o, const tc_launch_result *res) 
   return res->interrupted ? 128 + res->interrupted : TC_EXIT_FAIL;
 }
 
+/* Progress (progress.h): the executor prints one line per size, in order, as it finishes it. */
+typedef struct size_note {
+  const tc_progress *progress;
+  const run_options *o;
+  int next; /* the size the next line answers */
+} size_note;
+
+static void note_size(void *ctx, const char *line, size_t len) {
+  size_note *s = ctx;
+  (void)line;
+  if (!s->progress->on || !len || s->next >= s->o->sizes.count) return;
+  char sz[32];
+  tc_units_format_size(s->o->sizes.bytes[s->next], sz, sizeof sz);
+  s->next++;
+  tc_progress_note(s->progress, "%s done (size %d of %d)", sz, s->next, s->o->sizes.count);
+}
+
 /* Launch and read the results. The executor exits 1 after a size whose result differed
    from MPI's and still reports every size: that is a report with "verified": false, not a
    failed run. Anything else that is not a clean exit with every size is a failed run. */
 static int launch_and_collect(const run_options *o, tc_collective coll, char *const *argv, tc_launch_result *res,
-                              tc_exec_result *results) {
+                              tc_exec_result *results, const tc_progress *progress) {
   tc_error err;
   tc_error_clear(&err);
-  tc_launch_options lo = {o->timeout_s, 0, 0};
+  size_note note = {progress, o, 0};
+  tc_launch_options lo = {.timeout_s = o->timeout_s, .on_line = note_size, .ctx = &note};
+  tc_progress_note(progress, "mpirun -np %d: %d sizes, %d timed iterations each (after %d warm-up)", o->np,
+                   o->sizes.count, o->iters, o->warmup);
   if (tc_launch_run(argv, &lo, res, &err)) {
     tc_cli_error("run", "%s", err.msg);
     return TC_EXIT_FAIL;
@@ -516,7 +557,9 @@ int tc_cmd_run(int argc, char **argv) {
     status = TC_EXIT_FAIL;
     goto out;
   }
-  if ((status = launch_and_collect(&o, doc.sched.coll, cmd.v, &res, results))) goto out;
+  tc_progress progress;
+  tc_progress_init(&progress, "run", o.progress, o.quiet);
+  if ((status = launch_and_collect(&o, doc.sched.coll, cmd.v, &res, results, &progress))) goto out;
   int bad = 0, first_bad = -1;
   for (int i = 0; i < o.sizes.count; i++)
     if (results[i].verified != 1 && bad++ == 0) first_bad = i;
