@@ -6,7 +6,16 @@
 # (replaced on every run) unless --out is given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Progress on stderr when it is a terminal (or TOPOCOLL_PROGRESS=1; =0: never): the first
+# build takes minutes on 2 cores. build.sh reports its own progress by the same rule.
+progress() {
+  if [ "${TOPOCOLL_PROGRESS:-}" = 1 ] || { [ "${TOPOCOLL_PROGRESS:-}" != 0 ] && [ -t 2 ]; }; then
+    echo "demo: [$SECONDS s] $*" >&2
+  fi
+}
+progress "dependencies (scripts/deps.sh)"
 bash scripts/deps.sh
+progress "building build/ (scripts/build.sh normal; minutes the first time)"
 bash scripts/build.sh normal
 if [ $# -eq 0 ]; then
   set -- --nodes 256 --degree 4 --alpha 10us --link-bw 25Gbps --size 1MB,64MB:1
@@ -25,6 +34,8 @@ if [ -z "$out" ]; then
   mkdir -p out
   set -- "$@" --out "$out" --force
 fi
+progress "planning: topocoll plan $*"
 ./build/topocoll plan "$@"
+progress "done: $out/summary.md"
 echo
 cat "$out/summary.md"
