@@ -169,6 +169,13 @@ for r in R:
     assert r["smpi_best_time_s"] == min(t.values()), r
 '
 
+# the table: a size at which no compared algorithm ran says so in its row, the reason below
+expect 0 "$bin" simulate "$tmp/t33.json" --link-bw 100Gbps --alpha 1us --sizes 8KB,16KB --check-max 4KB --smpi-algos impi
+grep -qE '^ +16 KB( +[-+0-9.%]+){6} +none ran \(see below\) +- +- +no$' "$tmp/out" || fail "row without SMPI: $(cat "$tmp/out")"
+grep -qE '^ +8 KB( +[-+0-9.%]+){6} +impi( +[0-9.]+){2} +no$' "$tmp/out" || fail "row with impi: $(cat "$tmp/out")"
+grep -q '^  impi: some sizes only; no time from 16000 bytes: ' "$tmp/out" || fail "impi line: $(cat "$tmp/out")"
+grep -qx 'SMPI allreduce algorithms run at every size: none' "$tmp/out" || fail "no algorithm at every size: $(cat "$tmp/out")"
+
 # ---- torus(3,3) allgather: sizes the executor rounds to whole elements per rank ----
 expect 0 "$bin" simulate "$tmp/t33ag.json" --link-bw 100Gbps --alpha 1us --sizes 1KB,64KB --smpi-algos ring,bruck \
   --json

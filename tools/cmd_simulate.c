@@ -457,9 +457,13 @@ static void print_algorithms_text(const sim_report *r) {
     return;
   }
   printf("SMPI %s algorithms run at every size:", tc_collective_name(r->doc->sched.coll));
+  int every = 0;
   for (int k = 0; k < r->nalgos; k++)
-    if (!strcmp(algo_status(&r->algos[k], r->o->sizes.count), "ok")) printf(" %s", r->algos[k].name);
-  printf("\n");
+    if (!strcmp(algo_status(&r->algos[k], r->o->sizes.count), "ok")) {
+      printf(" %s", r->algos[k].name);
+      every++;
+    }
+  printf("%s\n", every ? "" : " none");
   for (int k = 0; k < r->nalgos; k++) {
     const char *status = algo_status(&r->algos[k], r->o->sizes.count);
     if (!strcmp(status, "partial")) printf("  %s: some sizes only; no time %s\n", r->algos[k].name, r->algos[k].r.lost);
@@ -493,8 +497,11 @@ static void print_text(const sim_report *r) {
     format_us(k >= 0 ? r->algos[k].r.times[i] : -1, st, sizeof st);
     if (k >= 0) snprintf(ratio, sizeof ratio, "%.3f", r->algos[k].r.times[i] / r->sched->times[i]);
     else snprintf(ratio, sizeof ratio, "-");
+    /* Algorithms were compared but none ran at this size (each failed there, e.g. out of
+       memory for its real temporaries at large sizes): say so in the row, why below. */
+    const char *best = k >= 0 ? r->algos[k].name : r->nalgos ? "none ran (see below)" : "-";
     printf("%10s  %12s  %8.3f  %8.3f  %12s  %+6.2f%%  %12s  %-22s  %12s  %7s  %s\n", sz, t, bw, bw * factor, m,
-           (model_time(r, b) - r->sched->times[i]) / r->sched->times[i] * 100, bd, k >= 0 ? r->algos[k].name : "-",
+           (model_time(r, b) - r->sched->times[i]) / r->sched->times[i] * 100, bd, best,
            st, ratio, r->checked[i] ? "yes" : "no");
   }
   printf("\ntimes in us; algbw = size / simulated time, busbw = algbw x %.6g (nccl-tests' factor for %s on %d ranks),\n"
