@@ -9,6 +9,7 @@
 #   fuzz     build-fuzz/     clang, the libFuzzer harnesses of fuzz/ over the library compiled
 #                            with ASan+UBSan and the fuzzer's coverage (-O1, asserts on; smaller
 #                            size limits: docs/fuzzing.md); no tests, MPI, SimGrid or benchmarks
+# Progress lines on stderr when it is a terminal (or TOPOCOLL_PROGRESS=1), nothing else.
 # --werror turns warnings into errors (TC_WERROR); scripts/test.sh and CI use it, the demo
 # does not (a user's newer compiler may warn about something new). Every configure states
 # TC_WERROR, so a build directory never keeps the other script's setting.
@@ -34,5 +35,16 @@ case "$kind" in
            -DTC_BUILD_FUZZ=ON -DBUILD_TESTING=OFF -DTC_WITH_MPI=OFF -DTC_WITH_SIMGRID=OFF -DTC_BUILD_BENCH=OFF) ;;
   *) echo "build.sh: unknown build kind '$kind' (normal|asan|clang|minimal|fuzz)" >&2; exit 2 ;;
 esac
-cmake -S . -B "$dir" -DTC_WERROR="$werror" "${flags[@]}" >/dev/null
-cmake --build "$dir" -j"$(nproc)" >/dev/null
+# Progress on stderr (a build takes minutes on 2 cores): when stderr is a terminal, or
+# TOPOCOLL_PROGRESS=1 (=0: never), one line per tenth of the build, from cmake's [NN%].
+if [ "${TOPOCOLL_PROGRESS:-}" = 1 ] || { [ "${TOPOCOLL_PROGRESS:-}" != 0 ] && [ -t 2 ]; }; then
+  echo "build.sh: configuring $dir/" >&2
+  cmake -S . -B "$dir" -DTC_WERROR="$werror" "${flags[@]}" >/dev/null
+  cmake --build "$dir" -j"$(nproc)" |
+    awk -v dir="$dir" 'match($0, /^\[ *[0-9]+%\]/) { p = substr($0, 2, RLENGTH - 3) + 0
+      if (int(p / 10) > shown) { shown = int(p / 10); printf "build.sh: %s/ %d%% built\n", dir, p > "/dev/stderr" } }'
+  echo "build.sh: $dir/ built in $SECONDS s" >&2
+else
+  cmake -S . -B "$dir" -DTC_WERROR="$werror" "${flags[@]}" >/dev/null
+  cmake --build "$dir" -j"$(nproc)" >/dev/null
+fi

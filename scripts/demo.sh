@@ -10,6 +10,13 @@
 # and does nothing else (no dependencies, no build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Progress on stderr when it is a terminal (or TOPOCOLL_PROGRESS=1; =0: never): the first
+# build takes minutes on 2 cores. build.sh reports its own progress by the same rule.
+progress() {
+  if [ "${TOPOCOLL_PROGRESS:-}" = 1 ] || { [ "${TOPOCOLL_PROGRESS:-}" != 0 ] && [ -t 2 ]; }; then
+    echo "demo: [$SECONDS s] $*" >&2
+  fi
+}
 print=0
 if [ "${1:-}" = --print ]; then
   print=1
@@ -47,9 +54,13 @@ if [ $print = 1 ]; then
   echo "./build/topocoll plan $*"
   exit 0
 fi
+progress "dependencies (scripts/deps.sh)"
 bash scripts/deps.sh
+progress "building build/ (scripts/build.sh normal; minutes the first time)"
 bash scripts/build.sh normal
 [ "$out" != "out/plan-$nodes-$degree" ] || mkdir -p out
+progress "planning: topocoll plan $*"
 ./build/topocoll plan "$@"
+progress "done: $out/summary.md"
 echo
 cat "$out/summary.md"

@@ -53,6 +53,21 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 # each pair's 1 MB at (1/4) GB/s
 assert d["size"] == 8000000 and d["alpha"] == 0 and abs(d["time_s"] - 0.004) < 1e-15, d
+assert d["times"] == [{"size": 8000000, "time_s": d["time_s"]}], d
+PY
+# a list of sizes: a time line each, and "times" (no single "size" then)
+expect 0 "$bin" a2a 'hypercube(3)' --size 8MB,16MB --link-bw 1GBps
+[ "$(grep '^  time at ' "$tmp/out")" = "$(printf '  time at 8 MB    T = alpha + (M/N)/(f*b) = 4.000 ms\n  time at 16 MB   T = alpha + (M/N)/(f*b) = 8.000 ms')" ] ||
+  fail "hypercube(3) --size 8MB,16MB: $(cat "$tmp/out")"
+expect 0 "$bin" a2a 'hypercube(3)' --json --size 8MB,16MB --link-bw 1GBps --alpha 1us
+python3 - "$tmp/out" <<'PY' || fail "hypercube(3) --json --size 8MB,16MB: $(cat "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert "size" not in d and "time_s" not in d, d
+assert [t["size"] for t in d["times"]] == [8000000, 16000000], d
+for t in d["times"]:
+    want = 1e-6 + t["size"] / 8 / (0.25 * 1e9)
+    assert abs(t["time_s"] - want) <= 1e-15, (t, want)
 PY
 
 # refusals: one line, exit 2

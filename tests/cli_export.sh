@@ -156,7 +156,7 @@ expect_err 2 "'torus(3,' is neither a schedule file nor a topology spec" "$bin" 
   --link-bw 25Gbps --alpha 10us --out "$tmp/sg3"
 expect_err 2 '--format simgrid needs --link-bw' "$bin" export 'torus(3,3)' --format simgrid --alpha 10us --out "$tmp/sg3"
 expect_err 2 '--format simgrid needs --alpha' "$bin" export 'torus(3,3)' --format simgrid --link-bw 1Gbps --out "$tmp/sg3"
-expect_err 2 '--link-bw: ' "$bin" export 'torus(3,3)' --format simgrid --link-bw 25gbps --alpha 10us --out "$tmp/sg3"
+expect_err 2 '--link-bw: ' "$bin" export 'torus(3,3)' --format simgrid --link-bw 25gBps --alpha 10us --out "$tmp/sg3"
 expect_err 2 '--alpha: ' "$bin" export 'torus(3,3)' --format simgrid --link-bw 1Gbps --alpha 10xs --out "$tmp/sg3"
 expect_err 2 '--name does not apply to --format simgrid' "$bin" export 'torus(3,3)' --format simgrid --link-bw 1Gbps \
   --alpha 10us --out "$tmp/sg3" --name x

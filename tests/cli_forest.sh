@@ -24,6 +24,10 @@ grep -qx '  ring              at most 213.33 GB/s (every ring sends N-1 shards a
 grep -qx '  at 1 GB           T = 2.885 ms (bandwidth term; latency is not modelled)' "$tmp/out" ||
   fail "dgx_a100(2) --size line: $(grep 'at 1' "$tmp/out")"
 grep -q '^  verified ' "$tmp/out" || fail "dgx_a100(2) not reported verified"
+# a list of sizes: one line each, in the order given (T = M / (1040/3 GB/s))
+expect 0 "$bin" forest 'dgx_a100(2)' --size 1GB,2GB
+[ "$(grep '^  at ' "$tmp/out")" = "$(printf '  at 1 GB           T = 2.885 ms (bandwidth term; latency is not modelled)\n  at 2 GB           T = 5.769 ms (bandwidth term; latency is not modelled)')" ] ||
+  fail "dgx_a100(2) --size 1GB,2GB: $(grep '^  at ' "$tmp/out")"
 
 expect 0 "$bin" forest 'dgx_a100(2)' --coll allreduce
 grep -qx '  allreduce         algbw 173.33 GB/s = 520/3 (T = T_RS + T_AG)' "$tmp/out" ||

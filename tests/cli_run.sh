@@ -36,11 +36,15 @@ assert (j["collective"], j["algorithm"], j["dtype"], j["op"]) == (coll, algo, dt
 assert [r["size_bytes"] for r in j["results"]] == sizes, [r["size_bytes"] for r in j["results"]]
 for r in j["results"]:
     assert set(r) >= {"size_bytes", "count", "time_s", "mpi_time_s", "verified"}, r
-    assert r["verified"] is True, r
+    assert r["verified"] is True and r["wrong"] == 0, r
+    assert 0 < r["time_min_s"] <= r["time_s"] <= r["time_max_s"], r
+    assert 0 < r["mpi_time_min_s"] <= r["mpi_time_s"] <= r["mpi_time_max_s"], r
     assert isinstance(r["time_s"], float) and r["time_s"] > 0, r
     assert isinstance(r["mpi_time_s"], float) and r["mpi_time_s"] > 0, r
-    assert abs(r["algbw_GBps"] - r["size_bytes"] / r["time_s"] / 1e9) <= 1e-9 * r["algbw_GBps"], r
-    assert abs(r["mpi_algbw_GBps"] - r["size_bytes"] / r["mpi_time_s"] / 1e9) <= 1e-9 * r["mpi_algbw_GBps"], r
+    assert abs(r["algbw"] - r["size_bytes"] / r["time_s"] / 1e9) <= 1e-9 * r["algbw"], r
+    assert abs(r["mpi_algbw"] - r["size_bytes"] / r["mpi_time_s"] / 1e9) <= 1e-9 * r["mpi_algbw"], r
+    assert abs(r["busbw"] - r["algbw"] * j["busbw_factor"]) <= 1e-9 * r["busbw"], r
+    assert abs(r["mpi_busbw"] - r["mpi_algbw"] * j["busbw_factor"]) <= 1e-9 * r["mpi_busbw"], r
 PY
 }
 
@@ -48,7 +52,7 @@ PY
 expect 0 "$bin" --help
 grep -q '^  run ' "$tmp/out" || fail "--help does not list run"
 expect 0 "$bin" help run
-for opt in --np --sizes --dtype --op --iters --warmup --inplace --timeout --mpirun-args --json TOPOCOLL_EXEC \
+for opt in --np --sizes --dtype --op --iters --warmup --inplace --timeout --mpirun-args --json --progress --quiet TOPOCOLL_EXEC \
   TOPOCOLL_MPIRUN; do
   grep -q -- "$opt" "$tmp/out" || fail "help run lacks $opt"
 done
@@ -82,10 +86,26 @@ python3 -c "import json; assert json.load(open('$tmp/out'))['inplace'] is True" 
 # The table: a header naming the plan, one row per size, every row verified.
 expect 0 $T "$bin" run ar-torus.json --sizes 1KB,1MiB --mpirun-args "$mpiargs"
 grep -q '^allreduce "bfb" on torus(2,2), 4 ranks, int32 sum' "$tmp/out" || fail "table header: $(cat "$tmp/out")"
-grep -Eq '^ +1 KB +[0-9.]+ (us|ms) +[0-9.]+ GB/s +[0-9.]+ (us|ms) +[0-9.]+ GB/s +[0-9.]+ +yes$' "$tmp/out" ||
-  fail "table row 1 KB: $(cat "$tmp/out")"
+grep -q '^busbw = algbw x 1.5, nccl-tests'"'"' factor for allreduce on 4 ranks$' "$tmp/out" || fail "busbw line: $(cat "$tmp/out")"
+cores=$(getconf _NPROCESSORS_ONLN)
+if [ "$cores" -lt 4 ]; then # more ranks than cores: the table says so
+  grep -q "^warning: 4 ranks on $cores cores: ranks wait for a core, so the times are longer than the network's$" \
+    "$tmp/out" || fail "oversubscription warning: $(cat "$tmp/out")"
+else
+  ! grep -q '^warning' "$tmp/out" || fail "warning with enough cores: $(cat "$tmp/out")"
+fi
+grep -Eq '^ +1 KB +250 +int32 +sum( +[0-9]+\.[0-9]+){9} +0 +yes$' "$tmp/out" || fail "table row 1 KB: $(cat "$tmp/out")"
+python3 - "$tmp/out" <<'PY' || fail "busbw column: $(cat "$tmp/out")"
+import sys
+row = next(l.split() for l in open(sys.argv[1]) if l.startswith("        1 KB"))
+t, tmin, tmax, algbw, busbw = (float(x) for x in row[5:10])
+assert tmin <= t <= tmax, row  # median between the fastest and the slowest iteration
+assert abs(algbw - 1000 / (t * 1e-6) / 1e9) <= 0.0006 + algbw * 0.01, row  # the table's rounding of t
+assert abs(busbw - 1.5 * algbw) <= 0.0016, row
+PY
 grep -Eq '^ +1 MiB .* yes$' "$tmp/out" || fail "table row 1 MiB: $(cat "$tmp/out")"
 [ "$(grep -c ' yes$' "$tmp/out")" -eq 2 ] || fail "table rows: $(cat "$tmp/out")"
+[ ! -s "$tmp/err" ] || fail "stderr not a terminal, yet progress lines: $(cat "$tmp/err")"
 
 # ---- the launch contract, with a recording stand-in executor ----
 # Rank 0 writes its argv and the world size, then answers like topocoll-exec; FAKE_MODE
@@ -112,7 +132,9 @@ for i, s in enumerate(sizes):
     ok = None if mode == "unchecked" else not (mode == "disagree" and i == 1)
     if not ok and ok is not None:
         print(f"topocoll-exec: size {s}: rank 1: element 5 of the result differs: topocoll 3, MPI 4", file=sys.stderr)
-    print(json.dumps({"size_bytes": s, "count": s // 4, "time_s": 0.002, "mpi_time_s": 0.001, "verified": ok}))
+    print(json.dumps({"size_bytes": s, "count": s // 4, "time_s": 0.002, "time_min_s": 0.0015, "time_max_s": 0.003,
+                      "mpi_time_s": 0.001, "mpi_time_min_s": 0.0008, "mpi_time_max_s": 0.0012,
+                      "wrong": None if ok is None else 0 if ok else 7, "verified": ok}), flush=True)
 sys.exit(1 if mode == "disagree" else 0)
 PY
 chmod +x "$tmp/fake-exec"
@@ -128,13 +150,44 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 r = j["results"][3]
 assert (r["size_bytes"], r["count"], r["time_s"], r["mpi_time_s"]) == (1048576, 262144, 0.002, 0.001), r
-assert r["algbw_GBps"] == 1048576 / 0.002 / 1e9 and r["mpi_algbw_GBps"] == 1048576 / 0.001 / 1e9, r
+assert (r["time_min_s"], r["time_max_s"], r["mpi_time_min_s"], r["mpi_time_max_s"]) == (0.0015, 0.003, 0.0008, 0.0012), r
+assert r["wrong"] == 0 and r["verified"] is True, r
+assert r["algbw"] == 1048576 / 0.002 / 1e9 and r["mpi_algbw"] == 1048576 / 0.001 / 1e9, r
+# allreduce on 6 ranks (kautz(2,1)): nccl-tests' busbw factor 2(N-1)/N = 5/3
+assert j["busbw_factor"] == 10 / 6 and r["busbw"] == 1048576 / 0.002 / 1e9 * (10 / 6), (j["busbw_factor"], r)
+assert r["mpi_busbw"] == 1048576 / 0.001 / 1e9 * (10 / 6), r
 assert j["iters"] == 7 and j["warmup"] == 3 and j["inplace"] is True
 PY
+# Ranges include their top (nccl-tests' -b/-e), K/M are binary, --factor steps them.
+expect 0 fake ok ar-torus.json --sizes 1K..20K --factor 4 --mpirun-args "$mpiargs" --json
+[ "$(cat "$FAKE_LOG")" = "4 $tmp/ar-torus.json --sizes 1024,4096,16384,20480 --dtype int32 --op sum --iters 5 --warmup 1 --trusted" ] ||
+  fail "--factor 4: $(cat "$FAKE_LOG")"
+expect 0 fake ok ar-torus.json --mpirun-args "$mpiargs" --json # the default 1KB..1MB ends at 1 MB
+grep -q -- "--sizes 1000,2000,4000,8000,16000,32000,64000,128000,256000,512000,1000000 " "$FAKE_LOG" ||
+  fail "default sizes: $(cat "$FAKE_LOG")"
+# Within the memory estimate (4 x (5 x 64 MiB + 32 MiB) = 1.48 GB): launched.
+expect 0 fake ok ar-torus.json --sizes 1K,64M --max-memory 1.5GB --mpirun-args "$mpiargs" # 1.48 GB: fits
+grep -q -- "--sizes 1024,67108864 " "$FAKE_LOG" || fail "1K,64M within --max-memory 1.5GB: $(cat "$FAKE_LOG")"
 # The table's ratio is time / MPI time.
 expect 0 fake ok ar-torus.json --sizes 2MB --mpirun-args "$mpiargs"
-grep -Eq '^ +2 MB +2\.000 ms +1\.000 GB/s +1\.000 ms +2\.000 GB/s +2\.00 +yes$' "$tmp/out" ||
-  fail "fake table row: $(cat "$tmp/out")"
+# One unit for times (us); busbw = algbw x 2(N-1)/N = 1.5 on 4 ranks.
+grep -Eq '^ +2 MB +500000 +int32 +sum +2000\.00 +1500\.00 +3000\.00 +1\.000 +1\.500 +1000\.00 +2\.000 +3\.000 +2\.00 +0 +yes$' \
+  "$tmp/out" || fail "fake table row: $(cat "$tmp/out")"
+# Progress: one line per size as the executor reports it, when asked (--progress or
+# TOPOCOLL_PROGRESS=1; stderr here is no terminal), never with --quiet.
+expect 0 fake ok ar-torus.json --sizes 1KB,2MB --iters 3 --mpirun-args "$mpiargs" --progress
+python3 - "$tmp/err" <<'PY' || fail "run progress lines: $(cat "$tmp/err")"
+import re, sys
+lines = [l.rstrip("\n") for l in open(sys.argv[1])]
+assert all(re.match(r"topocoll run: \[[0-9]+\.[0-9] s\] ", l) for l in lines), lines
+assert [l.split("] ", 1)[1] for l in lines] == ["mpirun -np 4: 2 sizes, 3 timed iterations each (after 1 warm-up)",
+                                                "1 KB done (size 1 of 2)", "2 MB done (size 2 of 2)"], lines
+PY
+TOPOCOLL_PROGRESS=1 expect 0 fake ok ar-torus.json --sizes 1KB --mpirun-args "$mpiargs"
+[ "$(grep -c '^topocoll run: \[' "$tmp/err")" -eq 2 ] || fail "TOPOCOLL_PROGRESS=1: $(cat "$tmp/err")"
+TOPOCOLL_PROGRESS=1 expect 0 fake ok ar-torus.json --sizes 1KB --mpirun-args "$mpiargs" --quiet
+[ ! -s "$tmp/err" ] || fail "--quiet, yet progress lines: $(cat "$tmp/err")"
+expect_err 2 "topocoll run: --progress and --quiet exclude each other" "$bin" run ar-torus.json --progress --quiet
 
 expect_err 1 "mpirun exited with status 3: topocoll-exec: deliberate failure" fake fail ar-torus.json
 expect_err 1 "output line 2: not JSON" fake garble ar-torus.json --sizes 1KB..4KB
@@ -143,11 +196,11 @@ expect_err 1 "output line 1 reports size 1004, expected 1000" fake resize ar-tor
 expect 1 fake disagree ar-torus.json --sizes 1KB..4KB --json
 grep -q "1 of 3 sizes not verified (first: 2 KB: size 2000: rank 1: element 5 of the result differs: topocoll 3, MPI 4)" "$tmp/err" ||
   fail "disagreement not reported: $(cat "$tmp/err")"
-python3 -c "import json; j=json.load(open('$tmp/out')); assert j['verified'] is False and j['results'][1]['verified'] is False" ||
+python3 -c "import json; j=json.load(open('$tmp/out')); assert j['verified'] is False and j['results'][1]['verified'] is False and j['results'][1]['wrong'] == 7" ||
   fail "disagreement JSON: $(cat "$tmp/out")"
 expect 1 fake unchecked ar-torus.json --sizes 1KB
 grep -q "the executor did not check it" "$tmp/err" || fail "unchecked size accepted: $(cat "$tmp/err")"
-grep -q ' not checked$' "$tmp/out" || fail "unchecked row: $(cat "$tmp/out")"
+grep -qE ' - +not checked$' "$tmp/out" || fail "unchecked row: $(cat "$tmp/out")"
 expect_err 1 "mpirun timed out after 1 s; it and every rank were killed" fake hang ar-torus.json --timeout 1
 # pgrep (procps) must exist: without it this check would pass without looking.
 pgrep_status=0
@@ -168,6 +221,11 @@ printf '{"format": "topocoll-schedule", "version": 1, "graph": ' >corrupt.json
 expect_err 2 "corrupt.json" "$bin" run corrupt.json
 expect_err 2 "--sizes" "$bin" run ar-torus.json --sizes 1KB..x
 expect_err 2 "--sizes" "$bin" run ar-torus.json --sizes 8KB..1KB
+expect_err 2 "topocoll run: --factor expects an integer in 2..1073741824, got '1'" "$bin" run ar-torus.json --factor 1
+# The memory estimate (5 buffers of the largest size and 32 MiB per rank), refused before launching.
+expect_err 2 "topocoll run: 4 ranks at 256 MiB need about 5.5 GB (5 buffers of the size and 32 MiB per rank) but the memory limit is 1.0 GB (the memory available, or --max-memory); use smaller --sizes or fewer ranks" \
+  fake ok ar-torus.json --sizes 1K,256M --max-memory 1GB
+[ ! -e "$FAKE_LOG" ] || fail "the memory refusal launched the executor"
 expect_err 2 "--dtype must be int32, int64, float or double, got 'int8'" "$bin" run ar-torus.json --dtype int8
 expect_err 2 "--op must be sum, max or min, got 'prod'" "$bin" run ar-torus.json --op prod
 expect_err 2 "--iters expects an integer in 1..1000000, got '0'" "$bin" run ar-torus.json --iters 0

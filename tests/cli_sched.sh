@@ -36,7 +36,7 @@ expect 0 "$bin" --help
 grep -q '^  sched ' "$tmp/out" || fail "--help does not list sched"
 grep -q '^  verify ' "$tmp/out" || fail "--help does not list verify"
 expect 0 "$bin" help sched
-for opt in --coll --algo --root --chunks --alpha --link-bw --size --out --json torus-dor shiftedring; do
+for opt in --coll --algo --root --chunks --alpha --link-bw --size --factor --out --json torus-dor shiftedring; do
   grep -q -- "$opt" "$tmp/out" || fail "help sched lacks $opt"
 done
 expect 0 "$bin" help verify
@@ -277,6 +277,54 @@ check_fastest 'complete(8)' allreduce dbt
 expect 0 "$bin" sched 'hypercube(4)' --coll allreduce --algo forestcoll --alpha 5us --link-bw 25GBps --size 4MB
 grep -q '^pipelining  *P = [0-9]*: the fastest of P = 1, 2, 4, ..., 64 at this size$' "$tmp/out" ||
   fail "forestcoll: the chosen P is not reported: $(cat "$tmp/out")"
+# ---- several sizes: one report per size (text sections, a JSON array) ----
+expect 0 "$bin" sched 'torus(3,3)' --coll allreduce --algo bfb --alpha 10us --link-bw 25Gbps --size 1MB,256MB
+# T = 4 alpha + (16/9) M / (4 x 3.125 GB/s): 182.222 us at 1 MB, 36.4489 ms at 256 MB
+[ "$(grep -c '^size  ' "$tmp/out")" -eq 2 ] && [ "$(grep -c '^topology  ' "$tmp/out")" -eq 2 ] ||
+  fail "two sections: $(cat "$tmp/out")"
+grep -qx 'size              1 MB (1000000 B)' "$tmp/out" && grep -qx 'size              256 MB (256000000 B)' "$tmp/out" ||
+  fail "size lines: $(cat "$tmp/out")"
+grep -qx 'time              0.000182222222 s (alpha 1e-05 s, link 3.125e+09 B/s, M 1000000 B)' "$tmp/out" &&
+  grep -qx 'time              0.0364488889 s (alpha 1e-05 s, link 3.125e+09 B/s, M 256000000 B)' "$tmp/out" ||
+  fail "time lines: $(cat "$tmp/out")"
+expect 0 "$bin" sched 'torus(3,3)' --coll alltoall --algo direct --alpha 1us --link-bw 25Gbps --size 1M..4M --json
+python3 - "$tmp/out" <<'PY' || fail "--size 1M..4M --json: $(cat "$tmp/out")"
+import json, sys
+from fractions import Fraction
+a = json.load(open(sys.argv[1]))
+assert isinstance(a, list) and [j["size_bytes"] for j in a] == [1 << 20, 2 << 20, 4 << 20], a
+for j in a:
+    num, den = map(int, j["tb_factor"].split("/"))
+    want = j["steps"] * 1e-6 + float(Fraction(num, den)) * j["size_bytes"] / (j["degree"] * 3.125e9)
+    assert abs(j["time_s"] - want) <= 1e-12 * want and j["tb_factor"] == a[0]["tb_factor"], (j, want)
+PY
+expect 0 "$bin" sched 'torus(3,3)' --coll allgather --algo bfb --size 1K..64K --factor 8 --json
+python3 -c "import json; a = json.load(open('$tmp/out')); assert [j['size_bytes'] for j in a] == [1024, 8192, 65536] and all('time_s' not in j for j in a), a" ||
+  fail "--factor 8: $(cat "$tmp/out")"
+# a pipelined algorithm picks P per size: each entry is what the one-size command gives
+expect 0 "$bin" sched 'hypercube(4)' --coll allreduce --algo forestcoll --alpha 5us --link-bw 25GBps --size 4KB,4MB --json
+cp "$tmp/out" "$tmp/both.json"
+for sz in 4KB 4MB; do
+  "$bin" sched 'hypercube(4)' --coll allreduce --algo forestcoll --alpha 5us --link-bw 25GBps --size $sz --json \
+    >"$tmp/one-$sz.json" || fail "forestcoll at $sz"
+done
+python3 - "$tmp" <<'PY' || fail "per-size P: $(cat "$tmp/both.json")"
+import json, sys
+d = sys.argv[1]
+both = json.load(open(d + "/both.json"))
+one = [json.load(open(d + "/one-%s.json" % s)) for s in ("4KB", "4MB")]
+assert both == one, (both, one)
+assert both[0]["chunks_chosen"] != both[1]["chunks_chosen"], both  # P differs between the sizes here
+PY
+expect_err 2 "topocoll sched: --out writes one schedule, but forestcoll picks its pipelining P per size: give --chunks P or one --size" \
+  "$bin" sched 'hypercube(4)' --coll allreduce --algo forestcoll --alpha 5us --link-bw 25GBps --size 4KB,4MB --out "$tmp/pp.json"
+[ ! -e "$tmp/pp.json" ] || fail "the refused --out was written"
+expect 0 "$bin" sched 'hypercube(4)' --coll allreduce --algo forestcoll --alpha 5us --link-bw 25GBps --size 4KB,4MB \
+  --chunks 2 --out "$tmp/pp.json" --json
+python3 -c "import json; a = json.load(open('$tmp/out')); assert len(a) == 2 and all(j['chunks_per_shard'] == a[0]['chunks_per_shard'] and j['out'] == '$tmp/pp.json' for j in a)" ||
+  fail "--chunks with two sizes: $(cat "$tmp/out")"
+[ -s "$tmp/pp.json" ] || fail "--chunks with two sizes: nothing written"
+
 # refusals: a collective it does not build, a fabric ForestColl cannot handle
 expect_err 2 'forestcoll builds allgather, reduce-scatter and allreduce, not broadcast (use --algo dbt or fc-direct or binomial or kautz-c or kautz-m or kautz)' \
   "$bin" sched 'fig2toy()' --coll broadcast --algo forestcoll
@@ -286,7 +334,7 @@ expect_err 2 'topocoll sched: forestcoll: compute node 1 cannot reach compute no
 
 # ---- sched: bad usage and input exit 2 with one line ----
 expect_err 2 'unknown unit "xs"' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --alpha 10xs
-expect_err 2 '--link-bw: bandwidth "25gbps": unknown unit' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --link-bw 25gbps
+expect_err 2 '--link-bw: bandwidth "25gBps": unknown unit' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --link-bw 25gBps
 expect_err 2 '--size: size "1.5B" is not a whole number of bytes' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --size 1.5B
 expect_err 2 'must not be negative' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --alpha -1us
 expect_err 2 'must be positive' "$bin" sched 'bipartite(2)' --coll allgather --algo bfb --link-bw 0Gbps

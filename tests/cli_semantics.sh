@@ -101,7 +101,7 @@ expect_err 2 'file: cannot read missing.json: No such file or directory' "$bin" 
 
 # ---- 4. --smpi-algos, 1-node schedules ----
 for list in ',,' 'ring,' ',ring' ''; do
-  expect_err 2 "topocoll simulate: --smpi-algos: empty algorithm name in '$list' (a comma-separated list, 'all' or 'none')" \
+  expect_err 2 "topocoll simulate: --smpi-algos: empty algorithm name in '$list' (a comma-separated list, 'strong', 'all' or 'none')" \
     "$bin" simulate k3.json --link-bw 1Gbps --alpha 1us --sizes 1KB --smpi-algos "$list"
 done
 echo '{"format": "topocoll-graph", "version": 1, "nodes": 1, "arcs": []}' >one.json

@@ -2,10 +2,11 @@
 # mpi_exec_driver.sh — topocoll-exec, the program `topocoll run` and `topocoll simulate`
 # launch (its contract: src/run/exec_driver.c, docs/running.md), on 4 ranks:
 #   - output: one JSON object per size on rank 0's stdout, keys size_bytes, count, time_s,
-#     mpi_time_s, verified in that order; the size actually used (count = M/elt for
+#     time_min_s, time_max_s (median, fastest, slowest iteration), the same three mpi_*,
+#     wrong (elements that differ from MPI's over all ranks), verified in that order; the size actually used (count = M/elt for
 #     allreduce, M/(N*elt) for allgather and reduce-scatter, at least 1); "verified": true
 #     for every collective, datatype, op, in place; null where a side is not run (--only)
-#     or nothing is checked (--no-check, --no-compute); the default sizes 1KB..1MB;
+#     or nothing is checked (--no-check, --no-compute); the default sizes 1KB..1MB (1000 ... 512000, then the top 1000000);
 #   - errors: bad usage and bad plans give exactly one line "topocoll-exec: ..." on stderr
 #     (rank 0 only) and exit status 2; a schedule that is wrong but run with --trusted
 #     gives wrong results, which the check reports (one line naming size, rank and element,
@@ -46,9 +47,12 @@ run_ok() {
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 for j in lines:
-    assert list(j) == ["size_bytes", "count", "time_s", "mpi_time_s", "verified"], list(j)
-    for k in ("time_s", "mpi_time_s"):
-        assert j[k] is None or (isinstance(j[k], float) or isinstance(j[k], int)) and j[k] >= 0, j
+    assert list(j) == ["size_bytes", "count", "time_s", "time_min_s", "time_max_s", "mpi_time_s", "mpi_time_min_s",
+                       "mpi_time_max_s", "wrong", "verified"], list(j)
+    for p in ("", "mpi_"):
+        t = [j[p + k] for k in ("time_min_s", "time_s", "time_max_s")]
+        assert t == [None] * 3 or all(isinstance(x, (float, int)) and x >= 0 for x in t) and t[0] <= t[1] <= t[2], j
+    assert (j["wrong"], j["verified"]) in ((None, None), (0, True)), j
 sizes = [j["size_bytes"] for j in lines]
 num = lambda v: isinstance(v, (int, float)) and v is not True and v is not False
 assert eval(sys.argv[2]), "check failed"
@@ -56,7 +60,7 @@ PY
 }
 
 both='all(num(j["time_s"]) and num(j["mpi_time_s"]) and j["verified"] is True for j in lines)'
-run_ok "sizes == [1000 * 2**k for k in range(10)] and all(j['count'] == j['size_bytes'] // 4 for j in lines) and $both" \
+run_ok "sizes == [1000 * 2**k for k in range(10)] + [1000000] and all(j['count'] == j['size_bytes'] // 4 for j in lines) and $both" \
   "$tmp/ar4.json"
 run_ok "sizes == [16, 992, 4000] and [j['count'] for j in lines] == [1, 62, 250] and $both" \
   "$tmp/ag4.json" --sizes 7,1000,4KB --dtype float --inplace --iters 2 --warmup 0
@@ -102,7 +106,12 @@ exec_err 2 "elements per call exceed MPI's int count (use --only topocoll)" "$tm
 exec_err 1 "size 1600: rank " "$tmp/short.json" --trusted --sizes 1600 --iters 1 --warmup 0
 grep '^topocoll-exec: ' "$tmp/err" | grep -qE "element [0-9]+ of the result differs: topocoll -?[0-9]+, MPI -?[0-9]+$" ||
   fail "mismatch line: $(cat "$tmp/err")"
-grep -qx '{"size_bytes": 1600, "count": 100, "time_s": [0-9.e+-]*, "mpi_time_s": [0-9.e+-]*, "verified": false}' "$tmp/out" ||
+# wrong: the dropped transfer carried one unit of its shard (torus(2,2)'s BFB allgather has 2
+# units per shard) to one rank: 50 of the rank's 100-element shards never arrive there.
+python3 -c "import json; x = json.load(open('$tmp/short.json'))['schedule']; assert x['units'] == 2" ||
+  fail "short.json: the units per shard changed; recount the wrong elements"
+t='[0-9.e+-]*'
+grep -qx "{\"size_bytes\": 1600, \"count\": 100, \"time_s\": $t, \"time_min_s\": $t, \"time_max_s\": $t, \"mpi_time_s\": $t, \"mpi_time_min_s\": $t, \"mpi_time_max_s\": $t, \"wrong\": 50, \"verified\": false}" "$tmp/out" ||
   fail "mismatch not reported as verified false: $(cat "$tmp/out")"
 # Every size is still run and reported: one error line per wrong size.
 mpi -np 4 "$build/topocoll-exec" "$tmp/short.json" --trusted --sizes 1600,3200,1600 --iters 1 --warmup 0 >"$tmp/out" 2>"$tmp/err"

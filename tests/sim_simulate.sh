@@ -77,7 +77,58 @@ assert abs(f["alpha_s"] - (a + 16 / bw)) <= 1e-15 and abs(f["alpha_rel_err"] - 1
 assert abs(f["inv_bw_rel_err"]) <= 1e-9 and abs(f["inv_bw_s_per_byte"] - 1 / bw) <= 1e-9 / bw, f
 assert abs(f["max_rel_err"] - (32 / bw) / R[0]["sim_time_s"]) <= 1e-12, f
 assert j["smpi_algorithms"] == [] and all(r["smpi_best_algorithm"] is None for r in R)
+assert j["model"] == "ab", j["model"]
 '
+[ ! -s "$tmp/err" ] || fail "stderr not a terminal, yet progress lines: $(cat "$tmp/err")"
+
+# ---- --model smpi: SMPI's calibrated model on the same case. SimGrid 3.32's defaults for
+# network/model:SMPI scale a message of m bytes (payload + the 16-byte envelope) by
+# piecewise factors: latency x lat(m), bandwidth x bw(m), with (lat, bw) = (1.95341,
+# 0.338112) for 257 <= m < 732, (3.48845, 0.697866) for 15424 <= m < 65472 and (11.6436,
+# 0.940694) from 65472 on; and with cross-traffic on, each direction's flow shares its
+# link with 5 % of the reverse flow (its acknowledgements): both directions busy, a flow
+# gets B / 1.05. complete(2) allreduce: 2 steps of one message of M/2 + 16 bytes each way.
+expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1KB,64KB,1MB --smpi-algos none \
+  --model smpi --json
+check "$tmp/k2.json" '
+a, bw = 10e-6, 3.125e9
+factors = {1000: (1.95341, 0.338112), 64000: (3.48845, 0.697866), 1000000: (11.6436, 0.940694)}
+assert j["model"] == "smpi", j["model"]
+for r in R:
+    m = r["size_bytes"] // 2 + 16
+    lat, bwf = factors[r["size_bytes"]]
+    want = 2 * (lat * a + m * 1.05 / (bwf * bw))
+    assert abs(r["sim_time_s"] - want) <= 1e-8 * want, (r, want)  # the executor prints 9 digits
+    assert abs(r["model_time_s"] - (2 * a + r["size_bytes"] / bw)) <= 1e-18, r  # still the α-β model
+'
+expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1MB --smpi-algos none --model smpi
+grep -q '^allreduce "bfb" on complete(2): 2 ranks in SimGrid SMPI, network model smpi (SMPI'"'"'s calibrated model): alpha 10.000 us' \
+  "$tmp/out" || fail "smpi model title: $(cat "$tmp/out")"
+
+# ---- progress on stderr: forced by --progress or TOPOCOLL_PROGRESS=1, one line per program
+# and size; never with --quiet ----
+prog_re='^topocoll simulate: \[[0-9]+\.[0-9] s\] '
+expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1KB,1MB --smpi-algos rdb --progress
+python3 - "$tmp/err" <<'PY' || fail "progress lines: $(cat "$tmp/err")"
+import re, sys
+lines = [re.sub(r"^topocoll simulate: \[[0-9]+\.[0-9] s\] ", "", l.rstrip("\n")) for l in open(sys.argv[1])]
+assert lines == ["2 sizes, the schedule then 1 SMPI algorithm, network model ab",
+                 "the schedule: 1 KB done (size 1 of 2)", "the schedule: 1 MB done (size 2 of 2)",
+                 "SMPI rdb: 1 KB done (size 1 of 2)", "SMPI rdb: 1 MB done (size 2 of 2)"], lines
+PY
+[ "$(grep -cE "$prog_re" "$tmp/err")" -eq 5 ] || fail "progress line prefix: $(cat "$tmp/err")"
+grep -q '^SMPI allreduce algorithms run at every size: rdb$' "$tmp/out" || fail "report with --progress: $(cat "$tmp/out")"
+TOPOCOLL_PROGRESS=1 expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 2MB --check-max 1MB \
+  --smpi-algos none
+python3 - "$tmp/err" <<'PY' || fail "TOPOCOLL_PROGRESS=1 lines: $(cat "$tmp/err")"
+import re, sys
+lines = [re.sub(r"^topocoll simulate: \[[0-9]+\.[0-9] s\] ", "", l.rstrip("\n")) for l in open(sys.argv[1])]
+assert lines == ["1 sizes, the schedule then 0 SMPI algorithms, network model ab",
+                 "the schedule: checked at 1 MB (--check-max, not reported)", "the schedule: 2 MB done (size 1 of 1)"], lines
+PY
+TOPOCOLL_PROGRESS=1 expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1KB --smpi-algos none \
+  --quiet
+[ ! -s "$tmp/err" ] || fail "--quiet, yet progress lines: $(cat "$tmp/err")"
 
 # ---- torus(3,3) allreduce: exact up to envelopes and rounding; the fit; SMPI beside it ----
 expect 0 "$bin" simulate "$tmp/t33.json" --link-bw 100Gbps --alpha 1us --sizes 1KB..64KB --check-max 16KB \
@@ -118,6 +169,13 @@ for r in R:
     assert r["smpi_best_time_s"] == min(t.values()), r
 '
 
+# the table: a size at which no compared algorithm ran says so in its row, the reason below
+expect 0 "$bin" simulate "$tmp/t33.json" --link-bw 100Gbps --alpha 1us --sizes 8KB,16KB --check-max 4KB --smpi-algos impi
+grep -qE '^ +16 KB( +[-+0-9.%]+){6} +none ran \(see below\) +- +- +no$' "$tmp/out" || fail "row without SMPI: $(cat "$tmp/out")"
+grep -qE '^ +8 KB( +[-+0-9.%]+){6} +impi( +[0-9.]+){2} +no$' "$tmp/out" || fail "row with impi: $(cat "$tmp/out")"
+grep -q '^  impi: some sizes only; no time from 16000 bytes: ' "$tmp/out" || fail "impi line: $(cat "$tmp/out")"
+grep -qx 'SMPI allreduce algorithms run at every size: none' "$tmp/out" || fail "no algorithm at every size: $(cat "$tmp/out")"
+
 # ---- torus(3,3) allgather: sizes the executor rounds to whole elements per rank ----
 expect 0 "$bin" simulate "$tmp/t33ag.json" --link-bw 100Gbps --alpha 1us --sizes 1KB,64KB --smpi-algos ring,bruck \
   --json
@@ -151,16 +209,37 @@ assert st == {"rdb": "ok", "lr": "ok"}, st
 assert all(sorted(r["smpi_time_s"]) == ["lr", "rdb"] and r["checked"] for r in R), R
 '
 
+# ---- the default --smpi-algos (strong): a few strong algorithms per collective, each
+# running on 9 ranks (not a power of two) ----
+plan 'torus(3,3)' reduce-scatter bfb t33rs.json
+plan 'torus(3,3)' alltoall direct t33a2a.json
+for case in "t33.json rdb,lr,rab_rdb" "t33ag.json bruck,rdb,ring" \
+  "t33rs.json mpich_rdb,ompi_ring,ompi_basic_recursivehalving" "t33a2a.json bruck,ring"; do
+  read -r file algos <<<"$case"
+  expect 0 "$bin" simulate "$tmp/$file" --link-bw 100Gbps --alpha 1us --sizes 1KB --json
+  check - "
+got = [(x['name'], x['status']) for x in j['smpi_algorithms']]
+assert got == [(n, 'ok') for n in '$algos'.split(',')], got
+"
+done
+
 # ---- the table; one size: no fit ----
 expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1MB --smpi-algos none
 grep -q '^allreduce "bfb" on complete(2): 2 ranks in SimGrid SMPI' "$tmp/out" || fail "table title: $(cat "$tmp/out")"
-grep -qE '^ +1 MB +[0-9.]+ us' "$tmp/out" || fail "table row: $(cat "$tmp/out")"
+# times in us: model 2 alpha + M/B = 340 us, simulated + 2 envelopes of 16 bytes (0.01024 us);
+# algbw = 1 MB / 340.01024 us = 2.941 GB/s = busbw (2(N-1)/N = 1 on 2 ranks)
+grep -qE '^ +1 MB +340\.010 +2\.941 +2\.941 +340\.000 +-0\.00% +340\.000 +- +- +- +yes$' "$tmp/out" ||
+  fail "table row: $(cat "$tmp/out")"
 grep -q '^fit: cost-model fit: a line fit needs at least 2 points, not 1' "$tmp/out" || fail "fit line: $(cat "$tmp/out")"
 grep -q 'none compared' "$tmp/out" || fail "SMPI line: $(cat "$tmp/out")"
 expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1MB --smpi-algos none --json
-check - 'assert j["fit"] is None and "at least 2 points" in j["fit_error"] and len(R) == 1'
+check - 'assert j["fit"] is None and "at least 2 points" in j["fit_error"] and len(R) == 1
+assert j["busbw_factor"] == 1.0 and R[0]["algbw"] == 1e6 / R[0]["sim_time_s"] / 1e9 == R[0]["busbw"], R'
+expect 0 "$bin" simulate "$tmp/t33ag.json" --link-bw 100Gbps --alpha 1us --sizes 9K --smpi-algos none --json
+check - 'assert j["busbw_factor"] == 8 / 9 and R[0]["busbw"] == R[0]["algbw"] * (8 / 9), (j["busbw_factor"], R)'
 expect 0 "$bin" help simulate
-for opt in --link-bw --alpha --sizes --smpi-algos --check-max --timeout --json TOPOCOLL_SMPI_EXEC; do
+for opt in --link-bw --alpha --sizes --smpi-algos --check-max --model --progress --quiet --timeout --json \
+  TOPOCOLL_SMPI_EXEC; do
   grep -q -- "$opt" "$tmp/out" || fail "help simulate lacks $opt"
 done
 
@@ -172,6 +251,8 @@ expect_err 2 "--link-bw" "$bin" simulate "$tmp/k2.json" --link-bw 0Gbps --alpha 
 expect_err 2 "--sizes" sim "$tmp/k2.json" --sizes 8KB..1KB
 expect_err 2 "--sizes" sim "$tmp/k2.json" --sizes abc
 expect_err 2 "--timeout" sim "$tmp/k2.json" --timeout 0
+expect_err 2 "topocoll simulate: --model must be ab or smpi, got 'cm02'" sim "$tmp/k2.json" --model cm02
+expect_err 2 "topocoll simulate: --progress and --quiet exclude each other" sim "$tmp/k2.json" --progress --quiet
 expect_err 2 "no allreduce algorithm 'ring'" sim "$tmp/k2.json" --smpi-algos ring
 expect_err 2 "$tmp/nonexistent.json" sim "$tmp/nonexistent.json"
 printf '{"format": "topocoll-schedule"' >"$tmp/broken.json"

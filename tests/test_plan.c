@@ -271,7 +271,7 @@ static void sizes_refused(void **state) {
   parse_refused("1MB:1e3", "item 1 ('1MB:1e3'): the weight after ':' must be a positive number");
   parse_refused("2KB,1MB:2:3", "item 2 ('1MB:2:3'): the weight after ':' must be a positive number");
   /* a bad size is the units.h message, prefixed with the item */
-  parse_refused("1XB", "item 1: size \"1XB\": unknown unit \"XB\" (expected B, KB, MB, GB, KiB, MiB or GiB)");
+  parse_refused("1XB", "item 1: size \"1XB\": unknown unit \"XB\" (expected B, KB, MB, GB, K, M, G, KiB, MiB or GiB)");
   parse_refused("1MB,0:2", "item 2: size \"0\" must be positive");
   parse_refused("1MB,0.3B", "item 2: size \"0.3B\" is not a whole number of bytes");
   parse_refused(":3", "item 1: empty size (expected e.g. 1MB)");

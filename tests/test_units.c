@@ -4,8 +4,9 @@
 ** units.h declares no formatter, so there is none to test here.
 **
 ** What is checked, against values written out by hand:
-**   - every unit of every kind at 1 and at a fractional value: ns us ms s; Mbps Gbps (bits,
-**     so /8) MBps GBps; B KB MB GB (10^3k) KiB MiB GiB (2^10k) and the bare byte count;
+**   - every unit of every kind at 1 and at a fractional value: ns us µs (both code points)
+**     ms s; Mbps Gbps mbps gbps Mb/s Gb/s (bits, so /8) MBps GBps MB/s GB/s; B KB MB GB
+**     (10^3k) K M G KiB MiB GiB (2^10k) and the bare byte count;
 **   - correct rounding, the header's promise: "10us" is the double 1e-5 and not 10 * 1e-6
 **     (= 9.999999999999999e-06); likewise 7ns, 3ns, 1.7us, 33us, whose naive products
 **     (value * 10^-k) differ from the correctly rounded literal in the last bit — so a
@@ -85,6 +86,8 @@ static void time_units(void **state) {
   expect_time("1us", 1e-6);
   expect_time("1ms", 1e-3);
   expect_time("1s", 1.0);
+  expect_time("10\xc2\xb5s", 1e-5); /* U+00B5 MICRO SIGN */
+  expect_time("10\xce\xbcs", 1e-5); /* U+03BC GREEK SMALL LETTER MU */
   expect_time("10us", 1e-5); /* the header's example */
   expect_time("2.5ms", 2.5e-3);
   expect_time("0.000001s", 1e-6);
@@ -122,8 +125,9 @@ static void time_refusals(void **state) {
   expect_refused(KIND_TIME, "10 us", "time \"10 us\": unknown unit \" us\" (expected ns, us, ms or s)");
   expect_refused(KIND_TIME, "1e3us", "time \"1e3us\": unknown unit \"e3us\" (expected ns, us, ms or s)");
   expect_refused(KIND_TIME, "10min", "time \"10min\": unknown unit \"min\" (expected ns, us, ms or s)");
-  /* "µs" is not among the units; its two UTF-8 bytes are quoted as "??" */
-  expect_refused(KIND_TIME, "10\xc2\xb5s", "time \"10??s\": unknown unit \"??s\" (expected ns, us, ms or s)");
+  /* a lone micro sign's bytes without the s, or a Latin-1 micro sign, are quoted as "?" */
+  expect_refused(KIND_TIME, "10\xc2\xb5", "time \"10??\": unknown unit \"??\" (expected ns, us, ms or s)");
+  expect_refused(KIND_TIME, "10\xb5s", "time \"10?s\": unknown unit \"?s\" (expected ns, us, ms or s)");
   expect_refused(KIND_TIME, "-1us", "time \"-1us\" must not be negative");
   expect_refused(KIND_TIME, "-0s", "time \"-0s\" must not be negative");
   expect_refused(KIND_TIME, "+1us", "time \"+1us\": expected a number followed by a unit, e.g. 10us");
@@ -147,6 +151,12 @@ static void bandwidth_units(void **state) {
   expect_bandwidth("1MBps", 1e6);
   expect_bandwidth("1GBps", 1e9);
   expect_bandwidth("12.5GBps", 1.25e10); /* = 100Gbps */
+  expect_bandwidth("100gbps", 1.25e10);   /* lower-case prefix, b still bits */
+  expect_bandwidth("800mbps", 1e8);
+  expect_bandwidth("100Gb/s", 1.25e10);
+  expect_bandwidth("8Mb/s", 1e6);
+  expect_bandwidth("12.5GB/s", 1.25e10);
+  expect_bandwidth("3MB/s", 3e6);
   expect_bandwidth("0.1GBps", 1e8);
   /* dividing by 8 only shifts the exponent, so the bit rate's correct rounding survives:
      1e-3 bits/s is the double nearest 1e-3, and that over 8 is the double nearest 1.25e-4 */
@@ -167,7 +177,7 @@ static void bandwidth_refusals(void **state) {
   expect_refused(KIND_BANDWIDTH, "0.000MBps", "bandwidth \"0.000MBps\" must be positive");
   expect_refused(KIND_BANDWIDTH, "-25Gbps", "bandwidth \"-25Gbps\" must not be negative");
   expect_refused(KIND_BANDWIDTH, "25", "bandwidth \"25\": missing unit (Mbps, Gbps (bits/s), MBps or GBps (bytes/s))");
-  static const char *const unknown[][2] = {{"25gbps", "gbps"}, {"25Gb/s", "Gb/s"}, {"25Kbps", "Kbps"},
+  static const char *const unknown[][2] = {{"25gBps", "gBps"}, {"25Gb", "Gb"},       {"25Kbps", "Kbps"},
                                            {"1Tbps", "Tbps"},   {"25GiBps", "GiBps"}, {"25Gbps ", "Gbps "}};
   for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
     snprintf(msg, sizeof msg, "bandwidth \"%s\": unknown unit \"%s\" %s", unknown[i][0], unknown[i][1], expected);
@@ -192,6 +202,10 @@ static void size_units(void **state) {
   expect_size("1KiB", 1024);
   expect_size("4MiB", 4194304);
   expect_size("1GiB", 1073741824);
+  expect_size("1K", 1024); /* nccl-tests' K, M, G: binary */
+  expect_size("256M", 268435456);
+  expect_size("2G", 2147483648);
+  expect_size("0.5K", 512);
   expect_size("00001KB", 1000);
   expect_size("7.000B", 7); /* trailing zeros after the point are not a fraction */
 }
@@ -241,7 +255,7 @@ static void size_top_of_int64(void **state) {
 
 static void size_refusals(void **state) {
   (void)state;
-  static const char expected[] = "(expected B, KB, MB, GB, KiB, MiB or GiB)";
+  static const char expected[] = "(expected B, KB, MB, GB, K, M, G, KiB, MiB or GiB)";
   char msg[256];
   expect_refused(KIND_SIZE, "", "empty size (expected e.g. 1MB)");
   expect_refused(KIND_SIZE, "0", "size \"0\" must be positive");
@@ -295,7 +309,7 @@ static void length_limit(void **state) {
 /* Control bytes in the text never reach the one-line message (they become '?'). */
 static void quoting_keeps_one_line(void **state) {
   (void)state;
-  expect_refused(KIND_SIZE, "1M\nB", "size \"1M?B\": unknown unit \"M?B\" (expected B, KB, MB, GB, KiB, MiB or GiB)");
+  expect_refused(KIND_SIZE, "1M\nB", "size \"1M?B\": unknown unit \"M?B\" (expected B, KB, MB, GB, K, M, G, KiB, MiB or GiB)");
   expect_refused(KIND_TIME, "1\tus", "time \"1?us\": unknown unit \"?us\" (expected ns, us, ms or s)");
 }
 

@@ -141,7 +141,7 @@ static int convert_quantity(const char *cmd, const tc_cli_option *o, const char 
   case TC_CLI_SIZE: rc = tc_units_parse_size(text, value, &err); break;
   case TC_CLI_SIZE_LIST: {
     tc_cli_size_list *list = value;
-    rc = tc_units_parse_size_list(text, &list->bytes, &list->count, &err);
+    rc = tc_units_parse_size_list_factor(text, list->factor ? list->factor : 2, &list->bytes, &list->count, &err);
     break;
   }
   case TC_CLI_WEIGHTED_SIZES: rc = tc_workload_parse_sizes(text, value, &err); break;

@@ -60,11 +60,22 @@ typedef enum tc_cli_kind {
   TC_CLI_WEIGHTED_SIZES  /* tc_workload: its sizes and weights (tc_workload_parse_sizes) */
 } tc_cli_kind;
 
-/* The value of a TC_CLI_SIZE_LIST option; `bytes` is malloc'ed, the command frees it. */
+/* The value of a TC_CLI_SIZE_LIST option; `bytes` is malloc'ed, the command frees it.
+   `factor` is its ranges' step (0: doubling), set before the list is converted (--factor,
+   TC_CLI_FACTOR). */
 typedef struct tc_cli_size_list {
   int64_t *bytes;
   int count;
+  int64_t factor;
 } tc_cli_size_list;
+
+/* --factor F of the commands that take --sizes: an TC_CLI_INT64 option whose value is the
+   list's `factor`; convert it before the list. */
+#define TC_CLI_FACTOR_OPTION(list_field)                                                           \
+  {.name = "--factor", .kind = TC_CLI_INT64, .text = AT(factor_text), .value = AT(list_field.factor), \
+   .lo = 2, .hi = 1 << 30}
+#define TC_CLI_FACTOR_HELP                                                                         \
+  "  --factor F      a range LO..HI runs LO, LO*F, ... below HI, then HI (default 2)\n"
 
 typedef struct tc_cli_option {
   const char *name;           /* "--iters" */

@@ -27,7 +27,7 @@ void tc_cmd_a2a_help(void) {
   printf(
       "usage: topocoll a2a SPEC [--method lp|full|dw] [--engine clp|glpk] [--host-cap C] [--gap G]\n"
       "                         [--time-limit T] [--progress] [--no-symmetry]\n"
-      "                         [--alpha A --link-bw B --size M] [--threads N] [--json]\n"
+      "                         [--alpha A --link-bw B --size SIZES] [--threads N] [--json]\n"
       "\n"
       "All-to-all on SPEC (compute nodes only) as a maximum concurrent multi-commodity flow\n"
       "(paper 003 §3.1): f is the rate every ordered pair gets at once with unit demands and the\n"
@@ -45,7 +45,8 @@ void tc_cmd_a2a_help(void) {
       "                  traffic included (paper 003 §3.2.2), in link capacities: 4 or 7/2\n"
       "  --gap G         fail (exit 1) when the certified gap upper/lower - 1 exceeds G\n"
       "                  (default 1e-6)\n"
-      "  --size M        also print the time of an all-to-all where every node sends M bytes:\n"
+      "  --size SIZES    also print the time of an all-to-all where every node sends M bytes, for\n"
+      "                  each M of a list or range (1MB,1GB or 1M..1G; --json: \"times\"):\n"
       "                  T = alpha + (M/N)/(f·b), each of the N pairs' M/N bytes at rate f·b\n"
       "  --link-bw B     b, the bandwidth of capacity 1 (needed by --size), e.g. 25Gbps\n"
       "  --alpha A       the latency term of that time (default 0), e.g. 2us\n"
@@ -71,7 +72,7 @@ typedef struct a2a_cli {
   const char *spec, *method, *engine, *host_text, *gap_text, *size_text, *bw_text, *alpha_text, *threads_text, *mpi_text;
   const char *limit_text;
   int mpi;
-  int64_t size;
+  tc_cli_size_list sizes;
   double link_bw, alpha, time_limit;
   int threads, json, progress, no_symmetry;
 } a2a_cli;
@@ -85,7 +86,7 @@ static const tc_cli_option a2a_table[] = {
     {.name = "--engine", .kind = TC_CLI_CHOICE, .text = AT(engine), .value = AT(engine), .choices = engine_names},
     {.name = "--host-cap", .kind = TC_CLI_STRING, .text = AT(host_text)},
     {.name = "--gap", .kind = TC_CLI_STRING, .text = AT(gap_text)},
-    {.name = "--size", .kind = TC_CLI_SIZE, .text = AT(size_text), .value = AT(size)},
+    {.name = "--size", .kind = TC_CLI_SIZE_LIST, .text = AT(size_text), .value = AT(sizes)},
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
     {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha)},
     {.name = "--threads", .kind = TC_CLI_INT, .text = AT(threads_text), .value = AT(threads), .lo = 1, .hi = 1024},
@@ -212,15 +213,22 @@ static json_t *json_bounds(const tc_a2a_bounds *b) {
   return o;
 }
 
-int tc_cmd_a2a(int argc, char **argv) {
+/* The time of an all-to-all of M bytes per node: alpha + (M/N)/(f*b). */
+static double a2a_time(const a2a_cli *o, int64_t size, int32_t n, double f) {
+  return o->alpha + ((double)size / n) / (f * o->link_bw);
+}
+
+/* The command; *sizes receives --size's list, which the caller frees on every path. */
+static int a2a_command_run(int argc, char **argv, int64_t **sizes) {
   a2a_cli o;
   memset(&o, 0, sizeof o);
   int status = tc_cli_parse(&a2a_command, argc, argv, &o);
   if (status) return status == TC_CLI_DONE ? TC_EXIT_OK : status;
   if (!o.spec) return tc_cli_usage_error("a2a", "missing SPEC");
-  if ((status = tc_cli_convert(&a2a_command, &o, "--method", "--engine", "--size", "--link-bw", "--alpha", "--threads",
-                               "--mpi", "--time-limit", NULL)))
-    return status;
+  status = tc_cli_convert(&a2a_command, &o, "--method", "--engine", "--size", "--link-bw", "--alpha", "--threads",
+                          "--mpi", "--time-limit", NULL);
+  *sizes = o.sizes.bytes;
+  if (status) return status;
   tc_a2a_options ao;
   tc_a2a_options_default(&ao);
   tc_error err;
@@ -269,8 +277,6 @@ int tc_cmd_a2a(int argc, char **argv) {
   double tbf = d / (n * f);
   if (r.exact) rat_text(r.f_exact, f_s, sizeof f_s);
   if (tb_exact) rat_text(tb, tb_s, sizeof tb_s);
-  double t_sec = 0;
-  if (o.size_text) t_sec = o.alpha + ((double)o.size / n) / (f * o.link_bw);
 
   if (o.json) {
     json_t *doc = json_object();
@@ -293,10 +299,20 @@ int tc_cmd_a2a(int argc, char **argv) {
     json_object_set_new(doc, "lp_rows", json_integer(r.lp_rows));
     json_object_set_new(doc, "lp_columns", json_integer(r.lp_cols));
     if (o.size_text) {
-      json_object_set_new(doc, "size", json_integer(o.size));
+      if (o.sizes.count == 1) { /* one size: its time beside it, as before lists */
+        json_object_set_new(doc, "size", json_integer(o.sizes.bytes[0]));
+        json_object_set_new(doc, "time_s", json_real(a2a_time(&o, o.sizes.bytes[0], n, f)));
+      }
+      json_t *times = json_array();
+      for (int i = 0; i < o.sizes.count; i++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "size", json_integer(o.sizes.bytes[i]));
+        json_object_set_new(e, "time_s", json_real(a2a_time(&o, o.sizes.bytes[i], n, f)));
+        json_array_append_new(times, e);
+      }
+      json_object_set_new(doc, "times", times);
       json_object_set_new(doc, "link_bw", json_real(o.link_bw));
       json_object_set_new(doc, "alpha", json_real(o.alpha));
-      json_object_set_new(doc, "time_s", json_real(t_sec));
       json_object_set_new(doc, "throughput_Bps", json_real(tc_a2a_throughput_bound(n, f, o.link_bw)));
     }
     json_object_set_new(doc, "rounds", json_integer(r.rounds));
@@ -318,11 +334,13 @@ int tc_cmd_a2a(int argc, char **argv) {
     if (r.commodity_flow) printf("  per commodity   %d x %d flows certify %s on their own\n", n, n - 1, cl_s);
     if (tb_exact) printf("  tb_factor       d/(N*f) = %s = %.6g (all-to-all time in units of M/B, B = d*b)\n", tb_s, tbf);
     else printf("  tb_factor       d/(N*f) = %.9g (all-to-all time in units of M/B, B = d*b)\n", tbf);
-    if (o.size_text) {
+    for (int i = 0; i < o.sizes.count; i++) {
       char ts[32], ms[32];
-      tc_units_format_time(t_sec, 0, ts, sizeof ts);
-      tc_units_format_size(o.size, ms, sizeof ms);
+      tc_units_format_time(a2a_time(&o, o.sizes.bytes[i], n, f), 0, ts, sizeof ts);
+      tc_units_format_size(o.sizes.bytes[i], ms, sizeof ms);
       printf("  time at %-8sT = alpha + (M/N)/(f*b) = %s\n", ms, ts);
+    }
+    if (o.size_text) {
       char bw[32];
       tc_units_format_bandwidth(tc_a2a_throughput_bound(n, f, o.link_bw), bw, sizeof bw);
       printf("  throughput      (N-1)*f*b = %s per node (paper 003 §5.2)\n", bw);
@@ -353,4 +371,11 @@ int tc_cmd_a2a(int argc, char **argv) {
   tc_a2a_bounds_destroy(&bounds);
   tc_graph_destroy(g);
   return rc;
+}
+
+int tc_cmd_a2a(int argc, char **argv) {
+  int64_t *sizes = NULL;
+  int status = a2a_command_run(argc, argv, &sizes);
+  free(sizes);
+  return status;
 }

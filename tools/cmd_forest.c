@@ -27,7 +27,7 @@
 
 void tc_cmd_forest_help(void) {
   printf(
-      "usage: topocoll forest SPEC [--coll C] [--k K | --k-scan A..B] [--weights W] [--size M] [--out FILE]\n"
+      "usage: topocoll forest SPEC [--coll C] [--k K | --k-scan A..B] [--weights W] [--size SIZES] [--out FILE]\n"
       "                       [--json]\n"
       "\n"
       "ForestColl (paper 001): the throughput-optimal spanning-tree schedule on SPEC — a fabric\n"
@@ -45,7 +45,9 @@ void tc_cmd_forest_help(void) {
       "                  order, not all 0); node v then roots k·w_v trees\n"
       "  --search S      newton (default: jumps to each violated cut) or bisect (the paper's\n"
       "                  binary search, Algorithms 1 and 3 as printed); the same exact answer\n"
-      "  --size M        also print the time of one collective of M bytes, e.g. 1GB\n"
+      "  --size SIZES    also print the time of one collective of M bytes, e.g. 1GB, per size of\n"
+      "                  a list or range: 1MB,1GB or 1M..1G (doubling; K, M, G binary, KB, MB, GB\n"
+      "                  decimal)\n"
       "  --link-bw B     the bandwidth of capacity 1 (default 1 GB/s: fabric capacities are GB/s)\n"
       "  --lp            allreduce: also solve LP (6), the best allreduce of any shape, as an exact\n"
       "                  certificate (small fabrics: refused beyond 40000 LP columns)\n"
@@ -59,7 +61,8 @@ void tc_cmd_forest_help(void) {
 
 typedef struct forest_options {
   const char *spec, *coll, *k_text, *k_scan, *search, *size_text, *bw_text, *out, *weights;
-  int64_t k, size;
+  int64_t k;
+  tc_cli_size_list sizes;
   double link_bw;
   int json, lp;
 } forest_options;
@@ -74,7 +77,7 @@ static const tc_cli_option forest_table[] = {
     {.name = "--k-scan", .kind = TC_CLI_STRING, .text = AT(k_scan)},
     {.name = "--search", .kind = TC_CLI_CHOICE, .text = AT(search), .value = AT(search), .choices = search_names},
     {.name = "--weights", .kind = TC_CLI_STRING, .text = AT(weights)},
-    {.name = "--size", .kind = TC_CLI_SIZE, .text = AT(size_text), .value = AT(size)},
+    {.name = "--size", .kind = TC_CLI_SIZE_LIST, .text = AT(size_text), .value = AT(sizes)},
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
     {.name = "--out", .kind = TC_CLI_PATH, .text = AT(out)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
@@ -286,10 +289,11 @@ static int report(const forest_options *o, const tc_graph *g, const tc_forest *f
                     : cmp > 0 ? "an allreduce with unequal shards does better than RS + AG here"
                               : "below the trees: the LP's certificate is incomplete");
   }
-  if (o->size > 0) {
+  for (int i = 0; i < o->sizes.count; i++) {
     char t[64], m[64];
-    tc_units_format_size(o->size, m, sizeof m);
-    tc_units_format_time((double)o->size / (tc_rat_to_double(f->algbw) * unit * 1e9), 0, t, sizeof t);
+    int64_t size = o->sizes.bytes[i];
+    tc_units_format_size(size, m, sizeof m);
+    tc_units_format_time((double)size / (tc_rat_to_double(f->algbw) * unit * 1e9), 0, t, sizeof t);
     printf("  at %-15sT = %s (bandwidth term; latency is not modelled)\n", m, t);
   }
   printf("  verified          every batch spans the compute nodes, every route is a path through switches, every "
@@ -361,14 +365,16 @@ static int k_scan(const forest_options *o, const tc_graph *g, long long ka, long
   return rc;
 }
 
-int tc_cmd_forest(int argc, char **argv) {
+/* The command; *sizes receives --size's list, which the caller frees on every path. */
+static int forest_command(int argc, char **argv, int64_t **sizes) {
   forest_options o;
   memset(&o, 0, sizeof o);
   int status = tc_cli_parse(&forest_cli, argc, argv, &o);
   if (status) return status == TC_CLI_DONE ? TC_EXIT_OK : status;
   if (!o.spec) return tc_cli_usage_error("forest", "missing SPEC");
-  if ((status = tc_cli_convert(&forest_cli, &o, "--coll", "--search", "--k", "--size", "--link-bw", NULL)))
-    return status;
+  status = tc_cli_convert(&forest_cli, &o, "--coll", "--search", "--k", "--size", "--link-bw", NULL);
+  *sizes = o.sizes.bytes;
+  if (status) return status;
   if (o.k && o.k_scan) return tc_cli_usage_error("forest", "--k and --k-scan exclude each other");
   if (o.lp && (!o.coll || strcmp(o.coll, "allreduce") || o.k_scan))
     return tc_cli_usage_error("forest", "--lp certifies an allreduce: give --coll allreduce");
@@ -416,4 +422,11 @@ int tc_cmd_forest(int argc, char **argv) {
   tc_graph_destroy(g);
   free(weights);
   return rc ? tc_cli_fail("forest", &err) : TC_EXIT_OK;
+}
+
+int tc_cmd_forest(int argc, char **argv) {
+  int64_t *sizes = NULL;
+  int status = forest_command(argc, argv, &sizes);
+  free(sizes);
+  return status;
 }

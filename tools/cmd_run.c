@@ -39,6 +39,8 @@
 #include "launch.h"
 #include "run_calibration.h"
 #include "topocoll/output.h"
+#include "progress.h"
+#include "topocoll/budget.h"
 #include "topocoll/program.h"
 #include "topocoll/rank_map.h"
 #include "topocoll/sched_io.h"
@@ -50,38 +52,49 @@
 
 void tc_cmd_run_help(void) {
   printf(
-      "usage: topocoll run SCHEDULE.json [--np N] [--sizes LIST] [--dtype TYPE] [--op OP]\n"
+      "usage: topocoll run SCHEDULE.json [--np N] [--sizes LIST] [--factor F] [--dtype TYPE] [--op OP]\n"
       "                    [--iters K] [--warmup W] [--inplace] [--timeout TIME]\n"
-      "                    [--mpirun-args \"ARGS\"] [--json]\n"
+      "                    [--mpirun-args \"ARGS\"] [--json] [--progress|--quiet]\n"
       "\n"
       "Runs the schedule in SCHEDULE.json (from 'topocoll sched --out' or 'topocoll plan') as an\n"
       "MPI collective on this machine: mpirun starts N copies of the executor topocoll-exec,\n"
       "rank r plays the r-th compute node (node r without switches; on a fabric the hops\n"
       "through switches become direct sends), and every result is checked against the MPI\n"
-      "library's own collective on the same data. Prints, per size, the time and algorithmic\n"
-      "bandwidth (size / time) beside MPI's own. The schedule is verified before anything is\n"
-      "launched.\n"
+      "library's own collective on the same data. Prints, per size, the time (median, fastest\n"
+      "and slowest iteration) and algorithmic bandwidth (size / time) beside MPI's own, and the\n"
+      "number of wrong elements (#wrong). The schedule is verified before anything is\n"
+      "launched, and the run refused when its memory (about 5 buffers of the largest size and\n"
+      "32 MiB per rank) exceeds the memory limit; more ranks than cores are warned about.\n"
       "Runs allgather, reduce-scatter, allreduce and alltoall schedules.\n"
       "\n"
       "  --np N          number of ranks; must equal the schedule's compute node count (the\n"
       "                  default)\n"
       "  --sizes LIST    buffer sizes M of the whole collective (alltoall: each rank's send\n"
-      "                  buffer), e.g. 4KB,1MB or 1KiB..256MiB\n"
-      "                  (doubling range); default " DEFAULT_SIZES "; each is rounded down to\n"
+      "                  buffer), e.g. 4K,1M or 1K..256M: a range includes both ends and\n"
+      "                  doubles (--factor); K, M, G and KiB, MiB, GiB are powers of 2, KB, MB,\n"
+      "                  GB powers of 10; default " DEFAULT_SIZES "; each is rounded down to\n"
       "                  whole elements on every rank, and the size reported is the one used\n"
+      TC_CLI_FACTOR_HELP
       "  --dtype TYPE    int32 (default), int64, float or double\n"
       "  --op OP         sum (default), max or min\n"
-      "  --iters K       timed repetitions per size, the median is reported (default 5)\n"
+      "  --iters K       timed repetitions per size: the median is reported, with the fastest\n"
+      "                  and the slowest (default 5)\n"
       "  --warmup W      untimed repetitions before them (default 1)\n"
       "  --inplace       run in place (MPI_IN_PLACE)\n"
       "  --timeout TIME  kill mpirun and every rank after TIME, e.g. 90s or 1.5s (a bare number\n"
       "                  is seconds); default 600s\n"
       "  --mpirun-args \"ARGS\"  extra mpirun options, split on spaces, e.g. \"-x OMP_NUM_THREADS=1\"\n"
+      "  --progress      a line on stderr as each size finishes (default: only when stderr is a\n"
+      "                  terminal; TOPOCOLL_PROGRESS=1 or 0 forces it)\n"
+      "  --quiet         no progress lines\n"
       "  --calibration-out FILE  fit alpha and the link bandwidth to the measured times (the\n"
       "                  schedule's own T_L and T_B, paper 000 App. A.2) and write them for\n"
       "                  'topocoll plan --calibration FILE' (docs/formats.md)\n"
-      "  --json          {\"verified\": bool, \"np\": N, \"results\": [{\"size_bytes\", \"time_s\",\n"
-      "                  \"mpi_time_s\", ...}], ...} instead of the table\n"
+      "  --json          {\"verified\": bool, \"np\": N, \"busbw_factor\", \"results\": [{\"size_bytes\",\n"
+      "                  \"count\", \"time_s\", \"time_min_s\", \"time_max_s\", \"mpi_time_s\", \"algbw\",\n"
+      "                  \"busbw\", \"wrong\", ...}], ...} instead\n"
+      "                  of the table (algbw = size / time, busbw = algbw x nccl-tests' factor\n"
+      "                  of the collective: 2(N-1)/N allreduce, (N-1)/N the others; GB/s)\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Programs: topocoll-exec is $TOPOCOLL_EXEC, else the one beside this topocoll, else the\n"
@@ -96,9 +109,9 @@ void tc_cmd_run_help(void) {
 /* ---- options ---- */
 
 typedef struct run_options {
-  const char *file, *np_text, *sizes_text, *dtype_text, *op_text, *iters_text, *warmup_text, *timeout_text;
+  const char *file, *np_text, *sizes_text, *factor_text, *dtype_text, *op_text, *iters_text, *warmup_text, *timeout_text;
   const char *mpirun_args, *calibration_out;
-  int inplace, json;
+  int inplace, json, progress, quiet;
   int np; /* 0 when not given */
   int iters, warmup;
   double timeout_s;
@@ -114,6 +127,7 @@ static const tc_cli_option run_table[] = {
     {.name = "--np", .kind = TC_CLI_INT, .text = AT(np_text), .value = AT(np), .lo = 1, .hi = 1 << 20},
     {.name = "--sizes", .kind = TC_CLI_SIZE_LIST, .text = AT(sizes_text), .value = AT(sizes),
      .fallback = DEFAULT_SIZES},
+    TC_CLI_FACTOR_OPTION(sizes),
     {.name = "--dtype", .kind = TC_CLI_CHOICE, .text = AT(dtype_text), .value = AT(dtype), .choices = dtypes,
      .fallback = "int32"},
     {.name = "--op", .kind = TC_CLI_CHOICE, .text = AT(op_text), .value = AT(op), .choices = ops, .fallback = "sum"},
@@ -127,6 +141,8 @@ static const tc_cli_option run_table[] = {
     {.name = "--inplace", .kind = TC_CLI_FLAG, .value = AT(inplace)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
     {.name = "--calibration-out", .kind = TC_CLI_PATH, .text = AT(calibration_out)},
+    {.name = "--progress", .kind = TC_CLI_FLAG, .value = AT(progress)},
+    {.name = "--quiet", .kind = TC_CLI_FLAG, .value = AT(quiet)},
 };
 static const tc_cli_command run_cli = {
     .name = "run", .help = tc_cmd_run_help, .options = run_table, .noptions = TC_CLI_COUNT(run_table),
@@ -141,10 +157,11 @@ static int parse_options(int argc, char **argv, run_options *o) {
   int status = tc_cli_parse(&run_cli, argc, argv, o);
   if (status) return status;
   if (!o->file) return tc_cli_usage_error("run", "missing SCHEDULE.json");
+  if (o->progress && o->quiet) return tc_cli_usage_error("run", "--progress and --quiet exclude each other");
   status = tc_cli_convert(&run_cli, o, "--dtype", "--op", "--np", "--iters", "--warmup", "--timeout", NULL);
   if (status) return status;
   if (o->timeout_s <= 0) return tc_cli_usage_error("run", "--timeout must be positive, got '%s'", o->timeout_text);
-  return tc_cli_convert(&run_cli, o, "--sizes", NULL);
+  return tc_cli_convert(&run_cli, o, "--factor", "--sizes", NULL);
 }
 
 /* ---- the schedule: readable, verified, runnable by the executor, on --np ranks ---- */
@@ -176,6 +193,36 @@ static int check_schedule(run_options *o, tc_schedule_doc *doc) {
                               "r-th compute node)", o->np, ranks);
   o->np = ranks;
   return TC_EXIT_OK;
+}
+
+/* ---- what the machine can hold ---- */
+
+/* Memory the run needs, estimated before launching: per rank 5 buffers of the largest size
+   plus 32 MiB for the process. Measured with /usr/bin/time on 4 ranks, 64 MiB, out of
+   place: allreduce 275 MB per rank (input, result, MPI's result, staging: 4 M + 20 MB),
+   alltoall 339 MB (also the copy of the input its relays read: 5 M + 20 MB). Past the
+   memory limit (budget.h: what is available, or --max-memory) the OOM killer would answer:
+   refuse instead, with one line. */
+static int check_memory(const run_options *o) {
+  int64_t largest = 0;
+  for (int i = 0; i < o->sizes.count; i++)
+    if (o->sizes.bytes[i] > largest) largest = o->sizes.bytes[i];
+  double need = (double)o->np * (5.0 * (double)largest + 32.0 * 1048576.0);
+  int64_t limit = tc_memory_limit();
+  if (need <= (double)limit) return TC_EXIT_OK;
+  char sz[32];
+  tc_units_format_size(largest, sz, sizeof sz);
+  tc_error err;
+  tc_error_set(&err, TC_ERANGE, "%d ranks at %s need about %.1f GB (5 buffers of the size and 32 MiB per rank) but "
+               "the memory limit is %.1f GB (the memory available, or --max-memory); use smaller --sizes or fewer "
+               "ranks", o->np, sz, need * 1e-9, (double)limit * 1e-9);
+  return tc_cli_fail("run", &err); /* TC_ERANGE: exit 2, the input asks too much */
+}
+
+/* The machine's online cores (0 when unknown). */
+static int online_cores(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 && n < INT_MAX ? (int)n : 0;
 }
 
 /* ---- the command line of mpirun ---- */
@@ -305,26 +352,61 @@ static int parse_results(const run_options *o, tc_collective coll, char *out, tc
 /* Algorithmic bandwidth in bytes per second, or -1 without a time. */
 static double algbw(int64_t bytes, double t) { return t > 0 ? (double)bytes / t : -1; }
 
+/* A bandwidth in GB/s for the table, "-" without one. */
+static void format_gbps(double bytes_per_s, char *buf, size_t size) {
+  if (bytes_per_s < 0) snprintf(buf, size, "-");
+  else snprintf(buf, size, "%.3f", bytes_per_s * 1e-9);
+}
+
+/* A time in microseconds for the table (one unit for every time, as nccl-tests), "-"
+   without one. */
+static void format_us(double t, char *buf, size_t size) {
+  if (t < 0) snprintf(buf, size, "-");
+  else snprintf(buf, size, "%.2f", t * 1e6);
+}
+
+/* nccl-tests' columns: size, count, type, redop, then time, algbw and busbw of the
+   executor and of MPI's own collective. */
 static void print_table(const run_options *o, const tc_schedule_doc *doc, const tc_exec_result *r) {
   const tc_schedule *s = &doc->sched;
-  printf("%s \"%s\"%s%s, %d ranks, %s %s, median of %d (after %d warm-up), %s\n\n", tc_collective_name(s->coll),
+  double factor = tc_collective_busbw_factor(s->coll, o->np);
+  int reduces = s->coll == TC_COLL_ALLREDUCE || s->coll == TC_COLL_REDUCE_SCATTER;
+  printf("%s \"%s\"%s%s, %d ranks, %s %s, median of %d (after %d warm-up), %s\n", tc_collective_name(s->coll),
          s->algorithm, doc->spec ? " on " : "", doc->spec ? doc->spec : "", o->np, o->dtype, o->op, o->iters,
          o->warmup, o->inplace ? "in place" : "out of place");
-  printf("%12s  %10s  %12s  %10s  %12s  %6s  %s\n", "size", "time", "algbw", "MPI time", "MPI algbw", "ratio",
+  printf("busbw = algbw x %.6g, nccl-tests' factor for %s on %d ranks\n", factor, tc_collective_name(s->coll), o->np);
+  int cores = online_cores();
+  if (cores && o->np > cores)
+    printf("warning: %d ranks on %d cores: ranks wait for a core, so the times are longer than the network's\n",
+           o->np, cores);
+  printf("\n");
+  printf("%12s  %10s  %6s  %5s  %10s  %10s  %10s  %8s  %8s  %10s  %8s  %8s  %6s  %6s  %s\n", "size", "count", "type",
+         "redop", "time(us)", "min(us)", "max(us)", "algbw", "busbw", "MPI(us)", "algbw", "busbw", "ratio", "#wrong",
          "verified");
   for (int i = 0; i < o->sizes.count; i++) {
-    char sz[32], t[32], bw[32], mt[32], mbw[32], ratio[32];
+    char sz[32], t[32], tmin[32], tmax[32], bw[32], bb[32], mt[32], mbw[32], mbb[32], ratio[32], wrong[32];
+    double a = algbw(r[i].size_bytes, r[i].time_s), m = algbw(r[i].size_bytes, r[i].mpi_time_s);
     tc_units_format_size(r[i].size_bytes, sz, sizeof sz);
-    tc_units_format_time(r[i].time_s, 0, t, sizeof t);
-    tc_units_format_time(r[i].mpi_time_s, 0, mt, sizeof mt);
-    tc_units_format_bandwidth(algbw(r[i].size_bytes, r[i].time_s), bw, sizeof bw);
-    tc_units_format_bandwidth(algbw(r[i].size_bytes, r[i].mpi_time_s), mbw, sizeof mbw);
+    format_us(r[i].time_s, t, sizeof t);
+    format_us(r[i].time_min_s, tmin, sizeof tmin);
+    format_us(r[i].time_max_s, tmax, sizeof tmax);
+    format_us(r[i].mpi_time_s, mt, sizeof mt);
+    if (r[i].wrong >= 0) snprintf(wrong, sizeof wrong, "%" PRId64, r[i].wrong);
+    else snprintf(wrong, sizeof wrong, "-");
+    format_gbps(a, bw, sizeof bw);
+    format_gbps(a < 0 ? -1 : a * factor, bb, sizeof bb);
+    format_gbps(m, mbw, sizeof mbw);
+    format_gbps(m < 0 ? -1 : m * factor, mbb, sizeof mbb);
     if (r[i].time_s >= 0 && r[i].mpi_time_s > 0) snprintf(ratio, sizeof ratio, "%.2f", r[i].time_s / r[i].mpi_time_s);
     else snprintf(ratio, sizeof ratio, "-");
-    printf("%12s  %10s  %12s  %10s  %12s  %6s  %s\n", sz, t, bw, mt, mbw, ratio,
+    printf("%12s  %10" PRId64 "  %6s  %5s  %10s  %10s  %10s  %8s  %8s  %10s  %8s  %8s  %6s  %6s  %s\n", sz, r[i].count,
+           o->dtype, reduces ? o->op : "-", t, tmin, tmax, bw, bb, mt, mbw, mbb, ratio, wrong,
            r[i].verified == 1 ? "yes" : r[i].verified == 0 ? "NO" : "not checked");
   }
-  printf("\ntime: median per collective; algbw = size / time; ratio = time / MPI time\n");
+  printf("\ntime: median per collective, min and max: the fastest and slowest iteration; algbw = size / time,\n"
+         "busbw = algbw x factor, in GB/s; count: elements (per rank and destination for allgather,\n"
+         "reduce-scatter and alltoall); ratio = time / MPI time; #wrong: result elements that differ from\n"
+         "MPI's, over all ranks\n");
 }
 
 static json_t *time_json(double t) { return t < 0 ? json_null() : json_real(t); }
@@ -343,16 +425,27 @@ static void print_json(const run_options *o, const tc_schedule_doc *doc, const t
   json_object_set_new(j, "iters", json_integer(o->iters));
   json_object_set_new(j, "warmup", json_integer(o->warmup));
   json_object_set_new(j, "inplace", json_boolean(o->inplace));
+  double factor = tc_collective_busbw_factor(s->coll, o->np);
+  json_object_set_new(j, "busbw_factor", json_real(factor));
+  int cores = online_cores();
+  json_object_set_new(j, "cores", cores ? json_integer(cores) : json_null()); /* np > cores: oversubscribed */
   json_t *list = json_array();
   for (int i = 0; i < o->sizes.count; i++) {
     json_t *e = json_object();
     json_object_set_new(e, "size_bytes", json_integer(r[i].size_bytes));
     json_object_set_new(e, "count", json_integer(r[i].count));
     json_object_set_new(e, "time_s", time_json(r[i].time_s));
+    json_object_set_new(e, "time_min_s", time_json(r[i].time_min_s));
+    json_object_set_new(e, "time_max_s", time_json(r[i].time_max_s));
     json_object_set_new(e, "mpi_time_s", time_json(r[i].mpi_time_s));
+    json_object_set_new(e, "mpi_time_min_s", time_json(r[i].mpi_time_min_s));
+    json_object_set_new(e, "mpi_time_max_s", time_json(r[i].mpi_time_max_s));
     double bw = algbw(r[i].size_bytes, r[i].time_s), mbw = algbw(r[i].size_bytes, r[i].mpi_time_s);
-    json_object_set_new(e, "algbw_GBps", bw < 0 ? json_null() : json_real(bw / 1e9));
-    json_object_set_new(e, "mpi_algbw_GBps", mbw < 0 ? json_null() : json_real(mbw / 1e9));
+    json_object_set_new(e, "algbw", bw < 0 ? json_null() : json_real(bw / 1e9));
+    json_object_set_new(e, "busbw", bw < 0 ? json_null() : json_real(bw / 1e9 * factor));
+    json_object_set_new(e, "mpi_algbw", mbw < 0 ? json_null() : json_real(mbw / 1e9));
+    json_object_set_new(e, "mpi_busbw", mbw < 0 ? json_null() : json_real(mbw / 1e9 * factor));
+    json_object_set_new(e, "wrong", r[i].wrong < 0 ? json_null() : json_integer(r[i].wrong));
     json_object_set_new(e, "verified", r[i].verified < 0 ? json_null() : json_boolean(r[i].verified));
     json_array_append_new(list, e);
   }
@@ -376,14 +469,34 @@ static int report_failed_run(const run_options *o, const tc_launch_result *res) 
   return res->interrupted ? 128 + res->interrupted : TC_EXIT_FAIL;
 }
 
+/* Progress (progress.h): the executor prints one line per size, in order, as it finishes it. */
+typedef struct size_note {
+  const tc_progress *progress;
+  const run_options *o;
+  int next; /* the size the next line answers */
+} size_note;
+
+static void note_size(void *ctx, const char *line, size_t len) {
+  size_note *s = ctx;
+  (void)line;
+  if (!s->progress->on || !len || s->next >= s->o->sizes.count) return;
+  char sz[32];
+  tc_units_format_size(s->o->sizes.bytes[s->next], sz, sizeof sz);
+  s->next++;
+  tc_progress_note(s->progress, "%s done (size %d of %d)", sz, s->next, s->o->sizes.count);
+}
+
 /* Launch and read the results. The executor exits 1 after a size whose result differed
    from MPI's and still reports every size: that is a report with "verified": false, not a
    failed run. Anything else that is not a clean exit with every size is a failed run. */
 static int launch_and_collect(const run_options *o, tc_collective coll, char *const *argv, tc_launch_result *res,
-                              tc_exec_result *results) {
+                              tc_exec_result *results, const tc_progress *progress) {
   tc_error err;
   tc_error_clear(&err);
-  tc_launch_options lo = {o->timeout_s, 0, 0};
+  size_note note = {progress, o, 0};
+  tc_launch_options lo = {.timeout_s = o->timeout_s, .on_line = note_size, .ctx = &note};
+  tc_progress_note(progress, "mpirun -np %d: %d sizes, %d timed iterations each (after %d warm-up)", o->np,
+                   o->sizes.count, o->iters, o->warmup);
   if (tc_launch_run(argv, &lo, res, &err)) {
     tc_cli_error("run", "%s", err.msg);
     return TC_EXIT_FAIL;
@@ -446,7 +559,7 @@ int tc_cmd_run(int argc, char **argv) {
   tc_launch_result res;
   memset(&res, 0, sizeof res);
   tc_exec_result *results = NULL;
-  if ((status = check_calibration_out(&o)) || (status = check_schedule(&o, &doc)) ||
+  if ((status = check_calibration_out(&o)) || (status = check_schedule(&o, &doc)) || (status = check_memory(&o)) ||
       (status = locate_programs(mpirun, exec, sizeof mpirun)))
     goto out;
   if ((status = absolute_path(o.file, plan, sizeof plan))) goto out;
@@ -457,7 +570,9 @@ int tc_cmd_run(int argc, char **argv) {
     status = TC_EXIT_FAIL;
     goto out;
   }
-  if ((status = launch_and_collect(&o, doc.sched.coll, cmd.v, &res, results))) goto out;
+  tc_progress progress;
+  tc_progress_init(&progress, "run", o.progress, o.quiet);
+  if ((status = launch_and_collect(&o, doc.sched.coll, cmd.v, &res, results, &progress))) goto out;
   int bad = 0, first_bad = -1;
   for (int i = 0; i < o.sizes.count; i++)
     if (results[i].verified != 1 && bad++ == 0) first_bad = i;

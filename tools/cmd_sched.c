@@ -44,7 +44,7 @@ static void print_algorithms(const char *indent) {
 void tc_cmd_sched_help(void) {
   printf(
       "usage: topocoll sched SPEC --coll COLL --algo ALGO [--root R | --src S --dst T] [--chunks P]\n"
-      "                      [--alpha TIME] [--link-bw BW] [--size SIZE] [--out FILE.json] [--json]\n"
+      "                      [--alpha TIME] [--link-bw BW] [--size SIZES] [--out FILE.json] [--json]\n"
       "       topocoll sched SPEC --coll alltoall (--algo ALGO | --routes FILE) [--routes-out FILE] ...\n"
       "       topocoll sched --list\n"
       "\n"
@@ -70,8 +70,11 @@ void tc_cmd_sched_help(void) {
       "                  whose schedule is predicted fastest, and say so\n"
       "  --alpha TIME    per-step latency, e.g. 10us, 1.5ms, 0s\n"
       "  --link-bw BW    bandwidth of one unit-capacity link, e.g. 25Gbps, 100GBps, 800Mbps\n"
-      "  --size SIZE     buffer size M, e.g. 1MB, 4MiB, 1048576 (bytes)\n"
-      "                  with all three, the predicted time T = steps*alpha + tau*M/B is reported\n"
+      "  --size SIZES    buffer size M, e.g. 1MB, 4MiB, 1048576 (bytes), or a list: 1MB,256MB or\n"
+      "                  1M..1G (a range includes both ends and doubles, --factor F steps by F);\n"
+      "                  with all three, the predicted time T = steps*alpha + tau*M/B is reported,\n"
+      "                  one report per size (--json: an array of them when there are several)\n"
+      TC_CLI_FACTOR_HELP
       "  --copy-bw BW    local memcpy rate, e.g. 10GBps: the time adds local_copy*M/BW, the\n"
       "                  packing and reordering of combined messages (default: not counted;\n"
       "                  the MPI executor receives every piece in place)\n"
@@ -119,7 +122,7 @@ static void list_algorithms(void) {
 
 typedef struct sched_options {
   const char *spec, *coll_text, *algo, *root_text, *src_text, *dst_text, *chunks_text, *alpha_text, *bw_text,
-      *size_text, *out;
+      *size_text, *factor_text, *out;
   const char *routes, *routes_out, *steps_text, *paths_text, *time_limit_text, *without;
   char degraded[4096]; /* --without-links: "without(SPEC,u1,v1,...)", then the spec used */
   int json, steps;
@@ -127,7 +130,8 @@ typedef struct sched_options {
   tc_a2a_path_set paths;
   tc_collective coll;
   int root, src, dst;
-  int64_t chunks, size_bytes;
+  int64_t chunks, size_bytes; /* size_bytes: the size being reported, -1 for none */
+  tc_cli_size_list sizes;      /* --size */
   double alpha_s, link_bw, copy_bw;
   const char *copy_bw_text;
 } sched_options;
@@ -143,7 +147,8 @@ static const tc_cli_option sched_table[] = {
     {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha_s)},
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
     {.name = "--copy-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(copy_bw_text), .value = AT(copy_bw)},
-    {.name = "--size", .kind = TC_CLI_SIZE, .text = AT(size_text), .value = AT(size_bytes)},
+    {.name = "--size", .kind = TC_CLI_SIZE_LIST, .text = AT(size_text), .value = AT(sizes)},
+    TC_CLI_FACTOR_OPTION(sizes),
     {.name = "--out", .kind = TC_CLI_PATH, .text = AT(out)},
     {.name = "--routes", .kind = TC_CLI_STRING, .text = AT(routes)},
     {.name = "--routes-out", .kind = TC_CLI_PATH, .text = AT(routes_out)},
@@ -204,8 +209,8 @@ static int check_options(sched_options *o) {
   if (p2p && (!o->src_text || !o->dst_text))
     return tc_cli_usage_error("sched", "p2p needs --src S and --dst T (missing %s)", o->src_text ? "--dst" : "--src");
   o->root = rooted ? 0 : -1;
-  int status = tc_cli_convert(&sched_cli, o, "--root", "--src", "--dst", "--chunks", "--alpha", "--link-bw", "--size",
-                              "--copy-bw", "--steps", "--time-limit", NULL);
+  int status = tc_cli_convert(&sched_cli, o, "--root", "--src", "--dst", "--chunks", "--alpha", "--link-bw", "--factor",
+                              "--size", "--copy-bw", "--steps", "--time-limit", NULL);
   if (!status && p2p && o->src == o->dst)
     return tc_cli_usage_error("sched", "--src and --dst are both node %d (p2p needs two nodes)", o->src);
   if (p2p) o->root = o->src;
@@ -248,7 +253,15 @@ static int parse_options(int argc, char **argv, sched_options *o) {
   int status = tc_cli_parse(&sched_cli, argc, argv, o);
   if (!status) status = check_options(o);
   if (!status && o->without) status = degrade_spec(o);
+  if (!status && o->sizes.count) o->size_bytes = o->sizes.bytes[0];
   return status;
+}
+
+/* Several sizes under the whole model with a pipelined algorithm and no --chunks: each
+   size picks its own P, so each gets a schedule of its own. */
+static int schedule_per_size(const sched_options *o) {
+  return o->sizes.count > 1 && o->alpha_s >= 0 && o->link_bw > 0 && !o->chunks_text && o->coll != TC_COLL_ALLTOALL &&
+         tc_algorithm_pipelined(tc_algorithm_find(o->algo));
 }
 
 /* ---- the command ---- */
@@ -393,45 +406,73 @@ static int produce_alltoall(const tc_graph *g, const tc_spec *spec, const sched_
   return rc;
 }
 
-int tc_cmd_sched(int argc, char **argv) {
-  sched_options o;
-  int status = parse_options(argc, argv, &o);
-  if (status) return status < 0 ? TC_EXIT_OK : status;
+/* One schedule (and its report) per size, or one for all: see schedule_per_size. */
+typedef struct sched_built {
+  tc_schedule s;
+  tc_cost c;
+  int64_t chosen;
+  char variant[TC_ERRMSG_MAX];
+} sched_built;
+
+/* Build what the sizes need (sched_built), verify, report. --out takes one schedule: with a
+   schedule per size it is refused before any work. */
+static int sched_sizes(sched_options *o) {
   tc_error err;
   tc_error_clear(&err);
+  if (schedule_per_size(o) && o->out)
+    return tc_cli_usage_error("sched", "--out writes one schedule, but %s picks its pipelining P per size: give "
+                              "--chunks P or one --size", o->algo);
   /* A target no writer accepts (output.h) is refused before any work. */
-  if ((o.out && tc_output_check(o.out, &err)) || (o.routes_out && tc_output_check(o.routes_out, &err)))
+  if ((o->out && tc_output_check(o->out, &err)) || (o->routes_out && tc_output_check(o->routes_out, &err)))
     return tc_cli_fail("sched", &err);
   tc_graph *g = NULL;
   tc_spec *spec = NULL;
-  if (tc_spec_parse(o.spec, &spec, &err) || tc_spec_eval(spec, NULL, &g, &err)) {
+  if (tc_spec_parse(o->spec, &spec, &err) || tc_spec_eval(spec, NULL, &g, &err)) {
     tc_spec_destroy(spec);
     return tc_cli_fail("sched", &err);
   }
-  tc_schedule s;
-  tc_cost c;
-  memset(&s, 0, sizeof s);
-  memset(&c, 0, sizeof c);
-  int64_t chosen = 0;
-  char variant[TC_ERRMSG_MAX];
-  variant[0] = '\0';
-  tc_cli_routing_report routing = {{0, 1}, {0, 1}, -1, 0, 0, o.routes, o.routes_out};
-  int routed = 0;
-  int rc = o.coll == TC_COLL_ALLTOALL ? produce_alltoall(g, spec, &o, &s, &c, &routing, &routed, &err)
-                                      : produce(g, spec, &o, &s, &c, &chosen, variant, &err);
-  if (rc) status = tc_cli_fail("sched", &err);
-  else {
-    tc_cli_sched_report r = {o.spec, g, &s, &c, tc_schedule_root(&s), o.alpha_s, o.link_bw,
-                             model_given(&o) ? tc_cost_time_copy(&c, o.alpha_s, o.link_bw, (double)o.size_bytes,
-                                                                 o.copy_bw)
-                                             : -1,
-                             o.size_bytes, o.out, NULL, chosen, TC_PIPELINE_MAX,
-                             routed ? &routing : NULL, variant, o.copy_bw};
-    tc_cli_print_sched_report(&r, o.json);
+  int nreports = o->sizes.count ? o->sizes.count : 1, nbuilt = schedule_per_size(o) ? nreports : 1;
+  sched_built *b = calloc((size_t)nbuilt, sizeof *b);
+  tc_cli_sched_report *r = calloc((size_t)nreports, sizeof *r);
+  tc_cli_routing_report routing = {{0, 1}, {0, 1}, -1, 0, 0, o->routes, o->routes_out};
+  int status = TC_EXIT_OK, routed = 0, rc = b && r ? TC_OK : tc_error_set(&err, TC_ENOMEM, "out of memory");
+  for (int i = 0; !rc && i < nbuilt; i++) {
+    o->size_bytes = o->sizes.count ? o->sizes.bytes[i] : -1; /* what build_fastest picks P for */
+    rc = o->coll == TC_COLL_ALLTOALL ? produce_alltoall(g, spec, o, &b[i].s, &b[i].c, &routing, &routed, &err)
+                                     : produce(g, spec, o, &b[i].s, &b[i].c, &b[i].chosen, b[i].variant, &err);
   }
-  tc_cost_destroy(&c);
-  tc_schedule_destroy(&s);
+  if (rc) status = tc_cli_fail("sched", &err);
+  for (int i = 0; !rc && i < nreports; i++) {
+    const sched_built *x = &b[nbuilt > 1 ? i : 0];
+    o->size_bytes = o->sizes.count ? o->sizes.bytes[i] : -1;
+    r[i] = (tc_cli_sched_report){
+        .spec = o->spec, .g = g, .s = &x->s, .c = &x->c, .root = tc_schedule_root(&x->s), .alpha_s = o->alpha_s,
+        .link_bw = o->link_bw,
+        .time_s = model_given(o) ? tc_cost_time_copy(&x->c, o->alpha_s, o->link_bw, (double)o->size_bytes, o->copy_bw)
+                                 : -1,
+        .size_bytes = o->size_bytes, .written = o->out, .chunks_chosen = x->chosen, .chunks_tried = TC_PIPELINE_MAX,
+        .routing = routed ? &routing : NULL, .chosen = x->variant, .copy_bw = o->copy_bw};
+  }
+  if (!rc) tc_cli_print_sched_reports(r, nreports, o->json);
+  for (int i = 0; b && i < nbuilt; i++) {
+    tc_cost_destroy(&b[i].c);
+    tc_schedule_destroy(&b[i].s);
+  }
+  free(b);
+  free(r);
   tc_graph_destroy(g);
   tc_spec_destroy(spec);
+  return status;
+}
+
+int tc_cmd_sched(int argc, char **argv) {
+  sched_options o;
+  int status = parse_options(argc, argv, &o);
+  if (status) {
+    free(o.sizes.bytes);
+    return status < 0 ? TC_EXIT_OK : status;
+  }
+  status = sched_sizes(&o);
+  free(o.sizes.bytes);
   return status;
 }

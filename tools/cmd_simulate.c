@@ -1,6 +1,8 @@
 /*
 ** cmd_simulate.c — `topocoll simulate SCHEDULE.json --link-bw B --alpha A [--sizes LIST]`:
-** run a schedule in SimGrid's SMPI on its own topology as a pure α-β network, beside the
+** run a schedule in SimGrid's SMPI on its own topology — as a pure α-β network (--model ab,
+** the default: it checks the schedule against its own model) or with SMPI's calibrated
+** network model (--model smpi: contention and protocol effects, sim_smpi.h) — beside the
 ** α-β model's prediction and SMPI's built-in algorithms on the same platform, and fit α
 ** and 1/B from the simulated times (the cost-model validation of paper 000 App. A.2).
 **
@@ -18,7 +20,8 @@
 **     --no-compute (shared dummy buffers, so 64 ranks x 1 GB fit in memory). When no size
 **     is small enough, one checked run at --check-max itself stands in (not reported);
 **   - first the schedule (its failure, or a wrong result, ends the command: exit 1);
-**   - then each SMPI algorithm of --smpi-algos for the schedule's collective. One that
+**   - then each SMPI algorithm of --smpi-algos (default: sim_smpi.h's few strong ones) for
+**     the schedule's collective. One that
 **     crashes, hangs past --timeout or computes a wrong result is reported as skipped,
 **     with the reason, and takes no part in "best SMPI algorithm".
 ** Model time per size: tc_cost_time (steps·α + tau·M/B); the lower bound uses the cost's
@@ -37,6 +40,7 @@
 #include "cli_fs.h"
 #include "cli_options.h"
 #include "launch.h"
+#include "progress.h"
 #include "sim_smpi.h"
 #include "topocoll/cost.h"
 #include "topocoll/fit.h"
@@ -55,13 +59,14 @@
 
 void tc_cmd_simulate_help(void) {
   printf(
-      "usage: topocoll simulate SCHEDULE.json --link-bw BW --alpha TIME [--sizes LIST]\n"
-      "                         [--smpi-algos all|none|A,B,...] [--check-max SIZE]\n"
-      "                         [--timeout TIME] [--json]\n"
+      "usage: topocoll simulate SCHEDULE.json --link-bw BW --alpha TIME [--sizes LIST] [--factor F]\n"
+      "                         [--smpi-algos strong|all|none|A,B,...] [--check-max SIZE]\n"
+      "                         [--model ab|smpi] [--timeout TIME] [--json] [--progress|--quiet]\n"
       "\n"
       "Simulates the schedule in SCHEDULE.json with SimGrid's SMPI on its own topology, built\n"
       "as a SimGrid platform in which every arc is a link of bandwidth BW (times its capacity)\n"
-      "and latency TIME, configured as a pure alpha-beta network (docs/running.md). Prints per\n"
+      "and latency TIME, by default configured as a pure alpha-beta network (--model, below;\n"
+      "docs/running.md). Prints per\n"
       "size the simulated time and algorithmic bandwidth (size / time) beside the alpha-beta\n"
       "model's prediction T = steps*alpha + tau*M/B, the alpha-beta lower bound, and the best of\n"
       "SMPI's own algorithms for the collective on the same platform; then fits alpha and 1/B\n"
@@ -72,16 +77,39 @@ void tc_cmd_simulate_help(void) {
       "  --link-bw BW      bandwidth of one unit-capacity link, e.g. 100Gbps, 12.5GBps\n"
       "  --alpha TIME      per-message latency of a link, e.g. 1us\n"
       "  --sizes LIST      buffer sizes M of the whole collective (alltoall: each rank's send\n"
-      "                    buffer), e.g. 4KB,1MB or 1KiB..1GiB\n"
-      "                    (doubling range); default " DEFAULT_SIZES "\n"
-      "  --smpi-algos A    SMPI algorithms to compare: all (default), none, or a comma list\n"
-      "                    of SMPI's names (e.g. lr,rdb,rab for allreduce; see docs/running.md)\n"
+      "                    buffer), e.g. 4K,1M or 1K..64M: a range includes both ends and\n"
+      "                    doubles (--factor); K, M, G and KiB, MiB, GiB are powers of 2, KB,\n"
+      "                    MB, GB powers of 10; default " DEFAULT_SIZES "\n"
+      "  --factor F        a range LO..HI runs LO, LO*F, ... below HI, then HI (default 2)\n"
+      "  --smpi-algos A    SMPI algorithms to compare: strong (default: a few strong ones, below),\n"
+      "                    all (every one SMPI has: minutes per size at 256 ranks), none, or a\n"
+      "                    comma list of SMPI's names (see docs/running.md)\n");
+  static const tc_collective colls[] = {TC_COLL_ALLREDUCE, TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER,
+                                        TC_COLL_ALLTOALL};
+  for (size_t c = 0; c < sizeof colls / sizeof colls[0]; c++) {
+    printf("                      %-15s", tc_collective_name(colls[c]));
+    for (const char *const *d = tc_sim_smpi_default_algorithms(colls[c]); *d; d++)
+      printf("%s%s", d == tc_sim_smpi_default_algorithms(colls[c]) ? "" : ",", *d);
+    printf("\n");
+  }
+  printf(
+      "  --model M         the network SimGrid simulates: ab (default) a pure alpha-beta network,\n"
+      "                    so that the simulated times check the schedule against its model\n"
+      "                    (error, fit); smpi SMPI's own calibrated model: links shared by\n"
+      "                    concurrent flows, latency and bandwidth factors by message size (the\n"
+      "                    eager/rendezvous switch), TCP window, cross-traffic: closer to a real\n"
+      "                    network, further from the model\n"
       "  --check-max SIZE  sizes up to SIZE run on real data and are checked; larger ones run\n"
       "                    without computing (identical messages); default " DEFAULT_CHECK_MAX "\n"
       "  --timeout TIME    kill a simulation (one smpirun) after TIME, e.g. 90s (a bare number\n"
       "                    is seconds); default 600s\n"
-      "  --json            {\"results\": [{\"size_bytes\", \"sim_time_s\", \"model_time_s\",\n"
-      "                    \"smpi_best_algorithm\", \"smpi_best_time_s\", ...}], \"fit\": {\"alpha_s\",\n"
+      "  --progress        a line on stderr as each program finishes each size (default: only\n"
+      "                    when stderr is a terminal; TOPOCOLL_PROGRESS=1 or 0 forces it)\n"
+      "  --quiet           no progress lines\n"
+      "  --json            {\"busbw_factor\", \"results\": [{\"size_bytes\", \"sim_time_s\", \"algbw\",\n"
+      "                    \"busbw\" (GB/s; busbw = algbw x nccl-tests' factor: 2(N-1)/N allreduce,\n"
+      "                    (N-1)/N the others), \"model_time_s\", \"smpi_best_algorithm\",\n"
+      "                    \"smpi_best_time_s\", ...}], \"fit\": {\"alpha_s\",\n"
       "                    \"inv_bw_s_per_byte\", \"max_rel_err\", ...}, ...} instead of the tables\n"
       "\n"
       "Programs: " EXEC_NAME " is $TOPOCOLL_SMPI_EXEC, else the one beside this topocoll, else\n"
@@ -94,12 +122,16 @@ void tc_cmd_simulate_help(void) {
 /* ---- options ---- */
 
 typedef struct sim_options {
-  const char *file, *bw_text, *alpha_text, *sizes_text, *algos_text, *check_text, *timeout_text;
-  int json;
+  const char *file, *bw_text, *alpha_text, *sizes_text, *factor_text, *algos_text, *check_text, *timeout_text;
+  const char *model_text, *model_name;
+  tc_sim_model model;
+  int json, progress, quiet;
   double link_bw, alpha_s, timeout_s;
   int64_t check_max;
   tc_cli_size_list sizes;
 } sim_options;
+
+static const char *const models[] = {"ab", "smpi", NULL};
 
 #define AT(field) offsetof(sim_options, field)
 static const tc_cli_option sim_table[] = {
@@ -107,12 +139,17 @@ static const tc_cli_option sim_table[] = {
     {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha_s)},
     {.name = "--sizes", .kind = TC_CLI_SIZE_LIST, .text = AT(sizes_text), .value = AT(sizes),
      .fallback = DEFAULT_SIZES},
+    TC_CLI_FACTOR_OPTION(sizes),
     {.name = "--smpi-algos", .kind = TC_CLI_STRING, .text = AT(algos_text)},
     {.name = "--check-max", .kind = TC_CLI_SIZE, .text = AT(check_text), .value = AT(check_max),
      .fallback = DEFAULT_CHECK_MAX},
     {.name = "--timeout", .kind = TC_CLI_SECONDS, .text = AT(timeout_text), .value = AT(timeout_s),
      .fallback = DEFAULT_TIMEOUT},
+    {.name = "--model", .kind = TC_CLI_CHOICE, .text = AT(model_text), .value = AT(model_name), .choices = models,
+     .fallback = "ab"},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
+    {.name = "--progress", .kind = TC_CLI_FLAG, .value = AT(progress)},
+    {.name = "--quiet", .kind = TC_CLI_FLAG, .value = AT(quiet)},
 };
 static const tc_cli_command sim_cli = {
     .name = "simulate", .help = tc_cmd_simulate_help, .options = sim_table, .noptions = TC_CLI_COUNT(sim_table),
@@ -128,15 +165,17 @@ static int parse_options(int argc, char **argv, sim_options *o) {
   if (!o->file) return tc_cli_usage_error("simulate", "missing SCHEDULE.json");
   if (!o->bw_text) return tc_cli_usage_error("simulate", "missing --link-bw");
   if (!o->alpha_text) return tc_cli_usage_error("simulate", "missing --alpha");
-  status = tc_cli_convert(&sim_cli, o, "--link-bw", "--alpha", "--check-max", "--timeout", NULL);
+  if (o->progress && o->quiet) return tc_cli_usage_error("simulate", "--progress and --quiet exclude each other");
+  status = tc_cli_convert(&sim_cli, o, "--link-bw", "--alpha", "--check-max", "--timeout", "--model", NULL);
   if (status) return status;
+  o->model = !strcmp(o->model_name, "smpi") ? TC_SIM_MODEL_SMPI : TC_SIM_MODEL_AB;
   if (o->timeout_s <= 0) { /* quoted as the time parser saw it: a bare number with its "s" */
     tc_error err;
     tc_error_set(&err, TC_EINPUT, "--timeout: must be positive, got '%s%s'", o->timeout_text,
                  tc_cli_is_bare_number(o->timeout_text) ? "s" : "");
     return tc_cli_fail("simulate", &err);
   }
-  return tc_cli_convert(&sim_cli, o, "--sizes", NULL);
+  return tc_cli_convert(&sim_cli, o, "--factor", "--sizes", NULL);
 }
 
 /* ---- the SMPI algorithms to compare ---- */
@@ -170,12 +209,14 @@ static void prog_result_free(prog_result *r) {
   free(r->ran);
 }
 
-/* --smpi-algos against the collective's list; a name not in it is a usage error. */
+/* --smpi-algos against the collective's list; a name not in it is a usage error. "strong"
+   (the default) is sim_smpi.h's few strong algorithms, "all" every one SMPI has. */
 static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run **out, int *count) {
   const char *const *known = tc_sim_smpi_algorithms(coll);
-  const char *text = o->algos_text ? o->algos_text : "all";
+  const char *text = o->algos_text ? o->algos_text : "strong";
   int nknown = 0;
   while (known[nknown]) nknown++;
+
   algo_run *runs = calloc((size_t)nknown, sizeof *runs);
   char *copy = strdup(text);
   int n = 0, status = TC_EXIT_OK;
@@ -184,6 +225,8 @@ static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run 
     status = TC_EXIT_FAIL;
   } else if (!strcmp(text, "all")) {
     for (n = 0; n < nknown; n++) runs[n].name = known[n];
+  } else if (!strcmp(text, "strong")) {
+    for (const char *const *d = tc_sim_smpi_default_algorithms(coll); *d; d++) runs[n++].name = *d;
   } else if (strcmp(text, "none")) {
     /* Split at every comma, so that an empty name (",,", "a,,b", a trailing ",") is refused
        rather than skipped: ",," must not quietly mean "none". */
@@ -192,7 +235,7 @@ static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run 
       if (next) *next++ = '\0';
       if (!*w) {
         status = tc_cli_usage_error("simulate", "--smpi-algos: empty algorithm name in '%s' (a comma-separated list, "
-                                    "'all' or 'none')", text);
+                                    "'strong', 'all' or 'none')", text);
         break;
       }
       int k = 0, dup = 0;
@@ -219,6 +262,7 @@ static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run 
 typedef struct sim_plan {
   const sim_options *o;
   tc_sim_env env;
+  tc_progress progress;
   int64_t *small, *large; /* sizes <= check_max (or check_max alone) and the rest */
   int *small_at, *large_at; /* where each stands in the options' list; -1 for the stand-in */
   int nsmall, nlarge;
@@ -254,6 +298,31 @@ static void sim_plan_free(sim_plan *p) {
   free(p->large_at);
 }
 
+/* Progress (progress.h): one line per size a program finishes. The executor prints one line
+   per size, in order, so the count of lines seen says which size just ended. */
+typedef struct size_note {
+  const sim_plan *p;
+  const char *algo;     /* NULL: the schedule */
+  const int64_t *sizes; /* this part's sizes */
+  const int *at;        /* their places in the requested list (-1: the stand-in) */
+  int n, next;          /* the part's size count; the index the next line answers */
+} size_note;
+
+static void note_size(void *ctx, const char *line, size_t len) {
+  size_note *s = ctx;
+  if (!s->p->progress.on || !len || s->next >= s->n) return;
+  (void)line;
+  int i = s->next++;
+  char sz[32], who[TC_ERRMSG_MAX];
+  tc_units_format_size(s->sizes[i], sz, sizeof sz);
+  if (s->algo) snprintf(who, sizeof who, "SMPI %s", s->algo);
+  else snprintf(who, sizeof who, "the schedule");
+  if (s->at[i] < 0)
+    tc_progress_note(&s->p->progress, "%s: checked at %s (--check-max, not reported)", who, sz);
+  else
+    tc_progress_note(&s->p->progress, "%s: %s done (size %d of %d)", who, sz, s->at[i] + 1, s->p->o->sizes.count);
+}
+
 /* The runs over one part of the sizes; results land at their places in r. A checked part
    must run whole and right: a failure or a wrong result is TC_EFAIL with err saying which.
    So must the schedule. An SMPI algorithm's unchecked part is resumed after a size that
@@ -264,12 +333,17 @@ static int run_part(const sim_plan *p, const char *algo, const int64_t *sizes, c
   double *t = malloc(sizeof *t * (size_t)n);
   int64_t *u = malloc(sizeof *u * (size_t)n);
   int *verified = malloc(sizeof *verified * (size_t)n);
+  size_note note = {p, algo, sizes, at, n, 0};
+  tc_sim_env env = p->env;
+  env.on_line = note_size;
+  env.ctx = &note;
   int rc = !t || !u || !verified ? tc_error_set(err, TC_ENOMEM, "out of memory") : TC_OK;
   for (int k = 0; !rc && k < n;) {
     int done = 0;
     tc_error run_err;
     tc_error_clear(&run_err);
-    int failed = tc_sim_run(&p->env, algo, sizes + k, n - k, verify, t + k, u + k, verified + k, &done, interrupted,
+    note.next = k;
+    int failed = tc_sim_run(&env, algo, sizes + k, n - k, verify, t + k, u + k, verified + k, &done, interrupted,
                             &run_err);
     for (int i = k; !rc && i < k + done; i++) {
       if (verify && verified[i] != 1)
@@ -343,6 +417,12 @@ static int best_algorithm(const sim_report *r, int i) {
 /* Simulated and modelled times agree to a few ns: print them fine. */
 static void format_time(double t, char *buf, size_t size) { tc_units_format_time(t, TC_UNITS_TIME_FINE, buf, size); }
 
+/* The table's times, all in microseconds (one unit, as nccl-tests); "-" for none. */
+static void format_us(double t, char *buf, size_t size) {
+  if (t < 0) snprintf(buf, size, "-");
+  else snprintf(buf, size, "%.3f", t * 1e6);
+}
+
 static void print_fit_text(const sim_report *r) {
   const sim_options *o = r->o;
   if (!r->has_fit) {
@@ -377,9 +457,13 @@ static void print_algorithms_text(const sim_report *r) {
     return;
   }
   printf("SMPI %s algorithms run at every size:", tc_collective_name(r->doc->sched.coll));
+  int every = 0;
   for (int k = 0; k < r->nalgos; k++)
-    if (!strcmp(algo_status(&r->algos[k], r->o->sizes.count), "ok")) printf(" %s", r->algos[k].name);
-  printf("\n");
+    if (!strcmp(algo_status(&r->algos[k], r->o->sizes.count), "ok")) {
+      printf(" %s", r->algos[k].name);
+      every++;
+    }
+  printf("%s\n", every ? "" : " none");
   for (int k = 0; k < r->nalgos; k++) {
     const char *status = algo_status(&r->algos[k], r->o->sizes.count);
     if (!strcmp(status, "partial")) printf("  %s: some sizes only; no time %s\n", r->algos[k].name, r->algos[k].r.lost);
@@ -392,30 +476,38 @@ static void print_text(const sim_report *r) {
   const tc_schedule *s = &r->doc->sched;
   char a[32];
   format_time(o->alpha_s, a, sizeof a);
-  printf("%s \"%s\"%s%s: %d ranks in SimGrid SMPI, pure alpha-beta network: alpha %s, link %.6g GB/s,\n"
+  printf("%s \"%s\"%s%s: %d ranks in SimGrid SMPI, network model %s: alpha %s, link %.6g GB/s,\n"
          "B = %" PRId64 " links = %.6g GB/s; model %d steps, tau %.6g\n\n",
          tc_collective_name(s->coll), s->algorithm, r->doc->spec ? " on " : "", r->doc->spec ? r->doc->spec : "",
-         tc_rank_count(r->doc->graph), a, o->link_bw * 1e-9, r->cost->degree, (double)r->cost->degree * o->link_bw * 1e-9,
+         tc_rank_count(r->doc->graph),
+         o->model == TC_SIM_MODEL_SMPI ? "smpi (SMPI's calibrated model)" : "ab (pure alpha-beta)", a, o->link_bw * 1e-9, r->cost->degree, (double)r->cost->degree * o->link_bw * 1e-9,
          r->cost->steps, tc_rat_to_double(r->cost->tau));
-  printf("%10s  %12s  %11s  %12s  %7s  %12s  %-22s  %12s  %7s  %s\n", "size", "simulated", "algbw", "model",
-         "error", "bound", "best SMPI", "SMPI time", "SMPI/sim", "checked");
+  double factor = tc_collective_busbw_factor(s->coll, tc_rank_count(r->doc->graph));
+  printf("%10s  %12s  %8s  %8s  %12s  %7s  %12s  %-22s  %12s  %7s  %s\n", "size", "sim(us)", "algbw", "busbw",
+         "model(us)", "error", "bound(us)", "best SMPI", "SMPI(us)", "SMPI/sim", "checked");
   for (int i = 0; i < o->sizes.count; i++) {
-    char sz[32], t[32], bw[32], m[32], bd[32], st[32], ratio[32];
+    char sz[32], t[32], m[32], bd[32], st[32], ratio[32];
     int64_t b = r->sched->used[i];
+    double bw = (double)b / r->sched->times[i] * 1e-9;
     tc_units_format_size(b, sz, sizeof sz);
-    tc_units_format_bandwidth((double)b / r->sched->times[i], bw, sizeof bw);
-    format_time(r->sched->times[i], t, sizeof t);
-    format_time(model_time(r, b), m, sizeof m);
-    format_time(bound_time(r, b), bd, sizeof bd);
+    format_us(r->sched->times[i], t, sizeof t);
+    format_us(model_time(r, b), m, sizeof m);
+    format_us(bound_time(r, b), bd, sizeof bd);
     int k = best_algorithm(r, i);
-    format_time(k >= 0 ? r->algos[k].r.times[i] : -1, st, sizeof st);
+    format_us(k >= 0 ? r->algos[k].r.times[i] : -1, st, sizeof st);
     if (k >= 0) snprintf(ratio, sizeof ratio, "%.3f", r->algos[k].r.times[i] / r->sched->times[i]);
     else snprintf(ratio, sizeof ratio, "-");
-    printf("%10s  %12s  %11s  %12s  %+6.2f%%  %12s  %-22s  %12s  %7s  %s\n", sz, t, bw, m,
-           (model_time(r, b) - r->sched->times[i]) / r->sched->times[i] * 100, bd, k >= 0 ? r->algos[k].name : "-",
+    /* Algorithms were compared but none ran at this size (each failed there, e.g. out of
+       memory for its real temporaries at large sizes): say so in the row, why below. */
+    const char *best = k >= 0 ? r->algos[k].name : r->nalgos ? "none ran (see below)" : "-";
+    printf("%10s  %12s  %8.3f  %8.3f  %12s  %+6.2f%%  %12s  %-22s  %12s  %7s  %s\n", sz, t, bw, bw * factor, m,
+           (model_time(r, b) - r->sched->times[i]) / r->sched->times[i] * 100, bd, best,
            st, ratio, r->checked[i] ? "yes" : "no");
   }
-  printf("\nalgbw = size / simulated time; error = (model - simulated) / simulated; bound = T_L* alpha + tau* M/B;\n"
+  printf("\ntimes in us; algbw = size / simulated time, busbw = algbw x %.6g (nccl-tests' factor for %s on %d ranks),\n"
+         "in GB/s; error = (model - simulated) / simulated; bound = T_L* alpha + tau* M/B;\n",
+         factor, tc_collective_name(s->coll), tc_rank_count(r->doc->graph));
+  printf(
          "SMPI/sim = the best SMPI algorithm's time / the simulated time (above 1: the schedule is faster);\n"
          "checked: the result was compared with MPI's (sizes up to --check-max)\n\n");
   print_fit_text(r);
@@ -454,6 +546,7 @@ static void print_json(const sim_report *r) {
   json_object_set_new(j, "spec", r->doc->spec ? json_string(r->doc->spec) : json_null());
   json_object_set_new(j, "collective", json_string(tc_collective_name(s->coll)));
   json_object_set_new(j, "algorithm", json_string(s->algorithm));
+  json_object_set_new(j, "model", json_string(tc_sim_model_name(o->model)));
   json_object_set_new(j, "nodes", json_integer(s->nodes));
   json_object_set_new(j, "degree", json_integer(c->degree));
   json_object_set_new(j, "alpha_s", json_real(o->alpha_s));
@@ -463,6 +556,8 @@ static void print_json(const sim_report *r) {
   json_object_set_new(j, "bound_steps", c->moore_steps >= 0 ? json_integer(c->moore_steps) : json_null());
   json_object_set_new(j, "bound_tb_factor", json_string(opt));
   json_object_set_new(j, "check_max_bytes", json_integer(o->check_max));
+  double factor = tc_collective_busbw_factor(s->coll, tc_rank_count(r->doc->graph));
+  json_object_set_new(j, "busbw_factor", json_real(factor));
   json_t *list = json_array();
   for (int i = 0; i < o->sizes.count; i++) {
     int64_t b = r->sched->used[i];
@@ -471,7 +566,8 @@ static void print_json(const sim_report *r) {
     json_object_set_new(e, "size_bytes", json_integer(b));
     json_object_set_new(e, "requested_bytes", json_integer(o->sizes.bytes[i]));
     json_object_set_new(e, "sim_time_s", json_real(r->sched->times[i]));
-    json_object_set_new(e, "algbw_GBps", json_real((double)b / r->sched->times[i] * 1e-9));
+    json_object_set_new(e, "algbw", json_real((double)b / r->sched->times[i] * 1e-9));
+    json_object_set_new(e, "busbw", json_real((double)b / r->sched->times[i] * 1e-9 * factor));
     json_object_set_new(e, "model_time_s", json_real(model_time(r, b)));
     json_object_set_new(e, "bound_time_s", time_or_null(bound_time(r, b)));
     json_object_set_new(e, "checked", json_boolean(r->checked[i]));
@@ -552,6 +648,8 @@ static int run_all(sim_plan *p, prog_result *sched, algo_run *algos, int nalgos)
   tc_error err;
   tc_error_clear(&err);
   int interrupted = 0, n = p->o->sizes.count;
+  tc_progress_note(&p->progress, "%d sizes, the schedule then %d SMPI algorithm%s, network model %s", n, nalgos,
+                   nalgos == 1 ? "" : "s", tc_sim_model_name(p->o->model));
   if (simulate_program(p, NULL, sched, &interrupted, &err)) {
     if (interrupted) return 128 + interrupted;
     tc_cli_error("simulate", "%s: simulating the schedule failed: %s", p->o->file, err.msg);
@@ -572,7 +670,10 @@ static int run_all(sim_plan *p, prog_result *sched, algo_run *algos, int nalgos)
         tc_error_set(&err, TC_EFAIL, "ran %" PRId64 " bytes where the schedule ran %" PRId64, a->r.used[i],
                      sched->used[i]);
       }
-    if (!a->ok) snprintf(a->reason, sizeof a->reason, "%s", err.msg);
+    if (!a->ok) {
+      snprintf(a->reason, sizeof a->reason, "%s", err.msg);
+      tc_progress_note(&p->progress, "SMPI %s: skipped: %.300s", a->name, a->reason);
+    }
   }
   return TC_EXIT_OK;
 }
@@ -619,6 +720,7 @@ int tc_cmd_simulate(int argc, char **argv) {
   sim_plan p;
   memset(&p, 0, sizeof p);
   p.o = &o;
+  tc_progress_init(&p.progress, "simulate", o.progress, o.quiet);
   algo_run *algos = NULL;
   int nalgos = 0;
   prog_result sched;
@@ -641,8 +743,9 @@ int tc_cmd_simulate(int argc, char **argv) {
     goto out;
   }
   if ((status = prepare(&doc, &o, dir))) goto out;
-  p.env = (tc_sim_env){smpirun, exec, prlimit[0] ? prlimit : NULL, dir, tc_rank_count(doc.graph), doc.sched.coll,
-                       o.timeout_s};
+  p.env = (tc_sim_env){.smpirun = smpirun, .exec = exec, .prlimit = prlimit[0] ? prlimit : NULL, .dir = dir,
+                       .ranks = tc_rank_count(doc.graph), .coll = doc.sched.coll, .timeout_s = o.timeout_s,
+                       .model = o.model};
   if ((status = run_all(&p, &sched, algos, nalgos))) goto out;
   for (int i = 0; i < o.sizes.count; i++) checked[i] = o.sizes.bytes[i] <= o.check_max;
   sim_report r = {&o, &doc, &cost, &sched, checked, algos, nalgos, 0, {{0, 0}, 0, 0, 0, 0, 0}, ""};

@@ -45,14 +45,21 @@ static int read_line(const char *text, tc_exec_result *res, char *why, size_t si
   else if (!json_is_object(line)) snprintf(why, size, "not a JSON object");
   else {
     json_t *sz = json_object_get(line, "size_bytes"), *cnt = json_object_get(line, "count");
-    json_t *ver = json_object_get(line, "verified");
+    json_t *ver = json_object_get(line, "verified"), *wrong = json_object_get(line, "wrong");
     if (!json_is_integer(sz) || !json_is_integer(cnt)) snprintf(why, size, "size_bytes or count is not an integer");
-    else if (take_time(line, "time_s", &res->time_s) || take_time(line, "mpi_time_s", &res->mpi_time_s))
-      snprintf(why, size, "time_s or mpi_time_s is neither a non-negative number nor null");
+    else if (take_time(line, "time_s", &res->time_s) || take_time(line, "mpi_time_s", &res->mpi_time_s) ||
+             take_time(line, "time_min_s", &res->time_min_s) || take_time(line, "time_max_s", &res->time_max_s) ||
+             take_time(line, "mpi_time_min_s", &res->mpi_time_min_s) ||
+             take_time(line, "mpi_time_max_s", &res->mpi_time_max_s))
+      snprintf(why, size, "a time (time_s, mpi_time_s, their _min_s or _max_s) is neither a non-negative number nor "
+               "null");
+    else if (!(json_is_integer(wrong) && json_integer_value(wrong) >= 0) && !json_is_null(wrong))
+      snprintf(why, size, "wrong is neither a count nor null");
     else if (!json_is_boolean(ver) && !json_is_null(ver)) snprintf(why, size, "verified is neither a boolean nor null");
     else {
       res->size_bytes = json_integer_value(sz);
       res->count = json_integer_value(cnt);
+      res->wrong = json_is_null(wrong) ? -1 : json_integer_value(wrong);
       res->verified = json_is_null(ver) ? -1 : json_is_true(ver);
       ok = 1;
     }

@@ -5,10 +5,13 @@
 ** answer.
 **
 ** The answer: rank 0 prints one line per requested size, in order,
-**   {"size_bytes": M, "count": c, "time_s": t|null, "mpi_time_s": t|null, "verified": b|null}
+**   {"size_bytes": M, "count": c, "time_s": t, "time_min_s": t, "time_max_s": t,
+**    "mpi_time_s": t, "mpi_time_min_s": t, "mpi_time_max_s": t, "wrong": w, "verified": b}
 ** where M is the size it ran (the requested one rounded down to whole elements per rank),
-** t a time in seconds (null: not measured, e.g. with --only) and b whether the schedule's
-** result equalled MPI's (null: not checked). Its error lines on stderr start with
+** t a time in seconds — the median, fastest and slowest iteration of the schedule and of
+** MPI's own collective — or null (that side not measured, e.g. with --only), w the
+** number of result elements that differ from MPI's over all ranks and b whether there were
+** none (both null: not checked). Its error lines on stderr start with
 ** TC_EXEC_NAME ":", whichever build runs.
 ** Guarantees of the reader: a line is accepted only when it is one JSON object (no
 ** duplicate keys) with exactly those types; empty lines are skipped and not counted. What
@@ -29,7 +32,9 @@ char *tc_exec_sizes_arg(const int64_t *sizes, int n);
 /* One line of the answer. */
 typedef struct tc_exec_result {
   int64_t size_bytes, count;
-  double time_s, mpi_time_s; /* < 0: null (not measured) */
+  double time_s, mpi_time_s; /* medians; < 0: null (not measured) */
+  double time_min_s, time_max_s, mpi_time_min_s, mpi_time_max_s; /* the spread; < 0: null */
+  int64_t wrong;             /* elements that differ from MPI's; -1: null (not checked) */
   int verified;              /* 1 true, 0 false, -1 null (not checked) */
 } tc_exec_result;
 

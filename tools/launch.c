@@ -164,6 +164,16 @@ static int pump(int fds[2], sink *sinks, int ms) {
   return 0;
 }
 
+/* Hand every complete line of the stdout sink from offset `seen` on to on_line; returns the
+   offset after the last one. */
+static size_t report_lines(const sink *s, size_t seen, void (*on_line)(void *, const char *, size_t), void *ctx) {
+  for (const char *nl; seen < s->len && (nl = memchr(s->buf + seen, '\n', s->len - seen));) {
+    on_line(ctx, s->buf + seen, (size_t)(nl - (s->buf + seen)));
+    seen = (size_t)(nl - s->buf) + 1;
+  }
+  return seen;
+}
+
 /* ---- the child ---- */
 
 static void run_child(char *const argv[], int out_w, int err_w, int exec_w) {
@@ -281,7 +291,7 @@ static void terminate_group(pid_t pid, double grace_s) {
 
 int tc_launch_run(char *const argv[], const tc_launch_options *opts, tc_launch_result *res, tc_error *err) {
   memset(res, 0, sizeof *res);
-  tc_launch_options o = {0, 0, 0};
+  tc_launch_options o = {0, 0, 0, NULL, NULL};
   if (opts) o = *opts;
   if (o.grace_s <= 0) o.grace_s = DEFAULT_GRACE_S;
   if (o.max_stdout == 0) o.max_stdout = DEFAULT_MAX_STDOUT;
@@ -328,12 +338,14 @@ int tc_launch_run(char *const argv[], const tc_launch_options *opts, tc_launch_r
   int fds[2] = {out_p[0], err_p[0]};
   double deadline = o.timeout_s > 0 ? now_s() + o.timeout_s : 0;
   int done = 0;
+  size_t seen = 0; /* stdout before this offset has been handed to o.on_line */
   while (!done) {
     if (pump(fds, sinks, SLICE_MS)) {
       rc = tc_error_set(err, TC_ENOMEM, "out of memory reading the output of %s", argv[0]);
       terminate_group(pid, o.grace_s);
       break;
     }
+    if (o.on_line) seen = report_lines(&sinks[0], seen, o.on_line, o.ctx);
     if (leader_exited(pid)) {
       done = 1;
     } else if (caught_signal) {

@@ -47,6 +47,11 @@ typedef struct tc_launch_options {
   double timeout_s;  /* > 0: terminate the program after this many seconds; <= 0: no deadline */
   double grace_s;    /* between SIGTERM and SIGKILL; <= 0 means 3 s */
   size_t max_stdout; /* stdout bytes kept; 0 means 64 MiB */
+  /* When not NULL: called with each complete line of stdout (without its newline, not
+     NUL-terminated) as soon as it has arrived, while the program runs — for progress
+     reports. The lines still end up in res->out. */
+  void (*on_line)(void *ctx, const char *line, size_t len);
+  void *ctx;
 } tc_launch_options;
 
 typedef struct tc_launch_result {

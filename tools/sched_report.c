@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "topocoll/collective.h"
+#include "topocoll/units.h"
 
 static void format_rat(tc_rat r, char *buf, size_t size) {
   snprintf(buf, size, "%" PRId64 "/%" PRId64, r.num, r.den);
@@ -135,4 +136,25 @@ void tc_cli_print_sched_report(const tc_cli_sched_report *r, int json) {
   json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
   printf("\n");
   json_decref(o);
+}
+
+void tc_cli_print_sched_reports(const tc_cli_sched_report *r, int n, int json) {
+  if (n == 1) {
+    tc_cli_print_sched_report(r, json);
+    return;
+  }
+  if (json) {
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++) json_array_append_new(a, report_json(&r[i]));
+    json_dumpf(a, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    printf("\n");
+    json_decref(a);
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    char sz[32];
+    tc_units_format_size(r[i].size_bytes, sz, sizeof sz);
+    printf("%ssize              %s (%" PRId64 " B)\n", i ? "\n" : "", sz, r[i].size_bytes);
+    report_text(&r[i]);
+  }
 }

@@ -46,4 +46,9 @@ typedef struct tc_cli_sched_report {
 /* Print r on stdout as text, or as one JSON object when json. */
 void tc_cli_print_sched_report(const tc_cli_sched_report *r, int json);
 
+/* The reports of one schedule at n sizes (`sched --size 1MB,256MB`): n == 1 prints as
+   above; n > 1 prints one text section per size, each opening with its "size" line and
+   separated by a blank line, or one JSON array of the n objects. */
+void tc_cli_print_sched_reports(const tc_cli_sched_report *r, int n, int json);
+
 #endif

@@ -2,7 +2,7 @@
 ** sim_smpi.c — one smpirun of the executor and its per-size answers (contract in
 ** sim_smpi.h).
 **
-** The α-β configuration, option by option (SimGrid 3.32; checked by tests/sim_simulate.sh,
+** Two network models (sim_smpi.h). The α-β configuration (--model ab), option by option (SimGrid 3.32; checked by tests/sim_simulate.sh,
 ** which finds a one-hop message of M bytes taking alpha + (M + 16)/B — SMPI adds a 16-byte
 ** envelope to every message, the one deviation no option removes):
 **   network/model:CM02            the flow model without SMPI's piecewise correction
@@ -22,6 +22,16 @@
 ** smpi/send-is-detached-thresh keeps its default (65536): it only decides whether a small
 ** send returns before its transfer ends, not when the transfer starts or how long it
 ** takes, and some of SMPI's algorithms rely on it the way MPI codes rely on eager sends.
+**
+** SMPI's own model (--model smpi) is smpirun's defaults, network/model:SMPI stated, with
+** two exceptions that concern the executor's CPU rather than the network, kept from the
+** α-β configuration: smpi/simulate-computation:no (injecting the real time of this
+** machine's reductions would make the simulated times depend on the machine and its load)
+** and smpi/wtime:0. Everything the α-β configuration turns off is then on: SMPI's
+** piecewise-linear latency and bandwidth factors per message size (smpi/lat-factor,
+** smpi/bw-factor — a 1 MB message over one 12.5 GB/s, 1 us link takes 96.7 us instead of
+** 81 us), the TCP window bound, cross-traffic (a flow takes a share of the reverse
+** direction for its acknowledgements) and the latency-weighted sharing of network/weight-S.
 */
 #include "sim_smpi.h"
 
@@ -33,13 +43,22 @@
 #include "exec_client.h"
 #include "launch.h"
 
-const char *const tc_sim_alpha_beta_cfg[] = {
+static const char *const alpha_beta_cfg[] = {
     "--cfg=network/model:CM02",          "--cfg=network/latency-factor:1",
     "--cfg=network/bandwidth-factor:1",  "--cfg=network/weight-S:0",
     "--cfg=network/TCP-gamma:0",         "--cfg=network/crosstraffic:0",
     "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0",
     "--cfg=smpi/async-small-thresh:0",
     NULL};
+
+static const char *const smpi_cfg[] = {
+    "--cfg=network/model:SMPI", "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0", NULL};
+
+const char *const *tc_sim_model_cfg(tc_sim_model model) {
+  return model == TC_SIM_MODEL_SMPI ? smpi_cfg : alpha_beta_cfg;
+}
+
+const char *tc_sim_model_name(tc_sim_model model) { return model == TC_SIM_MODEL_SMPI ? "smpi" : "ab"; }
 
 /* SimGrid 3.32's names ("Valid algorithms" of smpi_coll.cpp), "automatic" left out. */
 static const char *const allreduce_algos[] = {
@@ -66,6 +85,42 @@ const char *const *tc_sim_smpi_algorithms(tc_collective coll) {
   case TC_COLL_ALLGATHER: return allgather_algos;
   case TC_COLL_REDUCE_SCATTER: return reduce_scatter_algos;
   case TC_COLL_ALLTOALL: return alltoall_algos;
+  default: return NULL;
+  }
+}
+
+/* The algorithms `simulate` compares by default: a few strong ones per collective — one for
+   small messages (few rounds), one for large (bandwidth-optimal), one between — chosen also
+   because SimGrid simulates them in seconds at 256 ranks: SMPI's linear algorithms (and
+   "default", "ompi", "mpich"... which pick them) keep N(N-1) transfers in flight at once,
+   and SimGrid 3.32 finishes each transfer in time linear in the transfers in flight, so
+   they take minutes per size there (bench/bench_sim_scale.sh). Every name is in the list
+   above; tests/sim_simulate.sh checks that they run on a non-power-of-two rank count. */
+static const char *const allreduce_strong[] = {"rdb", "lr", "rab_rdb", NULL};
+static const char *const allgather_strong[] = {"bruck", "rdb", "ring", NULL};
+static const char *const reduce_scatter_strong[] = {"mpich_rdb", "ompi_ring", "ompi_basic_recursivehalving", NULL};
+static const char *const alltoall_strong[] = {"bruck", "ring", NULL};
+
+const char *const *tc_sim_smpi_default_algorithms(tc_collective coll) {
+  switch (coll) {
+  case TC_COLL_ALLREDUCE: return allreduce_strong;
+  case TC_COLL_ALLGATHER: return allgather_strong;
+  case TC_COLL_REDUCE_SCATTER: return reduce_scatter_strong;
+  case TC_COLL_ALLTOALL: return alltoall_strong;
+  default: return NULL;
+  }
+}
+
+/* The algorithm MPI's result comes from when the schedule's checked run compares with it
+   (its time is not reported, so only correctness and simulation speed matter; every
+   algorithm gives the same bits, the inputs being small integers). NULL: SMPI's default,
+   which simulates in about a second at 256 ranks for these two. allgather and alltoall
+   take ring: never more than N transfers in flight, where their defaults keep N(N-1) and
+   took more than 200 s (allgather) and 300 s (alltoall) per size at 256 ranks. */
+static const char *reference_algorithm(tc_collective coll) {
+  switch (coll) {
+  case TC_COLL_ALLGATHER:
+  case TC_COLL_ALLTOALL: return "ring";
   default: return NULL;
   }
 }
@@ -148,9 +203,11 @@ static void build_argv(argv_list *a, const tc_sim_env *env, const char *algo, co
   push_fmt(a, "%s/%s", env->dir, "platform.xml");
   push(a, "-hostfile");
   push_fmt(a, "%s/%s", env->dir, "hostfile");
-  for (const char *const *c = tc_sim_alpha_beta_cfg; *c; c++) push(a, *c);
+  for (const char *const *c = tc_sim_model_cfg(env->model); *c; c++) push(a, *c);
   push(a, "--cfg=contexts/stack-size:" TC_STR(STACK_KIB));
-  if (algo) push_fmt(a, "--cfg=smpi/%s:%s", cfg_item(env->coll), algo);
+  /* The schedule's checked run compares with MPI's result, computed by the reference. */
+  const char *pick = algo ? algo : verify ? reference_algorithm(env->coll) : NULL;
+  if (pick) push_fmt(a, "--cfg=smpi/%s:%s", cfg_item(env->coll), pick);
   push(a, blocksize);
   push(a, "--log=root.thres:warning");
   push(a, env->exec);
@@ -249,7 +306,7 @@ int tc_sim_run(const tc_sim_env *env, const char *algo, const int64_t *sizes, in
     free(size_list);
     return tc_error_set(err, TC_ENOMEM, "out of memory building the smpirun command");
   }
-  tc_launch_options opts = {env->timeout_s, 0, 0};
+  tc_launch_options opts = {.timeout_s = env->timeout_s, .on_line = env->on_line, .ctx = env->ctx};
   tc_launch_result res;
   /* smpirun's -tmpdir option is broken in 3.32 (it takes its value for the program); its
      default, the directory of `mktemp -u`, follows TMPDIR, which the child inherits. */

@@ -1,13 +1,15 @@
 /*
 ** sim_smpi.h — one SMPI simulation of the executor for `topocoll simulate`: smpirun on a
-** topology's platform with the configuration that makes SimGrid a pure α-β network, and
-** the executor's per-size answers.
+** topology's platform with one of two network models (env->model: the configuration that
+** makes SimGrid a pure α-β network, or SMPI's own calibrated model), and the executor's
+** per-size answers.
 **
 ** tc_sim_run(env, algo, sizes, n, verify, ...) launches (launch.h: no shell, a deadline of
 ** env->timeout_s, nothing left running)
 **   [prlimit --data=BYTES:] TMPDIR=DIR smpirun -quiet -np N -platform DIR/platform.xml
-**           -hostfile DIR/hostfile <tc_sim_alpha_beta_cfg> --cfg=contexts/stack-size:8192
-**           [--cfg=smpi/<coll>:ALGO]
+**           -hostfile DIR/hostfile <tc_sim_model_cfg(env->model)> --cfg=contexts/stack-size:8192
+**           [--cfg=smpi/<coll>:ALGO]         (the schedule's checked run: the reference,
+**                                             below)
 **           --cfg=smpi/shared-malloc-blocksize:<the largest size, as a power of 2 >= 1 MiB>
 **           --log=root.thres:warning
 **           EXEC DIR/programs.txt --sizes B1,B2,... --iters 1 --warmup 0
@@ -34,18 +36,33 @@
 ** When this process got SIGINT, SIGTERM or SIGHUP meanwhile (the run is then killed, see
 ** launch.h), *interrupted is that signal's number, else 0: the caller should stop.
 **
-** tc_sim_alpha_beta_cfg: the --cfg options every run gets (NULL-terminated), documented in
-** docs/running.md. tc_sim_smpi_algorithms(coll): the names SimGrid 3.32 accepts for
+** The schedule's checked run takes MPI's result from a reference algorithm that SimGrid
+** simulates fast (ring for allgather and alltoall, SMPI's default for the others): its time
+** is never reported, and SMPI's default allgather and alltoall keep N(N-1) transfers in
+** flight, which SimGrid 3.32 handles in time quadratic in them (minutes at 256 ranks).
+**
+** tc_sim_model_cfg(model): the --cfg options of each network model (NULL-terminated),
+** documented in docs/running.md; tc_sim_model_name(model): "ab" or "smpi", as --model
+** takes them and the report prints them. tc_sim_smpi_algorithms(coll): the names SimGrid 3.32 accepts for
 ** smpi/allreduce, smpi/allgather or smpi/reduce_scatter, less "automatic" (a selector that
 ** tries every algorithm inside each call), NULL-terminated; NULL for other collectives.
 */
 #ifndef TC_TOOLS_SIM_SMPI_H
 #define TC_TOOLS_SIM_SMPI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "topocoll/error.h"
 #include "topocoll/sched.h"
+
+/* The network SimGrid simulates. AB: a pure α-β network, every option that would bend the
+   time of a message away from alpha + m/B turned off — the check of the schedule's model.
+   SMPI: smpirun's own model (network/model:SMPI): max-min sharing of links by concurrent
+   flows, size-dependent latency and bandwidth factors calibrated by SimGrid on a real
+   cluster (smpi/lat-factor, smpi/bw-factor: they encode the eager/rendezvous protocol
+   switch), TCP window and cross-traffic — what a real network adds to the model. */
+typedef enum tc_sim_model { TC_SIM_MODEL_AB, TC_SIM_MODEL_SMPI } tc_sim_model;
 
 typedef struct tc_sim_env {
   const char *smpirun;  /* path of smpirun */
@@ -55,14 +72,22 @@ typedef struct tc_sim_env {
   int32_t ranks;        /* N */
   tc_collective coll;   /* the plan's collective */
   double timeout_s;     /* per run */
+  tc_sim_model model;
+  /* NULL, or called with each line the executor prints, as it prints it (launch.h): the
+     progress of the run, one line per size. */
+  void (*on_line)(void *ctx, const char *line, size_t len);
+  void *ctx;
 } tc_sim_env;
 
 /* The programs file (program_io.h) the caller writes into env->dir for the executor. */
 #define TC_SIM_PROGRAMS "programs.txt"
 
-extern const char *const tc_sim_alpha_beta_cfg[];
+const char *const *tc_sim_model_cfg(tc_sim_model model);
+const char *tc_sim_model_name(tc_sim_model model);
 
 const char *const *tc_sim_smpi_algorithms(tc_collective coll);
+/* The few strong algorithms compared by default (a subset of the above), NULL-terminated. */
+const char *const *tc_sim_smpi_default_algorithms(tc_collective coll);
 
 int tc_sim_run(const tc_sim_env *env, const char *algo, const int64_t *sizes, int n, int verify, double *times,
                int64_t *used, int *verified, int *done, int *interrupted, tc_error *err);

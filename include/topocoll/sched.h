@@ -96,6 +96,11 @@ typedef enum {
 TC_API const char *tc_collective_name(tc_collective c);
 /* Parse a name as above; returns -1 if unknown. */
 TC_API int tc_collective_parse(const char *name);
+/* nccl-tests' bus-bandwidth factor of coll on `ranks` ranks (busbw = algbw * factor):
+   2(N-1)/N for allreduce, (N-1)/N for allgather, reduce-scatter and alltoall, 1 for
+   broadcast and reduce (busbw.c, one row per collective); -1 for an unknown collective or
+   ranks < 1. */
+TC_API double tc_collective_busbw_factor(tc_collective coll, int32_t ranks);
 
 typedef struct tc_transfer {
   int32_t shard; /* k: which shard (its owner is the allgather source / reduction target) */

@@ -5,11 +5,13 @@
 **
 ** Accepted forms: a non-negative decimal number (digits, optionally '.' and more digits;
 ** no sign, no exponent, no spaces) immediately followed by a unit, case-sensitive:
-**   time       ns, us, ms, s                     -> seconds (double)
-**   bandwidth  Mbps, Gbps (bits/s), MBps, GBps (bytes/s), decimal prefixes
-**                                                -> bytes per second (double)
-**   size       B or no unit, KB, MB, GB (10^3, 10^6, 10^9) and KiB, MiB, GiB
-**              (2^10, 2^20, 2^30)                -> bytes (exact int64)
+**   time       ns, us (also µs, with U+00B5 or U+03BC), ms, s
+**                                                -> seconds (double)
+**   bandwidth  Mbps, Gbps, mbps, gbps, Mb/s, Gb/s (bits/s), MBps, GBps, MB/s, GB/s
+**              (bytes/s), decimal prefixes       -> bytes per second (double)
+**   size       B or no unit, KB, MB, GB (10^3, 10^6, 10^9); K, M, G and KiB, MiB, GiB
+**              (2^10, 2^20, 2^30: K, M, G as nccl-tests reads them)
+**                                                -> bytes (exact int64)
 ** Guarantees: the double results are the correctly rounded value of the decimal quantity
 ** (the number and its power of ten are handed to strtod together, so "10us" is exactly
 ** the double 1e-5 and "25Gbps" exactly 3.125e9); sizes are computed in exact integer
@@ -32,12 +34,16 @@ TC_API int tc_units_parse_time(const char *text, double *seconds, tc_error *err)
 TC_API int tc_units_parse_bandwidth(const char *text, double *bytes_per_s, tc_error *err);
 TC_API int tc_units_parse_size(const char *text, int64_t *bytes, tc_error *err);
 
-/* A list of sizes, as `--sizes` takes it: a comma list of sizes ("4KB,1MB") or a doubling
-   range "LO..HI" (LO, 2 LO, 4 LO, ... while <= HI; HI itself need not be reached, LO <= HI),
-   or a mix ("1KB..8KB,1MB"). At most TC_SIZE_LIST_MAX sizes. *sizes is malloc'ed (free it);
-   on failure it is NULL and the error quotes the offending item. */
+/* A list of sizes, as `--sizes` takes it: a comma list of sizes ("4K,1M") or a range
+   "LO..HI" that includes both ends, as nccl-tests runs -b LO -e HI -f FACTOR: LO, LO*FACTOR,
+   LO*FACTOR^2, ... while below HI, then HI itself (always run, reached or not; LO <= HI), or
+   a mix ("1K..8K,1M"). tc_units_parse_size_list doubles (FACTOR 2); the _factor form takes
+   FACTOR >= 2 (else TC_EINPUT). At most TC_SIZE_LIST_MAX sizes. *sizes is malloc'ed (free
+   it); on failure it is NULL and the error quotes the offending item. */
 #define TC_SIZE_LIST_MAX 4096
 TC_API int tc_units_parse_size_list(const char *text, int64_t **sizes, int *count, tc_error *err);
+TC_API int tc_units_parse_size_list_factor(const char *text, int64_t factor, int64_t **sizes, int *count,
+                                           tc_error *err);
 
 /* ---- formatting: one way to print each quantity, for the CLI's tables and plan summaries ----
    Each writes a NUL-terminated text into buf[size], cut short as snprintf does when it

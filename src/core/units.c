@@ -32,14 +32,23 @@ typedef struct unit_def {
   int64_t factor;  /* sizes: bytes per unit */
 } unit_def;
 
-static const unit_def time_units[] = {{"ns", -9, 0, 0}, {"us", -6, 0, 0}, {"ms", -3, 0, 0}, {"s", 0, 0, 0}};
+/* The micro sign (U+00B5) and the Greek mu (U+03BC) both spell micro: people type either. */
+static const unit_def time_units[] = {{"ns", -9, 0, 0}, {"us", -6, 0, 0}, {"\xc2\xb5s", -6, 0, 0},
+                                      {"\xce\xbcs", -6, 0, 0}, {"ms", -3, 0, 0}, {"s", 0, 0, 0}};
+/* A lower-case b is bits, an upper-case B bytes, in every spelling; the prefix's case is
+   free ("100gbps" is how many write 100 Gbps). */
 static const unit_def bandwidth_units[] = {
-    {"Mbps", 6, 1, 0}, {"Gbps", 9, 1, 0}, {"MBps", 6, 0, 0}, {"GBps", 9, 0, 0}};
+    {"Mbps", 6, 1, 0}, {"Gbps", 9, 1, 0}, {"mbps", 6, 1, 0}, {"gbps", 9, 1, 0}, {"Mb/s", 6, 1, 0},
+    {"Gb/s", 9, 1, 0}, {"MBps", 6, 0, 0}, {"GBps", 9, 0, 0}, {"MB/s", 6, 0, 0}, {"GB/s", 9, 0, 0}};
+/* K, M, G alone are binary, as nccl-tests reads them ("-b 8 -e 256M"); KB, MB, GB decimal. */
 static const unit_def size_units[] = {{"", 0, 0, 1},
                                       {"B", 0, 0, 1},
                                       {"KB", 0, 0, 1000},
                                       {"MB", 0, 0, 1000000},
                                       {"GB", 0, 0, 1000000000},
+                                      {"K", 0, 0, 1024},
+                                      {"M", 0, 0, 1048576},
+                                      {"G", 0, 0, 1073741824},
                                       {"KiB", 0, 0, 1024},
                                       {"MiB", 0, 0, 1048576},
                                       {"GiB", 0, 0, 1073741824}};
@@ -48,7 +57,7 @@ static const unit_def size_units[] = {{"", 0, 0, 1},
 
 static const char time_list[] = "ns, us, ms or s";
 static const char bandwidth_list[] = "Mbps, Gbps (bits/s), MBps or GBps (bytes/s)";
-static const char size_list[] = "B, KB, MB, GB, KiB, MiB or GiB";
+static const char size_list[] = "B, KB, MB, GB, K, M, G, KiB, MiB or GiB";
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -191,18 +200,22 @@ int tc_units_parse_size(const char *text, int64_t *bytes, tc_error *err) {
   return TC_OK;
 }
 
-/* One item of a size list: "SIZE" or "LO..HI". Appends to list[*n]. */
-static int parse_size_item(const char *item, int64_t *list, int *n, tc_error *err) {
+static int list_full(tc_error *err) {
+  return tc_error_set(err, TC_EINPUT, "size list has more than %d sizes", TC_SIZE_LIST_MAX);
+}
+
+/* One item of a size list: "SIZE" or "LO..HI" (LO, LO*factor, ... below HI, then HI: the
+   top is always run, as nccl-tests users expect of -e). Appends to list[*n]. */
+static int parse_size_item(const char *item, int64_t factor, int64_t *list, int *n, tc_error *err) {
   const char *dots = strstr(item, "..");
   if (!dots) {
-    if (*n >= TC_SIZE_LIST_MAX)
-      return tc_error_set(err, TC_EINPUT, "size list has more than %d sizes", TC_SIZE_LIST_MAX);
+    if (*n >= TC_SIZE_LIST_MAX) return list_full(err);
     return tc_units_parse_size(item, &list[(*n)++], err);
   }
   char lo_text[64];
   size_t lo_len = (size_t)(dots - item);
   if (lo_len == 0 || lo_len >= sizeof lo_text || !dots[2])
-    return tc_error_set(err, TC_EINPUT, "size range \"%s\" must be LO..HI, e.g. 1KB..1GB", item);
+    return tc_error_set(err, TC_EINPUT, "size range \"%s\" must be LO..HI, e.g. 1K..1G", item);
   memcpy(lo_text, item, lo_len);
   lo_text[lo_len] = '\0';
   int64_t lo, hi;
@@ -210,19 +223,25 @@ static int parse_size_item(const char *item, int64_t *list, int *n, tc_error *er
   if (!rc) rc = tc_units_parse_size(dots + 2, &hi, err);
   if (rc) return rc;
   if (lo > hi) return tc_error_set(err, TC_EINPUT, "size range \"%s\" is empty: LO exceeds HI", item);
-  for (int64_t v = lo; v <= hi; v *= 2) {
-    if (*n >= TC_SIZE_LIST_MAX)
-      return tc_error_set(err, TC_EINPUT, "size list has more than %d sizes", TC_SIZE_LIST_MAX);
+  for (int64_t v = lo;;) {
+    if (*n >= TC_SIZE_LIST_MAX) return list_full(err);
     list[(*n)++] = v;
-    if (v > INT64_MAX / 2) break;
+    if (v == hi) break;
+    v = v > hi / factor ? hi : v * factor; /* v * factor > hi, or would overflow: the top */
   }
   return TC_OK;
 }
 
 int tc_units_parse_size_list(const char *text, int64_t **sizes, int *count, tc_error *err) {
+  return tc_units_parse_size_list_factor(text, 2, sizes, count, err);
+}
+
+int tc_units_parse_size_list_factor(const char *text, int64_t factor, int64_t **sizes, int *count,
+                                    tc_error *err) {
   *sizes = NULL;
   *count = 0;
-  if (!text || !*text) return tc_error_set(err, TC_EINPUT, "size list is empty (expected e.g. 4KB,1MB or 1KB..1GB)");
+  if (factor < 2) return tc_error_set(err, TC_EINPUT, "size range factor %lld must be at least 2", (long long)factor);
+  if (!text || !*text) return tc_error_set(err, TC_EINPUT, "size list is empty (expected e.g. 4K,1M or 1K..1G)");
   int64_t *list = malloc(sizeof *list * TC_SIZE_LIST_MAX);
   char *copy = strdup(text);
   if (!list || !copy) {
@@ -239,7 +258,7 @@ int tc_units_parse_size_list(const char *text, int64_t **sizes, int *count, tc_e
       rc = tc_error_set(err, TC_EINPUT, "size list \"%s\" has an empty item", text);
       break;
     }
-    if ((rc = parse_size_item(rest, list, &n, err))) break;
+    if ((rc = parse_size_item(rest, factor, list, &n, err))) break;
     if (!comma) break;
     rest = comma + 1;
   }

@@ -21,11 +21,14 @@
 ** MPI_Alltoall on the same
 ** input, each timed as MPI_Barrier; t0 = MPI_Wtime(); call; elapsed (under SMPI the ranks
 ** start at one common simulated instant instead), the maximum over the
-** ranks taken per iteration; the median over the iters is reported. Rank 0 prints one JSON
-** object per size on its own line:
-**   {"size_bytes": M, "count": c, "time_s": t|null, "mpi_time_s": t|null, "verified": b|null}
-** (null: not run, or not checked — --only, --no-check). A mismatch prints one line naming
-** rank, size and element on stderr, reports "verified": false, and the exit status is 1.
+** ranks taken per iteration; the median over the iters is reported, and the spread: the
+** fastest and the slowest iteration. Rank 0 prints one JSON object per size on its own line:
+**   {"size_bytes": M, "count": c, "time_s": t, "time_min_s": t, "time_max_s": t,
+**    "mpi_time_s": t, "mpi_time_min_s": t, "mpi_time_max_s": t, "wrong": w, "verified": b}
+** (a time null: that side not run — --only; "wrong", the number of result elements that
+** differ from MPI's over all ranks (nccl-tests' #wrong), and "verified" null: not checked —
+** --no-check). A mismatch prints one line naming rank, size and first element on stderr,
+** reports "verified": false, and the exit status is 1.
 ** --no-compute turns the executor's reductions and copies off (tc_mpi_plan_set_compute)
 ** and implies --no-check; under SMPI the buffers then come from SMPI_SHARED_MALLOC, so a
 ** simulation of many ranks and large sizes needs little memory.
@@ -274,7 +277,10 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* warmup + iters timed calls of one side; *median on rank 0. */
+/* What one side's timed calls took (rank 0): the median, fastest and slowest iteration. */
+typedef struct side_times {
+  double median, min, max;
+} side_times;
 
 /* Every rank leaves here at the same moment, as far as the clock can tell. MPI_Barrier
    is enough on real machines (its skew is what a user sees too); under SMPI ranks leave
@@ -293,7 +299,8 @@ static double start_together(void) {
 #endif
 }
 
-static int time_side(const exec_ctx *c, const exec_size *z, int which, double *median, tc_error *err) {
+/* warmup + iters timed calls of one side; *out on rank 0. */
+static int time_side(const exec_ctx *c, const exec_size *z, int which, side_times *out, tc_error *err) {
   long iters = c->o->iters, total = c->o->warmup + iters;
   double *t = malloc(sizeof *t * (size_t)iters * 2);
   int rc = t ? TC_OK : tc_error_set(err, TC_ENOMEM, "out of memory for timings");
@@ -321,19 +328,27 @@ static int time_side(const exec_ctx *c, const exec_size *z, int which, double *m
   }
   if (!rc) MPI_Reduce(t, t + iters, (int)iters, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (!rc && c->rank == 0) {
+    const double *s = t + iters;
     qsort(t + iters, (size_t)iters, sizeof *t, cmp_double);
-    *median = iters % 2 ? t[iters + iters / 2] : (t[iters + iters / 2 - 1] + t[iters + iters / 2]) / 2;
+    out->median = iters % 2 ? s[iters / 2] : (s[iters / 2 - 1] + s[iters / 2]) / 2;
+    out->min = s[0];
+    out->max = s[iters - 1];
   }
   free(t);
   return rc;
 }
 
-/* Compare the two results; returns 1 (and prints on rank 0) when any rank differs. */
-static int compare(const exec_ctx *c, const exec_size *z) {
-  long long bad = -1;
-  if (memcmp(z->work[0], z->work[1], (size_t)z->nout * z->elt))
-    for (long long i = 0; i < z->nout && bad < 0; i++)
-      if (memcmp(z->work[0] + (size_t)i * z->elt, z->work[1] + (size_t)i * z->elt, z->elt)) bad = i;
+/* Compare the two results; returns the number of elements that differ over all ranks (on
+   every rank), and prints the first one on rank 0 when there is any. */
+static long long compare(const exec_ctx *c, const exec_size *z) {
+  long long bad = -1, wrong = 0, total = 0;
+  if (memcmp(z->work[0], z->work[1], (size_t)z->nout * z->elt)) /* the common case costs one memcmp */
+    for (long long i = 0; i < z->nout; i++)
+      if (memcmp(z->work[0] + (size_t)i * z->elt, z->work[1] + (size_t)i * z->elt, z->elt)) {
+        if (bad < 0) bad = i;
+        wrong++;
+      }
+  MPI_Allreduce(&wrong, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   struct {
     int ok, rank;
   } mine = {bad < 0, c->rank}, first;
@@ -349,7 +364,7 @@ static int compare(const exec_ctx *c, const exec_size *z) {
   }
   MPI_Bcast(line, (int)sizeof line, MPI_CHAR, first.rank, MPI_COMM_WORLD);
   if (c->rank == 0) fprintf(stderr, "topocoll-exec: %s\n", line);
-  return 1;
+  return total;
 }
 
 /* Count, element counts and bytes for a requested size. */
@@ -388,9 +403,12 @@ static void free_size(const exec_ctx *c, exec_size *z) {
   for (int w = 0; w < 2; w++) big_free(z->work[w], !c->o->compute);
 }
 
-static void print_time(char *out, size_t room, int ran, double t) {
-  if (ran) snprintf(out, room, "%.9g", t);
-  else snprintf(out, room, "null");
+/* One side's three time fields, from `prefix` ("" or "mpi_"), or nulls when it did not run. */
+static void print_times(char *out, size_t room, const char *prefix, int ran, const side_times *t) {
+  if (ran)
+    snprintf(out, room, "\"%stime_s\": %.9g, \"%stime_min_s\": %.9g, \"%stime_max_s\": %.9g", prefix, t->median,
+             prefix, t->min, prefix, t->max);
+  else snprintf(out, room, "\"%stime_s\": null, \"%stime_min_s\": null, \"%stime_max_s\": null", prefix, prefix, prefix);
 }
 
 /* One size: returns TC_OK (with *mismatch set when the results differed) or an agreed error. */
@@ -402,18 +420,21 @@ static int run_size(const exec_ctx *c, int64_t requested, int *mismatch, tc_erro
     free_size(c, &z);
     return rc;
   }
-  double t_tc = 0, t_mpi = 0;
+  side_times t_tc = {0, 0, 0}, t_mpi = {0, 0, 0};
   int run_tc = c->o->only != ONLY_MPI, run_mpi = c->o->only != ONLY_TOPOCOLL;
   if (run_tc) rc = time_side(c, &z, 0, &t_tc, err);
   if (!rc && run_mpi) rc = time_side(c, &z, 1, &t_mpi, err);
   *mismatch = 0;
-  if (!rc && c->o->check) *mismatch = compare(c, &z);
+  long long wrong = 0;
+  if (!rc && c->o->check) *mismatch = (wrong = compare(c, &z)) != 0;
   if (!rc && c->rank == 0) {
-    char a[32], b[32];
-    print_time(a, sizeof a, run_tc, t_tc);
-    print_time(b, sizeof b, run_mpi, t_mpi);
-    printf("{\"size_bytes\": %lld, \"count\": %lld, \"time_s\": %s, \"mpi_time_s\": %s, \"verified\": %s}\n",
-           (long long)z.bytes, z.count, a, b, !c->o->check ? "null" : *mismatch ? "false" : "true");
+    char a[128], b[128], w[32];
+    print_times(a, sizeof a, "", run_tc, &t_tc);
+    print_times(b, sizeof b, "mpi_", run_mpi, &t_mpi);
+    if (c->o->check) snprintf(w, sizeof w, "%lld", wrong);
+    else snprintf(w, sizeof w, "null");
+    printf("{\"size_bytes\": %lld, \"count\": %lld, %s, %s, \"wrong\": %s, \"verified\": %s}\n", (long long)z.bytes,
+           z.count, a, b, w, !c->o->check ? "null" : *mismatch ? "false" : "true");
     fflush(stdout);
   }
   free_size(c, &z);
