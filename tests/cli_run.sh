@@ -59,7 +59,6 @@ cd "$tmp" || exit 1
 "$bin" sched 'kautz(2,1)' --coll allreduce --algo bfb --out ar-kautz.json >/dev/null || fail "sched kautz"
 "$bin" sched 'uniring(1,5)' --coll allgather --algo ring --out ag-ring.json >/dev/null || fail "sched ring"
 "$bin" sched 'biring(2,8)' --coll reduce-scatter --algo bfb --out rs-biring.json >/dev/null || fail "sched biring"
-"$bin" sched 'complete(4)' --coll broadcast --algo dbt --out bc.json >/dev/null || fail "sched broadcast"
 
 # ---- real runs, checked against MPI's own collective ----
 small="1000 2000 4000 8000 16000 32000 64000"
@@ -173,7 +172,6 @@ expect_err 2 "--op must be sum, max or min, got 'prod'" "$bin" run ar-torus.json
 expect_err 2 "--iters expects an integer in 1..1000000, got '0'" "$bin" run ar-torus.json --iters 0
 expect_err 2 "--timeout" "$bin" run ar-torus.json --timeout -3
 expect_err 2 "unknown option '--bogus'" "$bin" run ar-torus.json --bogus
-expect_err 2 "bc.json: a broadcast schedule; the executors run allgather, reduce-scatter, allreduce and alltoall only" "$bin" run bc.json
 # An invalid schedule: one reduce transfer dropped, so a contribution goes missing.
 python3 - ar-torus.json broken.json <<'PY'
 import json, sys
