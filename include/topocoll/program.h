@@ -223,6 +223,10 @@ TC_API int tc_program_lower_all(const tc_graph *g, const tc_schedule *s, unsigne
                                 tc_error *err);
 TC_API void tc_program_destroy(tc_program *p);
 
+/* Whether collective c has a root in its programs (tc_program.root): broadcast, reduce,
+   scatter, gather, and p2p (its source). */
+static inline int tc_program_rooted(tc_collective c) { return c >= TC_COLL_BROADCAST && c != TC_COLL_ALLTOALL; }
+
 /* Shard k of chunk c, and the chunk range of shard k: helpers both executors use. */
 static inline int32_t tc_program_chunk_shard(const tc_program *p, int64_t c) { return (int32_t)(c / p->units); }
 

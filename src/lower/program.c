@@ -383,7 +383,7 @@ static int check_layout(const tc_graph *g, const tc_schedule *s, const tc_rank_m
                           (long long)s->units);
     return TC_OK;
   }
-  int rooted = s->coll >= TC_COLL_BROADCAST && s->coll != TC_COLL_ALLTOALL;
+  int rooted = tc_program_rooted(s->coll);
   if (rooted) { /* the roots are where the data starts or ends: ranks, never switches */
     int32_t root = tc_schedule_root(s), dest = s->coll == TC_COLL_P2P ? s->dest : root;
     if (root < 0 || root >= g->n || dest < 0 || dest >= g->n)

@@ -203,7 +203,7 @@ static int read_header(reader *rd, tc_program_file_header *hdr) {
   hdr->coll = (tc_collective)coll;
   /* Rooted collectives name their root (p2p: source and destination), ranks checked below. */
   int64_t root = -1, dest = -1;
-  int rooted = coll >= TC_COLL_BROADCAST && coll != TC_COLL_ALLTOALL;
+  int rooted = tc_program_rooted((tc_collective)coll);
   if (rooted && keyed(rd, "root", 0, INT32_MAX, &root)) return rd->err->code;
   if (coll == TC_COLL_P2P && keyed(rd, "dest", 0, INT32_MAX, &dest)) return rd->err->code;
   if (line_end(rd) || next_line(rd, "line 3 (algorithm)")) return rd->err->code;
