@@ -66,8 +66,8 @@ void tc_cmd_simulate_help(void) {
       "model's prediction T = steps*alpha + tau*M/B, the alpha-beta lower bound, and the best of\n"
       "SMPI's own algorithms for the collective on the same platform; then fits alpha and 1/B\n"
       "from the simulated times (paper 000 App. A.2) and prints their relative errors.\n"
-      "Runs allgather, reduce-scatter, allreduce and alltoall schedules; the schedule is verified\n"
-      "first.\n"
+      "Runs every collective's schedules (p2p has no SMPI algorithm to compare); the schedule\n"
+      "is verified first.\n"
       "\n"
       "  --link-bw BW      bandwidth of one unit-capacity link, e.g. 100Gbps, 12.5GBps\n"
       "  --alpha TIME      per-message latency of a link, e.g. 1us\n"
@@ -172,7 +172,9 @@ static void prog_result_free(prog_result *r) {
 
 /* --smpi-algos against the collective's list; a name not in it is a usage error. */
 static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run **out, int *count) {
-  const char *const *known = tc_sim_smpi_algorithms(coll);
+  static const char *const none[] = {NULL};
+  const char *const *known = tc_sim_smpi_algorithms(coll); /* p2p: none */
+  if (!known) known = none;
   const char *text = o->algos_text ? o->algos_text : "all";
   int nknown = 0;
   while (known[nknown]) nknown++;

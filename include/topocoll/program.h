@@ -227,6 +227,14 @@ TC_API void tc_program_destroy(tc_program *p);
    scatter, gather, and p2p (its source). */
 static inline int tc_program_rooted(tc_collective c) { return c >= TC_COLL_BROADCAST && c != TC_COLL_ALLTOALL; }
 
+/* Whether an executor call's `count` is one block per rank — the collective then has
+   N*count elements (alltoall: N*N*count): allgather, reduce-scatter, alltoall, scatter,
+   gather — rather than the whole buffer (allreduce, broadcast, reduce, p2p). What `run`
+   and `simulate` divide a size M by, and the MPI executor multiplies a count by. */
+static inline int tc_program_count_per_rank(tc_collective c) {
+  return c != TC_COLL_ALLREDUCE && c != TC_COLL_BROADCAST && c != TC_COLL_REDUCE && c != TC_COLL_P2P;
+}
+
 /* Shard k of chunk c, and the chunk range of shard k: helpers both executors use. */
 static inline int32_t tc_program_chunk_shard(const tc_program *p, int64_t c) { return (int32_t)(c / p->units); }
 

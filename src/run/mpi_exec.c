@@ -97,12 +97,6 @@ static int64_t element_at(const tc_mpi_plan *plan, const run_layout *ly, const r
 
 static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
-/* Whether a call's count is one block per rank (the collective has N*count elements):
-   allgather, reduce-scatter, scatter, gather — and alltoall, N*N*count. */
-static int per_rank_blocks(tc_collective c) {
-  return c != TC_COLL_ALLREDUCE && c != TC_COLL_BROADCAST && c != TC_COLL_REDUCE && c != TC_COLL_P2P;
-}
-
 /* Largest element count the executor's byte arithmetic accepts (8-byte types). */
 #define RUN_MAX_ELEMENTS (INT64_MAX / 8)
 
@@ -111,7 +105,7 @@ int tci_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err) {
   if (ly->valid && ly->count == count) return TC_OK;
   ly->valid = 0;
   int64_t total = count; /* allreduce, broadcast, reduce, p2p: count is the whole buffer */
-  if (per_rank_blocks(plan->coll) && __builtin_mul_overflow((int64_t)count, (int64_t)plan->ranks, &total))
+  if (tc_program_count_per_rank(plan->coll) && __builtin_mul_overflow((int64_t)count, (int64_t)plan->ranks, &total))
     return tc_error_set(err, TC_EINPUT, "count %lld times %d ranks overflows 64 bits", count, plan->ranks);
   if (plan->coll == TC_COLL_ALLTOALL && __builtin_mul_overflow(total, (int64_t)plan->ranks, &total))
     return tc_error_set(err, TC_EINPUT, "count %lld times %d ranks squared overflows 64 bits", count, plan->ranks);
