@@ -126,7 +126,14 @@ expect_err 2 'MSCCL algo name "a<b"' "$bin" export "$tmp/ar.json" --format msccl
 expect 0 "$bin" sched 'torus(3,3)' --coll allgather --algo bfb --out "$tmp/ag.json"
 expect_err 2 'applies to reduce-scatter and allreduce, not allgather' "$bin" export "$tmp/ag.json" --format msccl --out "$tmp/x.xml" --op sum
 expect 0 "$bin" sched 'complete(6)' --coll broadcast --algo dbt --root 1 --out "$tmp/bc.json"
-expect_err 2 'MSCCL export covers allgather, reduce-scatter, allreduce and alltoall, not broadcast' "$bin" export "$tmp/bc.json" --format msccl --out "$tmp/x.xml"
+expect_err 2 "MSCCL export covers allgather, reduce-scatter, allreduce and alltoall, not broadcast (an MSCCL algorithm names no root: it would serve every root's calls)" "$bin" export "$tmp/bc.json" --format msccl --out "$tmp/x.xml"
+"$bin" sched 'kautz(2,1)' --coll p2p --algo kautz-mp --src 0 --dst 5 --out "$tmp/p2p.json" >/dev/null || fail "sched p2p"
+expect_err 2 "MSCCL export covers allgather, reduce-scatter, allreduce and alltoall, not p2p (MSCCL has no multi-path point-to-point)" "$bin" export "$tmp/p2p.json" --format msccl --out "$tmp/x.xml"
+[ ! -e "$tmp/x.xml" ] || fail "export wrote x.xml for a p2p schedule"
+# SimGrid platforms are the graph's: any collective's schedule exports one.
+"$bin" export "$tmp/p2p.json" --format simgrid --link-bw 100Gbps --alpha 1us --out "$tmp/p2p-sg" >"$tmp/out" ||
+  fail "simgrid export of a p2p schedule"
+grep -qx "wrote $tmp/p2p-sg/platform.xml and $tmp/p2p-sg/hostfile: 6 hosts" "$tmp/out" || fail "simgrid export: $(cat "$tmp/out")"
 # a ring of 34 cannot fit one step per threadblock: 33 sends over at most 32 channels
 expect 0 "$bin" sched 'uniring(1,34)' --coll allgather --algo ring --out "$tmp/r34.json"
 expect_err 2 'MSCCL limit: gpu 0 threadblock 0 (send to 1, channel 0) needs 2 steps > 1 even over 32 channels' \

@@ -174,10 +174,6 @@ expect_err 2 \
   "$bin" run swrep.json
 expect_err 2 "topocoll export: switch 2 replicates shard 0 units [0,1) at step 4" "$bin" export swrep.json --format msccl --out sw2.xml
 [ ! -e sw2.xml ] || fail "export wrote sw2.xml"
-"$bin" sched 'complete(4)' --coll broadcast --algo dbt --out bc.json >/dev/null || fail "broadcast schedule"
-expect_err 2 \
-  "topocoll run: bc.json: a broadcast schedule; the executors run allgather, reduce-scatter, allreduce and alltoall only" \
-  "$bin" run bc.json
 [ ! -e mpirun-started ] || fail "run launched mpirun for a schedule the executor refuses"
 
 # ---- 7. verify given a graph JSON ----

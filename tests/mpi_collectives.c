@@ -6,9 +6,11 @@
 ** (one less, one more, not a multiple: uneven and empty chunks), and larger ones, for
 ** every datatype (MPI_INT32_T, MPI_INT64_T, MPI_FLOAT, MPI_DOUBLE; MPI_INT and MPI_LONG
 ** once), every op (sum, max, min; allgather and alltoall have none) out of place and, the
-** ops taking turns, in place, and
+** ops taking turns, in place (the rooted collectives: MPI_IN_PLACE at the root, NULL for
+** the buffers MPI ignores elsewhere), and
 ** each result must equal MPI_Allgather / MPI_Reduce_scatter_block / MPI_Allreduce /
-** MPI_Alltoall on the same input byte for byte. Inputs are integer-valued and small, so every float sum is
+** MPI_Alltoall / MPI_Bcast / MPI_Reduce / MPI_Scatter / MPI_Gather (p2p: MPI_Send and
+** MPI_Recv) on the same input byte for byte. Inputs are integer-valued and small, so every float sum is
 ** exact and any order of summation gives the same bits. A guard zone after each result
 ** must come back untouched. Then the same with messages cut into pieces of at most 5
 ** elements (tci_run_plan_set_msg_max), which must give the same bits too — also on plans
@@ -77,38 +79,69 @@ static void describe(char *out, size_t room, const void *buf, long long i, const
   }
 }
 
-/* Elements of the input and of the result for `count`. */
-static void sizes(tc_collective coll, long long count, long long *in, long long *out) {
-  *in = coll == TC_COLL_REDUCE_SCATTER || coll == TC_COLL_ALLTOALL ? count * nranks : count;
-  *out = coll == TC_COLL_ALLGATHER || coll == TC_COLL_ALLTOALL ? count * nranks : count;
+/* Elements of this rank's input and of its result for `count` (the rooted collectives:
+   none where MPI's call ignores the buffer). */
+static void sizes(const tc_mpi_plan *plan, long long count, long long *in, long long *out) {
+  tc_collective coll = tc_mpi_plan_collective(plan);
+  int root = rank == tc_mpi_plan_root(plan), dest = rank == tc_mpi_plan_dest(plan);
+  long long all = count * nranks;
+  switch (coll) {
+    case TC_COLL_ALLGATHER: *in = count, *out = all; break;
+    case TC_COLL_REDUCE_SCATTER: *in = all, *out = count; break;
+    case TC_COLL_ALLTOALL: *in = *out = all; break;
+    case TC_COLL_REDUCE: *in = count, *out = root ? count : 0; break;
+    case TC_COLL_SCATTER: *in = root ? all : 0, *out = count; break;
+    case TC_COLL_GATHER: *in = count, *out = root ? all : 0; break;
+    case TC_COLL_P2P: *in = root ? count : 0, *out = dest ? count : 0; break;
+    default: *in = *out = count; /* allreduce, broadcast */
+  }
 }
 
-static int mpi_reference(tc_collective coll, const void *in, void *out, const tcase *c) {
-  int n = (int)c->count;
-  switch (coll) {
+/* MPI's own collective; broadcast works in `out`, which holds the root's input. */
+static int mpi_reference(const tc_mpi_plan *plan, const void *in, void *out, const tcase *c) {
+  int n = (int)c->count, root = tc_mpi_plan_root(plan);
+  switch (tc_mpi_plan_collective(plan)) {
     case TC_COLL_ALLGATHER: return MPI_Allgather(in, n, c->t.type, out, n, c->t.type, MPI_COMM_WORLD);
     case TC_COLL_REDUCE_SCATTER: return MPI_Reduce_scatter_block(in, out, n, c->t.type, c->op, MPI_COMM_WORLD);
     case TC_COLL_ALLTOALL: return MPI_Alltoall(in, n, c->t.type, out, n, c->t.type, MPI_COMM_WORLD);
+    case TC_COLL_BROADCAST: return MPI_Bcast(out, n, c->t.type, root, MPI_COMM_WORLD);
+    case TC_COLL_REDUCE: return MPI_Reduce(in, out, n, c->t.type, c->op, root, MPI_COMM_WORLD);
+    case TC_COLL_SCATTER: return MPI_Scatter(in, n, c->t.type, out, n, c->t.type, root, MPI_COMM_WORLD);
+    case TC_COLL_GATHER: return MPI_Gather(in, n, c->t.type, out, n, c->t.type, root, MPI_COMM_WORLD);
+    case TC_COLL_P2P:
+      if (rank == root) return MPI_Send(in, n, c->t.type, tc_mpi_plan_dest(plan), 99, MPI_COMM_WORLD);
+      if (rank == tc_mpi_plan_dest(plan))
+        return MPI_Recv(out, n, c->t.type, root, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      return MPI_SUCCESS;
     default: return MPI_Allreduce(in, out, n, c->t.type, c->op, MPI_COMM_WORLD);
   }
 }
 
 static int executor(tc_mpi_plan *plan, const void *in, void *out, const tcase *c, tc_error *err) {
+  int root = tc_mpi_plan_root(plan);
   switch (tc_mpi_plan_collective(plan)) {
     case TC_COLL_ALLGATHER: return tc_mpi_allgather(plan, in, out, c->count, c->t.type, err);
     case TC_COLL_REDUCE_SCATTER: return tc_mpi_reduce_scatter(plan, in, out, c->count, c->t.type, c->op, err);
     case TC_COLL_ALLTOALL: return tc_mpi_alltoall(plan, in, out, c->count, c->t.type, err);
+    case TC_COLL_BROADCAST: return tc_mpi_bcast(plan, out, c->count, c->t.type, root, err);
+    case TC_COLL_REDUCE: return tc_mpi_reduce(plan, in, out, c->count, c->t.type, c->op, root, err);
+    case TC_COLL_SCATTER: return tc_mpi_scatter(plan, in, out, c->count, c->t.type, root, err);
+    case TC_COLL_GATHER: return tc_mpi_gather(plan, in, out, c->count, c->t.type, root, err);
+    case TC_COLL_P2P: return tc_mpi_p2p(plan, in, out, c->count, c->t.type, err);
     default: return tc_mpi_allreduce(plan, in, out, c->count, c->t.type, c->op, err);
   }
 }
 
 /* Run one case; on failure write the reason into msg and return 1 (the executor's own
    error is the same on every rank; a mismatch is this rank's). *expected_error: when not
-   NULL, the executor must fail with a message containing it instead. */
+   NULL, the executor must fail with a message containing it instead. In place, the
+   rooted collectives pass MPI_IN_PLACE at the root only (MPI's rule), and the buffers MPI
+   ignores off the root are NULL, which the executor must never touch. */
 static int run_case(tc_mpi_plan *plan, const tcase *c, const char *expected_error, char *msg, size_t room) {
   tc_collective coll = tc_mpi_plan_collective(plan);
+  int is_root = rank == tc_mpi_plan_root(plan);
   long long nin, nout;
-  sizes(coll, c->count, &nin, &nout);
+  sizes(plan, c->count, &nin, &nout);
   size_t esz = (size_t)c->t.size, work_elems = (size_t)(nin > nout ? nin : nout);
   char *in = malloc(esz * (size_t)nin + 1), *ref = malloc(esz * (size_t)nout + 1);
   char *got = malloc(esz * work_elems + GUARD_BYTES);
@@ -119,9 +152,11 @@ static int run_case(tc_mpi_plan *plan, const tcase *c, const char *expected_erro
     goto done;
   }
   int salt = (int)(c->count % 7) + c->inplace;
-  long long first = coll == TC_COLL_ALLGATHER ? (long long)rank * c->count : 0;
+  long long first = coll == TC_COLL_ALLGATHER || coll == TC_COLL_GATHER ? (long long)rank * c->count : 0;
   fill(in, nin, &c->t, rank, first, salt);
-  if (mpi_reference(coll, in, ref, c) != MPI_SUCCESS) {
+  memset(ref, 0x3C, esz * (size_t)nout);
+  if (coll == TC_COLL_BROADCAST) memcpy(ref, in, esz * (size_t)nin); /* every rank's own: the root's wins */
+  if (mpi_reference(plan, in, ref, c) != MPI_SUCCESS) {
     snprintf(msg, room, "MPI's own collective failed");
     failed = 1;
     goto done;
@@ -129,13 +164,29 @@ static int run_case(tc_mpi_plan *plan, const tcase *c, const char *expected_erro
   memset(got, 0x5C, esz * work_elems); /* garbage where the result goes */
   memset(got + esz * work_elems, GUARD_BYTE, GUARD_BYTES);
   const void *send = in;
-  if (c->inplace) {
+  void *recv = got;
+  size_t result_at = 0; /* elements into got where the result is */
+  int rooted = tc_program_rooted(coll) && coll != TC_COLL_P2P;
+  int inplace = c->inplace && coll != TC_COLL_P2P && coll != TC_COLL_BROADCAST && (!rooted || is_root);
+  if (coll == TC_COLL_BROADCAST && is_root) memcpy(got, in, esz * (size_t)nin);
+  if (inplace && coll == TC_COLL_SCATTER) { /* the root's block stays in its send buffer */
+    memcpy(got, in, esz * (size_t)nin);
+    send = got;
+    recv = TC_MPI_IN_PLACE;
+    result_at = (size_t)rank * (size_t)c->count;
+  } else if (inplace) {
     send = TC_MPI_IN_PLACE;
-    size_t at = coll == TC_COLL_ALLGATHER ? (size_t)rank * (size_t)c->count * esz : 0;
+    size_t at = coll == TC_COLL_ALLGATHER || coll == TC_COLL_GATHER ? (size_t)rank * (size_t)c->count * esz : 0;
     memcpy(got + at, in, esz * (size_t)nin);
   }
+  if (rooted && !is_root && coll != TC_COLL_BROADCAST) { /* what MPI ignores off the root */
+    if (coll == TC_COLL_SCATTER) send = NULL;
+    else recv = NULL;
+  }
+  if (coll == TC_COLL_P2P && nin == 0) send = NULL;
+  if (coll == TC_COLL_P2P && nout == 0) recv = NULL;
   tc_error err;
-  int rc = executor(plan, send, got, c, &err);
+  int rc = executor(plan, send, recv, c, &err);
   if (expected_error) {
     if (rc == TC_OK || !strstr(err.msg, expected_error)) {
       snprintf(msg, room, "expected the error '%s', got %s", expected_error, rc ? err.msg : "success");
@@ -149,9 +200,9 @@ static int run_case(tc_mpi_plan *plan, const tcase *c, const char *expected_erro
     goto done;
   }
   for (long long i = 0; i < nout; i++)
-    if (memcmp(got + (size_t)i * esz, ref + (size_t)i * esz, esz)) {
+    if (memcmp(got + (result_at + (size_t)i) * esz, ref + (size_t)i * esz, esz)) {
       char a[64], b[64];
-      describe(a, sizeof a, got, i, &c->t);
+      describe(a, sizeof a, got, (long long)result_at + i, &c->t);
       describe(b, sizeof b, ref, i, &c->t);
       snprintf(msg, room, "element %lld: executor %s, MPI %s", i, a, b);
       failed = 1;
@@ -196,10 +247,13 @@ static int run_plan(const char *path) {
                          {MPI_INT, "MPI_INT", (int)sizeof(int), 0}, {MPI_LONG, "MPI_LONG", (int)sizeof(long), 0}};
   const MPI_Op ops[] = {MPI_SUM, MPI_MAX, MPI_MIN};
   const char *op_names[] = {"sum", "max", "min"};
-  int noop = coll == TC_COLL_ALLGATHER || coll == TC_COLL_ALLTOALL, nops = noop ? 1 : 3;
-  /* Counts: a whole collective has nchunks chunks; per rank (allgather, reduce-scatter)
-     or per destination (alltoall) a block is one shard of `units` chunks. */
-  long long unit = coll == TC_COLL_ALLREDUCE ? (long long)plan->nchunks : (long long)plan->units;
+  int noop = coll != TC_COLL_REDUCE_SCATTER && coll != TC_COLL_ALLREDUCE && coll != TC_COLL_REDUCE;
+  int nops = noop ? 1 : 3;
+  /* Counts: a whole collective (allreduce, broadcast, reduce, p2p) has nchunks chunks; per
+     rank (allgather, reduce-scatter, scatter, gather) or per destination (alltoall) a
+     block is one shard of `units` chunks. */
+  int whole = coll == TC_COLL_ALLREDUCE || coll == TC_COLL_BROADCAST || coll == TC_COLL_REDUCE || coll == TC_COLL_P2P;
+  long long unit = whole ? (long long)plan->nchunks : (long long)plan->units;
   long long small[] = {0, 1, 2, unit - 1, unit, unit + 1, 2 * unit + 3}, large[] = {3001, 40009};
   int cases = 0, failed = 0;
   for (size_t k = 0; k < sizeof small / sizeof *small && !failed; k++) {
@@ -236,9 +290,13 @@ static int run_plan(const char *path) {
     failed = report(path, &c, run_case(plan, &c, NULL, msg, sizeof msg), msg);
     cases++;
   }
+  char rootinfo[48] = "";
+  if (tc_mpi_plan_root(plan) >= 0)
+    snprintf(rootinfo, sizeof rootinfo, coll == TC_COLL_P2P ? ", %d -> %d" : ", root %d", tc_mpi_plan_root(plan),
+             tc_mpi_plan_dest(plan));
   if (!failed && rank == 0)
-    printf("mpi_collectives: %s: %s %s on %d ranks: %d cases equal MPI's%s\n", path, tc_collective_name(coll),
-           tc_mpi_plan_algorithm(plan), nranks, cases, any_redundant ? " (redundant receives split)" : "");
+    printf("mpi_collectives: %s: %s %s on %d ranks%s: %d cases equal MPI's%s\n", path, tc_collective_name(coll),
+           tc_mpi_plan_algorithm(plan), nranks, rootinfo, cases, any_redundant ? " (redundant receives split)" : "");
   tc_mpi_plan_destroy(plan);
   return failed;
 }

@@ -5,21 +5,22 @@
 ** AR.json / AG.json: valid allreduce / allgather plans for this many ranks; WRONG_SIZE.json
 ** a valid plan for another number of ranks; TRUNCATED.json a cut-off file; INVALID.json a
 ** well-formed file whose schedule the verifier rejects; BROADCAST.json a valid broadcast
-** schedule (not an executor collective). Checked on every rank:
+** schedule with root 1. Checked on every rank:
 **   loading  WRONG_SIZE   TC_EINPUT "rank 0: ...: the schedule is for X nodes but the
 **                         communicator has N ranks"
 **            TRUNCATED    TC_EINPUT "rank 0: TRUNCATED.json:" (the JSON reader's line)
 **            INVALID      TC_EINPUT "rank 0: ...: invalid schedule: "
 **            a file only the last rank cannot read: TC_EIO "rank N-1: cannot read"
-**            a broadcast schedule: TC_EINPUT "... the executors run allgather, ..." (tc_program_check)
 **            another valid plan on the last rank: TC_EINPUT "rank N-1: ...: this rank read
 **            another schedule than rank 0"
 **            an intercommunicator: TC_EINPUT "...: a plan needs an intracommunicator"
 **   calls    count overflowing N*count (allgather) and the byte offsets (allreduce),
 **            an unsupported datatype and op, the wrong collective for the plan, a NULL
 **            buffer, and a negative count passed by one rank only ("rank 1: negative
-**            count" on all ranks) — each TC_EINPUT with its message;
-**   after all that the plans still work: one allreduce and one allgather equal MPI's.
+**            count" on all ranks), a broadcast naming another root than its plan's,
+**            MPI_IN_PLACE off the root — each TC_EINPUT with its message;
+**   after all that the plans still work: one allreduce, one allgather and one broadcast
+**   equal MPI's.
 ** Every failed check is printed by the rank that saw it; the exit status is then 1 on
 ** every rank.
 */
@@ -74,8 +75,6 @@ static void load_errors(char **argv) {
   /* Only the last rank is given a file that does not exist. */
   const char *path = rank == nranks - 1 ? "/nonexistent/plan.json" : argv[1];
   expect_load("file missing on one rank", path, TC_EIO, nranks - 1, "cannot read /nonexistent/plan.json");
-  expect_load("broadcast schedule", argv[6], TC_EINPUT, 0,
-              "a broadcast schedule; the executors run allgather, reduce-scatter, allreduce and alltoall only");
   /* The last rank reads another valid plan of the right size. */
   path = rank == nranks - 1 ? argv[2] : argv[1];
   snprintf(msg, sizeof msg, "%s: this rank read another schedule than rank 0", argv[2]);
@@ -96,7 +95,7 @@ static void load_errors(char **argv) {
   MPI_Comm_free(&half);
 }
 
-static void call_errors(tc_mpi_plan *ar, tc_mpi_plan *ag) {
+static void call_errors(tc_mpi_plan *ar, tc_mpi_plan *ag, tc_mpi_plan *bc) {
   int buf[4] = {0}, out[4] = {0};
   tc_error err;
   int rc = tc_mpi_allgather(ag, buf, out, LLONG_MAX / 2, MPI_INT, &err);
@@ -115,10 +114,16 @@ static void call_errors(tc_mpi_plan *ar, tc_mpi_plan *ag) {
   expect("NULL buffer", rc, &err, TC_EINPUT, 0, "NULL recvbuf with count 4");
   rc = tc_mpi_allreduce(ar, buf, out, rank == 1 ? -3 : 4, MPI_INT, MPI_SUM, &err);
   expect("one rank's negative count", rc, &err, TC_EINPUT, 1, "negative count -3");
+  rc = tc_mpi_bcast(bc, buf, 4, MPI_INT, 0, &err);
+  expect("another root", rc, &err, TC_EINPUT, 0, "the plan's broadcast root is rank 1, not 0");
+  rc = tc_mpi_allreduce(bc, buf, out, 4, MPI_INT, MPI_SUM, &err);
+  expect("wrong collective", rc, &err, TC_EINPUT, 0, "the plan is for broadcast, not allreduce");
+  rc = tc_mpi_bcast(bc, rank == 1 ? buf : NULL, 4, MPI_INT, 1, &err);
+  expect("NULL buffer off the root", rc, &err, TC_EINPUT, 0, "NULL recvbuf with count 4");
 }
 
 /* The plans still work after all the refusals. */
-static void still_works(tc_mpi_plan *ar, tc_mpi_plan *ag) {
+static void still_works(tc_mpi_plan *ar, tc_mpi_plan *ag, tc_mpi_plan *bc) {
   enum { COUNT = 37 };
   int in[COUNT], got[COUNT], want[COUNT];
   int *gathered = malloc(sizeof *gathered * COUNT * (size_t)nranks);
@@ -139,6 +144,16 @@ static void still_works(tc_mpi_plan *ar, tc_mpi_plan *ag) {
   }
   free(gathered);
   free(reference);
+  int sent[COUNT], expected[COUNT];
+  for (int i = 0; i < COUNT; i++) sent[i] = expected[i] = rank == 1 ? 7 * i - 50 : -1;
+  MPI_Bcast(expected, COUNT, MPI_INT, 1, MPI_COMM_WORLD);
+  if (tc_mpi_bcast(bc, sent, COUNT, MPI_INT, 1, &err)) {
+    failures++;
+    fprintf(stderr, "mpi_errors: rank %d: broadcast after the errors: %s\n", rank, err.msg);
+  } else if (memcmp(sent, expected, sizeof sent)) {
+    failures++;
+    fprintf(stderr, "mpi_errors: rank %d: after the errors the broadcast differs from MPI's\n", rank);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -151,13 +166,14 @@ int main(int argc, char **argv) {
     return 2;
   }
   load_errors(argv);
-  tc_mpi_plan *ar = load(argv[1]), *ag = load(argv[2]);
-  if (ar && ag) {
-    call_errors(ar, ag);
-    still_works(ar, ag);
+  tc_mpi_plan *ar = load(argv[1]), *ag = load(argv[2]), *bc = load(argv[6]);
+  if (ar && ag && bc) {
+    call_errors(ar, ag, bc);
+    still_works(ar, ag, bc);
   }
   tc_mpi_plan_destroy(ar);
   tc_mpi_plan_destroy(ag);
+  tc_mpi_plan_destroy(bc);
   int any = 0;
   MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0 && !any) printf("mpi_errors: every error reached all %d ranks\n", nranks);

@@ -3,8 +3,9 @@
 # launch (its contract: src/run/exec_driver.c, docs/running.md), on 4 ranks:
 #   - output: one JSON object per size on rank 0's stdout, keys size_bytes, count, time_s,
 #     time_min_s, time_max_s (median, fastest, slowest iteration), the same three mpi_*,
-#     wrong (elements that differ from MPI's over all ranks), verified in that order; the size actually used (count = M/elt for
-#     allreduce, M/(N*elt) for allgather and reduce-scatter, at least 1); "verified": true
+#     wrong (elements that differ from MPI's over all ranks), verified in that order; the size
+#     actually used (count = M/elt for allreduce, broadcast and p2p, M/(N*elt) for allgather,
+#     reduce-scatter and scatter, at least 1); "verified": true
 #     for every collective, datatype, op, in place; null where a side is not run (--only)
 #     or nothing is checked (--no-check, --no-compute); the default sizes 1KB..1MB (1000 ... 512000, then the top 1000000);
 #   - errors: bad usage and bad plans give exactly one line "topocoll-exec: ..." on stderr
@@ -23,7 +24,9 @@ plan ar4 'torus(2,2)' allreduce bfb
 plan ag4 'torus(2,2)' allgather bfb
 plan rs4 'torus(2,2)' reduce-scatter bfb
 plan ar9 'torus(3,3)' allreduce bfb
-plan bc4 'complete(4)' broadcast dbt
+plan bc4 'complete(4)' broadcast dbt --root 2
+plan sc4 'complete(4)' scatter binomial --root 1
+plan p2p4 'complete(4)' p2p fc-direct --src 3 --dst 0
 head -c 300 "$tmp/ag4.json" >"$tmp/truncated.json"
 # Drop one transfer of the allgather's last step: the schedule is invalid and, run
 # --trusted, that transfer's receiver simply never gets those units.
@@ -74,6 +77,14 @@ run_ok "all(j['time_s'] is None and num(j['mpi_time_s']) and j['verified'] is No
 run_ok "all(num(j['time_s']) and num(j['mpi_time_s']) and j['verified'] is None for j in lines) and len(lines) == 1" \
   "$tmp/ar4.json" --sizes 64KB --no-compute
 run_ok "all(j['verified'] is None for j in lines) and len(lines) == 1" "$tmp/ag4.json" --sizes 64KB --no-check
+# The rooted collectives: a broadcast's M is the buffer (count M/elt), a scatter's the
+# root's send buffer (M/(N*elt) per rank; in place at the root), a p2p's the one buffer.
+run_ok "sizes == [1000, 65536] and [j['count'] for j in lines] == [250, 16384] and $both" \
+  "$tmp/bc4.json" --sizes 1KB,64KiB --iters 2
+run_ok "sizes == [992, 65536] and [j['count'] for j in lines] == [62, 4096] and $both" \
+  "$tmp/sc4.json" --sizes 1KB,64KiB --dtype float --inplace --iters 2
+run_ok "sizes == [8, 4096] and [j['count'] for j in lines] == [1, 512] and $both" \
+  "$tmp/p2p4.json" --sizes 1,4KiB --dtype double --iters 2
 expect 0 mpi -np 4 "$build/topocoll-exec" --help
 [ "$(grep -c '^usage: topocoll-exec' "$tmp/out")" -eq 1 ] || fail "--help: $(cat "$tmp/out")"
 
@@ -98,7 +109,6 @@ exec_err 2 "rank 0: $tmp/ar9.json: the schedule is for 9 nodes but the communica
 exec_err 2 "rank 0: $tmp/truncated.json:" "$tmp/truncated.json"
 exec_err 2 "rank 0: $tmp/short.json: invalid schedule: " "$tmp/short.json"
 exec_err 2 "rank 0: cannot read $tmp/missing.json" "$tmp/missing.json"
-exec_err 2 "a broadcast schedule" "$tmp/bc4.json"
 exec_err 2 "elements per call exceed MPI's int count (use --only topocoll)" "$tmp/ar4.json" --sizes 16GB
 [ ! -s "$tmp/out" ] || fail "topocoll-exec printed results before its error: $(cat "$tmp/out")"
 

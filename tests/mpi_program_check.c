@@ -59,8 +59,8 @@ static tc_op copy_op(int step, tc_buffer src, int64_t soff, tc_buffer dst, int64
 /* Rank 0 of a 2-rank allgather, 2 units per shard, one comm step, `redundant` scratch chunks. */
 static tc_program program(tc_op *ops, int64_t nops, int64_t redundant) {
   return (tc_program){.coll = TC_COLL_ALLGATHER, .rank = 0, .ranks = 2, .nshards = 2, .units = 2, .steps = 1,
-                      .input_chunks = 2, .output_chunks = 4, .scratch_chunks = redundant, .redundant_off = 0,
-                      .nops = nops, .ops = ops};
+                      .root = -1, .dest = -1, .input_chunks = 2, .output_chunks = 4, .scratch_chunks = redundant,
+                      .redundant_off = 0, .nops = nops, .ops = ops};
 }
 
 static void plan_init(tc_mpi_plan *plan) {
@@ -167,6 +167,25 @@ static void broken_programs(tc_mpi_plan *plan) {
   tc_program wrong = program(i, 1, 0);
   wrong.input_chunks = 4;
   annotate(plan, "shape", wrong, "has an unexpected shape");
+  plan_clear(plan);
+  /* Roots: an allgather has none; a broadcast's must be a rank (here 0, holding input and
+     output of every chunk); p2p's destination differs from its source. */
+  wrong = program(i, 1, 0);
+  wrong.root = 0;
+  annotate(plan, "allgather root", wrong, "allgather program of rank 0 has root 0 and destination -1");
+  plan_clear(plan);
+  tc_op j[] = {send_op(1, TC_BUF_OUTPUT, 0, 4)};
+  tc_program bc = {.coll = TC_COLL_BROADCAST, .rank = 0, .ranks = 2, .nshards = 2, .units = 2, .steps = 1,
+                   .root = 0, .dest = -1, .input_chunks = 4, .output_chunks = 4, .nops = 1, .ops = j};
+  annotate(plan, "broadcast", bc, NULL);
+  plan_clear(plan);
+  bc.root = 2;
+  annotate(plan, "broadcast root", bc, "broadcast program of rank 0 has root 2 and destination -1");
+  plan_clear(plan);
+  tc_program p2p = {.coll = TC_COLL_P2P, .rank = 0, .ranks = 2, .nshards = 1, .units = 2, .steps = 1, .root = 0,
+                    .dest = 0, .input_chunks = 2, .output_chunks = 2, .scratch_chunks = 2, .redundant_off = 2,
+                    .nops = 1, .ops = j};
+  annotate(plan, "p2p destination", p2p, "p2p program of rank 0 has root 0 and destination 0");
   plan_clear(plan);
 }
 
@@ -287,7 +306,7 @@ static void alltoall_program(tc_mpi_plan *plan) {
                  recv_op(2, TC_BUF_OUTPUT, 2, 1)};
   for (int i = 1; i < 7; i++) ops[i].peer = ops[i].kind == TC_OP_SEND ? 2 : 0;
   tc_program p = {.coll = TC_COLL_ALLTOALL, .rank = 1, .ranks = 3, .nshards = 9, .units = 1, .steps = 2,
-                  .input_chunks = 3, .output_chunks = 3, .scratch_chunks = 9, .redundant_off = 9, .nops = 7,
+                  .root = -1, .dest = -1, .input_chunks = 3, .output_chunks = 3, .scratch_chunks = 9, .redundant_off = 9, .nops = 7,
                   .ops = ops};
   tc_error err;
   plan_init(plan);

@@ -39,7 +39,6 @@ plan 'complete(2)' allreduce bfb k2.json
 plan 'torus(3,3)' allreduce bfb t33.json
 plan 'torus(3,3)' allgather bfb t33ag.json
 plan 'kautz(2,1)' allreduce bfb k21.json
-plan 'complete(4)' broadcast dbt bc.json
 
 # check PYTHON... : assertions over j (the JSON in $tmp/out) and p (a plan, when given)
 check() {
@@ -257,7 +256,6 @@ expect_err 2 "no allreduce algorithm 'ring'" sim "$tmp/k2.json" --smpi-algos rin
 expect_err 2 "$tmp/nonexistent.json" sim "$tmp/nonexistent.json"
 printf '{"format": "topocoll-schedule"' >"$tmp/broken.json"
 expect_err 2 "broken.json" sim "$tmp/broken.json"
-expect_err 2 "a broadcast schedule; the executors run allgather, reduce-scatter, allreduce and alltoall only" sim "$tmp/bc.json"
 python3 - "$tmp/t33.json" "$tmp/bad.json" <<'PY' || fail "corrupting a schedule"
 import json, sys
 d = json.load(open(sys.argv[1]))

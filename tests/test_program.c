@@ -133,6 +133,20 @@ static rank_state *setup(const tc_graph *g, const tc_schedule *s, unsigned flags
       R[r].in = R[r].in_own = calloc((size_t)nchunks, sizeof(int64_t));
       R[r].out = in_place ? R[r].in + own : (R[r].out_own = calloc((size_t)s->units, sizeof(int64_t)));
       for (int64_t c = 0; c < nchunks; c++) R[r].in[c] = input_value(r, c);
+    } else if (s->coll >= TC_COLL_BROADCAST && s->coll != TC_COLL_ALLREDUCE) {
+      /* Rooted: the buffers the rank has (program.h); in place as MPI's: broadcast one
+         buffer, reduce's root input == output, scatter's root output = its block of the
+         input, gather's root input = its block of the output. Chunk ids as the program's:
+         nshards * units (scatter, gather: one shard per rank). */
+      int64_t n_in = p->input_chunks, n_out = p->output_chunks, first = s->coll == TC_COLL_GATHER ? own : 0;
+      int root = r == p->root, alias = in_place && (s->coll == TC_COLL_BROADCAST || root);
+      R[r].in = R[r].in_own = calloc((size_t)n_in + 1, sizeof(int64_t));
+      R[r].out = R[r].out_own = calloc((size_t)n_out + 1, sizeof(int64_t));
+      if (alias && (s->coll == TC_COLL_BROADCAST || s->coll == TC_COLL_REDUCE)) R[r].out = R[r].in;
+      if (alias && s->coll == TC_COLL_SCATTER) R[r].out = R[r].in + own;
+      if (alias && s->coll == TC_COLL_GATHER) R[r].in = R[r].out + own;
+      for (int64_t j = 0; j < n_in; j++) R[r].in[j] = input_value(r, first + j);
+      if (alias) continue;
     } else {
       R[r].in = R[r].in_own = calloc((size_t)nchunks, sizeof(int64_t));
       R[r].out = in_place ? R[r].in : (R[r].out_own = calloc((size_t)nchunks, sizeof(int64_t)));
@@ -159,9 +173,18 @@ static void check_result(const tc_schedule *s, rank_state *R, const char *what) 
   int32_t n = R[0].p.ranks;
   int64_t nchunks = (int64_t)s->nshards * s->units;
   for (int32_t r = 0; r < n; r++) {
+    int32_t root = R[r].p.root;
+    int64_t expected = s->coll == TC_COLL_REDUCE || s->coll == TC_COLL_GATHER || s->coll == TC_COLL_P2P
+                           ? (r == (s->coll == TC_COLL_P2P ? R[r].p.dest : root) ? R[r].p.nshards * s->units : 0)
+                           : R[r].p.output_chunks; /* every result chunk is checked; none where there is none */
+    assert_int_equal(R[r].p.output_chunks, expected);
     for (int64_t j = 0; j < R[r].p.output_chunks; j++) {
-      int64_t c = s->coll == TC_COLL_REDUCE_SCATTER ? (int64_t)r * s->units + j : j, want = 0;
-      if (s->coll == TC_COLL_ALLTOALL) { /* block u of r's output: u's block for r */
+      int64_t c = s->coll == TC_COLL_REDUCE_SCATTER || s->coll == TC_COLL_SCATTER ? (int64_t)r * s->units + j : j;
+      int64_t want = 0;
+      if (s->coll == TC_COLL_BROADCAST || s->coll == TC_COLL_SCATTER || s->coll == TC_COLL_P2P)
+        want = input_value(root, c);
+      else if (s->coll == TC_COLL_GATHER) want = input_value((int32_t)(c / s->units), c);
+      else if (s->coll == TC_COLL_ALLTOALL) { /* block u of r's output: u's block for r */
         int32_t u = (int32_t)(j / s->units);
         want = input_value(u, ((int64_t)u * n + r) * s->units + j % s->units);
       } else if (s->coll == TC_COLL_ALLGATHER) want = input_value((int32_t)(c / s->units), c);
@@ -433,6 +456,53 @@ static void baseline_programs(void **state) {
   }
 }
 
+/* The rooted collectives and p2p (paper 002's Kautz-C / Kautz-M, the binomial, FC direct
+   and double binary tree baselines, multi- and single-path P2P) compute their collective
+   under both interpreters, out of place and in place, at two roots each; the programs file
+   names the root (and p2p's destination) of its collective. */
+static void rooted_programs(void **state) {
+  (void)state;
+  struct {
+    const char *algo, *spec;
+    tc_collective coll;
+    int32_t root, dst, chunks;
+  } cases[] = {
+      {"kautz-c", "kautz(2,1)", TC_COLL_BROADCAST, 0, -1, 0}, {"kautz-c", "kautz(2,1)", TC_COLL_REDUCE, 4, -1, 0},
+      {"kautz-c", "kautz(2,1)", TC_COLL_SCATTER, 1, -1, 0},   {"kautz-c", "kautz(3,1)", TC_COLL_GATHER, 7, -1, 0},
+      {"kautz-m", "kautz(2,1)", TC_COLL_BROADCAST, 5, -1, 2}, {"kautz-m", "kautz(3,1)", TC_COLL_REDUCE, 0, -1, 0},
+      {"kautz-m", "kautz(2,1)", TC_COLL_SCATTER, 3, -1, 0},   {"kautz-m", "kautz(2,1)", TC_COLL_GATHER, 2, -1, 0},
+      {"binomial", "complete(8)", TC_COLL_BROADCAST, 0, -1, 3}, {"binomial", "complete(6)", TC_COLL_REDUCE, 5, -1, 0},
+      {"binomial", "complete(8)", TC_COLL_SCATTER, 3, -1, 0}, {"binomial", "complete(5)", TC_COLL_GATHER, 2, -1, 0},
+      {"fc-direct", "complete(5)", TC_COLL_BROADCAST, 1, -1, 0}, {"fc-direct", "complete(5)", TC_COLL_REDUCE, 0, -1, 0},
+      {"fc-direct", "complete(5)", TC_COLL_SCATTER, 4, -1, 0}, {"fc-direct", "complete(5)", TC_COLL_GATHER, 3, -1, 0},
+      {"fc-direct", "complete(5)", TC_COLL_P2P, 1, 3, 0},     {"dbt", "complete(7)", TC_COLL_BROADCAST, 2, -1, 2},
+      {"dbt", "complete(7)", TC_COLL_REDUCE, 6, -1, 2},       {"kautz-mp", "kautz(2,1)", TC_COLL_P2P, 0, 5, 0},
+      {"kautz-mp", "kautz(3,1)", TC_COLL_P2P, 2, 9, 0},       {"kautz-sp", "kautz(2,1)", TC_COLL_P2P, 4, 1, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tc_graph *g = tc_test_spec(cases[i].spec);
+    tc_spec *parsed = NULL;
+    tc_error err;
+    tc_schedule s;
+    char what[96];
+    snprintf(what, sizeof what, "%s on %s, root %d", cases[i].algo, cases[i].spec, cases[i].root);
+    assert_int_equal(tc_spec_parse(cases[i].spec, &parsed, &err), TC_OK);
+    tc_collective_opts opts = {.root = cases[i].root, .dst = cases[i].dst, .chunks = cases[i].chunks, .spec = parsed};
+    if (tc_algorithm_generate(g, cases[i].algo, cases[i].coll, &opts, &s, &err)) fail_msg("%s: %s", what, err.msg);
+    if (tc_schedule_verify(g, &s, &err)) fail_msg("%s: %s", what, err.msg);
+    assert_int_equal(tc_program_check(g, &s, &err), TC_OK);
+    run_seeds(g, &s, what, 2);
+    tc_program p;
+    assert_int_equal(tc_program_lower(g, &s, cases[i].root, 0, &p, &err), TC_OK);
+    assert_int_equal(p.root, cases[i].root);
+    assert_int_equal(p.dest, cases[i].coll == TC_COLL_P2P ? cases[i].dst : -1);
+    tc_program_destroy(&p);
+    tc_schedule_destroy(&s);
+    tc_spec_destroy(parsed);
+    tc_graph_destroy(g);
+  }
+}
+
 /* p's ops are exactly want[0..n) (the fields an op uses; deps checked separately). */
 static void assert_ops(const tc_program *p, const tc_op *want, int64_t n) {
   assert_int_equal(p->nops, n);
@@ -673,10 +743,6 @@ static void errors(void **state) {
   tc_schedule s;
   tc_program p;
   tc_error err;
-  assert_int_equal(tc_test_generate("dbt", NULL, g, TC_COLL_BROADCAST, 2, 1, &s, &err), TC_OK);
-  assert_int_equal(tc_program_lower(g, &s, 0, 0, &p, &err), TC_EINPUT);
-  assert_string_equal(err.msg, "a broadcast schedule; the executors run allgather, reduce-scatter, allreduce and alltoall only");
-  tc_schedule_destroy(&s);
   int32_t owner[2] = {1, 0};
   assert_int_equal(tc_schedule_init_owned(&s, TC_COLL_ALLGATHER, 7, 2, owner, 1, "x", &err), TC_OK);
   assert_int_equal(tc_program_lower(g, &s, 0, 0, &p, &err), TC_EINPUT);
@@ -728,11 +794,11 @@ static int64_t chunk_of(const tc_program *p, tc_buffer b, int64_t off) {
     int64_t blk = off / p->units, j = off % p->units;
     return (b == TC_BUF_INPUT ? (int64_t)p->rank * p->ranks + blk : blk * p->ranks + p->rank) * p->units + j;
   }
-  if (b == TC_BUF_SCRATCH && (p->coll != TC_COLL_REDUCE_SCATTER || off >= nchunks) &&
-      (p->coll != TC_COLL_ALLTOALL || off >= nchunks))
+  int mirror = p->coll != TC_COLL_ALLGATHER && p->coll != TC_COLL_ALLREDUCE && p->coll != TC_COLL_BROADCAST;
+  if (b == TC_BUF_SCRATCH && (!mirror || off >= nchunks))
     fail_msg("rank %d uses the redundant area (scratch %lld)", p->rank, (long long)off);
-  if (p->coll == TC_COLL_ALLGATHER && b == TC_BUF_INPUT) return own + off;
-  if (p->coll == TC_COLL_REDUCE_SCATTER && b == TC_BUF_OUTPUT) return own + off;
+  if ((p->coll == TC_COLL_ALLGATHER || p->coll == TC_COLL_GATHER) && b == TC_BUF_INPUT) return own + off;
+  if ((p->coll == TC_COLL_REDUCE_SCATTER || p->coll == TC_COLL_SCATTER) && b == TC_BUF_OUTPUT) return own + off;
   return off;
 }
 
@@ -838,6 +904,56 @@ static void fabric_star_allgather(void **state) {
         if (j != k) want[n++] = (message){2, k, j, k, 1};
     expect_messages(g, &s, want, n, first ? "star(4), switch first" : "star(4)");
     run_all(g, &s, first ? "star(4), switch first" : "star(4)");
+    tc_schedule_destroy(&s);
+    tc_graph_destroy(g);
+  }
+}
+
+/* The rooted collectives through a switch, by hand on star(3) (ranks 0..2): rank 1 the
+   root, every shard crossing the switch in steps 1 and 2 — scatter and broadcast from the
+   root, gather into it, p2p from 1 to 2 — collapse to one message per shard from its
+   origin's rank at step 2, and the programs compute each collective. A switch as root is
+   refused. */
+static void fabric_rooted(void **state) {
+  (void)state;
+  for (int first = 0; first <= 1; first++) {
+    tc_graph *g = tc_fabric_star(3, first);
+    int32_t sw = first ? 0 : 3, node[3] = {first, first + 1, first + 2}, root = node[1];
+    const tc_collective colls[] = {TC_COLL_BROADCAST, TC_COLL_SCATTER, TC_COLL_GATHER, TC_COLL_P2P};
+    tc_error err;
+    for (int c = 0; c < 4; c++) {
+      tc_collective coll = colls[c];
+      tc_schedule s;
+      char what[64];
+      snprintf(what, sizeof what, "star(3) %s%s", tc_collective_name(coll), first ? ", switch first" : "");
+      assert_int_equal(tc_schedule_init_rooted(&s, coll, 4, root, node[2], 1, "hand", &err), TC_OK);
+      message want[2];
+      int n = 0;
+      for (int r = 0; r < 3; r++) {
+        if (r == 1 || (coll == TC_COLL_P2P && r != 2)) continue;
+        int from = coll == TC_COLL_GATHER ? r : 1, to = coll == TC_COLL_GATHER ? 1 : r;
+        int32_t shard = coll == TC_COLL_SCATTER || coll == TC_COLL_GATHER ? node[r] : 0;
+        assert_int_equal(tc_schedule_add(&s, shard, tc_test_arc_id(g, node[from], sw), 1, 0, 1, &err), TC_OK);
+        assert_int_equal(tc_schedule_add(&s, shard, tc_test_arc_id(g, sw, node[to]), 2, 0, 1, &err), TC_OK);
+        want[n++] = (message){2, from, to, coll == TC_COLL_SCATTER || coll == TC_COLL_GATHER ? r : 0, 1};
+      }
+      if (tc_schedule_verify(g, &s, &err)) fail_msg("%s: %s", what, err.msg);
+      expect_messages(g, &s, want, n, what);
+      run_all(g, &s, what);
+      tc_schedule_destroy(&s);
+    }
+    tc_schedule s;
+    tc_program p;
+    assert_int_equal(tc_schedule_init_rooted(&s, TC_COLL_BROADCAST, 4, sw, -1, 1, "hand", &err), TC_OK);
+    assert_int_equal(tc_program_check(g, &s, &err), TC_EINPUT);
+    char msg[128];
+    snprintf(msg, sizeof msg, "broadcast schedule's root is node %d, a switch (switches hold no data)", sw);
+    assert_string_equal(err.msg, msg);
+    tc_schedule_destroy(&s);
+    assert_int_equal(tc_schedule_init_rooted(&s, TC_COLL_P2P, 4, node[0], sw, 1, "hand", &err), TC_OK);
+    assert_int_equal(tc_program_lower(g, &s, 0, 0, &p, &err), TC_EINPUT);
+    snprintf(msg, sizeof msg, "p2p schedule's destination is node %d, a switch (switches hold no data)", sw);
+    assert_string_equal(err.msg, msg);
     tc_schedule_destroy(&s);
     tc_graph_destroy(g);
   }
@@ -1402,6 +1518,7 @@ int main(void) {
       cmocka_unit_test(fabric_pieces), cmocka_unit_test(fabric_layout_errors),
       cmocka_unit_test(fabric_reduce_relays), cmocka_unit_test(fabric_forestcoll),
       cmocka_unit_test(alltoall_program_by_hand), cmocka_unit_test(alltoall_programs),
+      cmocka_unit_test(rooted_programs), cmocka_unit_test(fabric_rooted),
       cmocka_unit_test(fabric_alltoall),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,12 +28,19 @@
 
 static int make_tmpdir(void **state) { return tc_tmpdir_setup(state, "tc-progio"); }
 
-static void build_by(const char *spec, const char *algo, tc_collective coll, tc_graph **g, tc_schedule *s) {
+/* root, dst: the rooted collectives' (-1: none). */
+static void build_rooted(const char *spec, const char *algo, tc_collective coll, int32_t root, int32_t dst,
+                         tc_graph **g, tc_schedule *s) {
   tc_error err;
   tc_cost cost;
   *g = tc_test_spec(spec);
-  if (tc_collective_build(*g, algo, coll, NULL, s, &cost, &err)) fail_msg("%s: %s", spec, err.msg);
+  tc_collective_opts opts = {.root = root, .dst = dst};
+  if (tc_collective_build(*g, algo, coll, &opts, s, &cost, &err)) fail_msg("%s: %s", spec, err.msg);
   tc_cost_destroy(&cost);
+}
+
+static void build_by(const char *spec, const char *algo, tc_collective coll, tc_graph **g, tc_schedule *s) {
+  build_rooted(spec, algo, coll, -1, -1, g, s);
 }
 
 static void build(const char *spec, tc_collective coll, tc_graph **g, tc_schedule *s) {
@@ -48,6 +55,8 @@ static void assert_same_program(const tc_program *a, const tc_program *b) {
   assert_int_equal(a->units, b->units);
   assert_int_equal(a->steps, b->steps);
   assert_int_equal(a->rs_steps, b->rs_steps);
+  assert_int_equal(a->root, b->root);
+  assert_int_equal(a->dest, b->dest);
   assert_int_equal(a->input_chunks, b->input_chunks);
   assert_int_equal(a->output_chunks, b->output_chunks);
   assert_int_equal(a->scratch_chunks, b->scratch_chunks);
@@ -82,23 +91,28 @@ static uint64_t body_digest(const char *text, int ranks) {
   return h;
 }
 
-static void round_trip_by(void **state, const char *spec, const char *algo, tc_collective coll) {
+/* rooted: the collective line's tail (" root 2", " root 0 dest 5", or ""). */
+static void round_trip_rooted(void **state, const char *spec, const char *algo, tc_collective coll, int32_t root,
+                              int32_t dst, const char *rooted) {
   tc_tmpdir *f = *state;
   tc_graph *g;
   tc_schedule s;
   tc_error err;
-  build_by(spec, algo, coll, &g, &s);
+  build_rooted(spec, algo, coll, root, dst, &g, &s);
   char path[PATH_MAX];
   tc_tmpdir_path(f, "programs.txt", path, sizeof path);
   assert_int_equal(tc_program_file_write(g, &s, path, &err), TC_OK);
   assert_int_equal(tc_program_file_detect(path), 1);
-  char *text = tc_files_slurp(path), head[128];
-  snprintf(head, sizeof head, "topocoll-programs 1\ncollective %s\nalgorithm %s\nranks %d\ndigest ",
-           tc_collective_name(coll), algo, g->n);
+  char *text = tc_files_slurp(path), head[160];
+  snprintf(head, sizeof head, "topocoll-programs 1\ncollective %s%s\nalgorithm %s\nranks %d\ndigest ",
+           tc_collective_name(coll), rooted, algo, g->n);
   assert_memory_equal(text, head, strlen(head));
   tc_program_file_header hdr;
   assert_int_equal(tc_program_file_read_header(path, &hdr, &err), TC_OK);
   assert_int_equal(hdr.coll, coll);
+  assert_int_equal(hdr.root, coll == TC_COLL_ALLGATHER || coll == TC_COLL_REDUCE_SCATTER ||
+                                     coll == TC_COLL_ALLREDUCE || coll == TC_COLL_ALLTOALL ? -1 : root);
+  assert_int_equal(hdr.dest, coll == TC_COLL_P2P ? dst : -1);
   assert_string_equal(hdr.algorithm, algo);
   assert_int_equal(hdr.ranks, g->n);
   assert_true(hdr.digest == body_digest(text, g->n));
@@ -116,12 +130,30 @@ static void round_trip_by(void **state, const char *spec, const char *algo, tc_c
   tc_graph_destroy(g);
 }
 
+static void round_trip_by(void **state, const char *spec, const char *algo, tc_collective coll) {
+  round_trip_rooted(state, spec, algo, coll, -1, -1, "");
+}
+
 static void round_trip(void **state, const char *spec, tc_collective coll) { round_trip_by(state, spec, "bfb", coll); }
 
 static void torus_allreduce(void **state) { round_trip(state, "torus(3,3)", TC_COLL_ALLREDUCE); }
 /* Alltoall: relays through the mirror (sssp: two hops on torus(3,3)), split weights (ewsp). */
 static void torus_alltoall(void **state) { round_trip_by(state, "torus(3,3)", "sssp", TC_COLL_ALLTOALL); }
 static void hypercube_alltoall(void **state) { round_trip_by(state, "hypercube(3)", "ewsp", TC_COLL_ALLTOALL); }
+/* The rooted collectives name their root; p2p its source and destination. */
+static void kautz_broadcast(void **state) {
+  round_trip_rooted(state, "kautz(2,1)", "kautz-c", TC_COLL_BROADCAST, 3, -1, " root 3");
+}
+static void kautz_reduce(void **state) {
+  round_trip_rooted(state, "kautz(2,1)", "kautz-m", TC_COLL_REDUCE, 0, -1, " root 0");
+}
+static void binomial_scatter_gather(void **state) {
+  round_trip_rooted(state, "complete(8)", "binomial", TC_COLL_SCATTER, 5, -1, " root 5");
+  round_trip_rooted(state, "complete(8)", "binomial", TC_COLL_GATHER, 2, -1, " root 2");
+}
+static void kautz_p2p(void **state) {
+  round_trip_rooted(state, "kautz(3,1)", "kautz-mp", TC_COLL_P2P, 1, 10, " root 1 dest 10");
+}
 static void kautz_allgather(void **state) { round_trip(state, "kautz(2,2)", TC_COLL_ALLGATHER); }
 static void kautz_reduce_scatter(void **state) { round_trip(state, "kautz(2,2)", TC_COLL_REDUCE_SCATTER); }
 
@@ -220,10 +252,37 @@ static void refusals(void **state) {
   free(text);
 }
 
+/* The collective line of a rooted collective: its root (p2p: and destination) must be
+   ranks of the file, p2p's two different, and no other collective has any. */
+static void rooted_refusals(void **state) {
+  tc_tmpdir *f = *state;
+  char bad[PATH_MAX];
+  tc_tmpdir_path(f, "bad.txt", bad, sizeof bad);
+  static const struct {
+    const char *line, *msg;
+  } cases[] = {
+      {"collective broadcast", "line 2 (collective): unexpected field"},
+      {"collective scatter root 6", "line 2 (collective): the root is no rank (6 ranks)"},
+      {"collective p2p root 1", "line 2 (collective): unexpected field"},
+      {"collective p2p root 1 dest 6", "line 2 (collective): the destination is no rank (6 ranks)"},
+      {"collective p2p root 2 dest 2", "line 2 (collective): the destination is the source (6 ranks)"},
+      {"collective allreduce root 2", "line 2 (collective): extra text at the end"},
+      {"collective gather root -1", "line 2 (collective): a number is malformed or out of range"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char text[256];
+    int len = snprintf(text, sizeof text, "topocoll-programs 1\n%s\nalgorithm x\nranks 6\ndigest 0000000000000000\n",
+                       cases[i].line);
+    refused(bad, text, (size_t)len, 0, TC_EINPUT, cases[i].msg);
+  }
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, make_tmpdir, tc_tmpdir_teardown)
 
 int main(void) {
   const struct CMUnitTest tests[] = {T(torus_allreduce), T(kautz_allgather), T(kautz_reduce_scatter),
-                                     T(torus_alltoall),  T(hypercube_alltoall), T(refusals)};
+                                     T(torus_alltoall),  T(hypercube_alltoall), T(refusals),
+                                     T(kautz_broadcast), T(kautz_reduce), T(binomial_scatter_gather),
+                                     T(kautz_p2p),       T(rooted_refusals)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,8 +6,8 @@
 ** Order of work, and why: everything that can be refused is refused before anything is
 ** launched — the options, the size list (tc_units_parse_size_list), the schedule file
 ** (read, then verified with tc_schedule_verify: an invalid schedule is exit 1 like
-** `topocoll verify`), whether the executor can run its collective (allgather,
-** reduce-scatter, allreduce, alltoall; the first two in the paper's shard layout), --np against the
+** `topocoll verify`), whether the executor can run it (tc_program_check: allgather and
+** reduce-scatter in the paper's shard layout, roots that are compute nodes), --np against the
 ** schedule's node count, and where topocoll-exec and mpirun are. Only then is
 **   mpirun --oversubscribe -np N [--allow-run-as-root] --bind-to none [--mpirun-args...]
 **          topocoll-exec PLAN --sizes B1,B2,... --dtype D --op O --iters K --warmup W
@@ -65,12 +65,13 @@ void tc_cmd_run_help(void) {
       "number of wrong elements (#wrong). The schedule is verified before anything is\n"
       "launched, and the run refused when its memory (about 5 buffers of the largest size and\n"
       "32 MiB per rank) exceeds the memory limit; more ranks than cores are warned about.\n"
-      "Runs allgather, reduce-scatter, allreduce and alltoall schedules.\n"
+      "Runs every collective's schedules (broadcast, reduce, scatter, gather from their root;\n"
+      "p2p from its source to its destination, checked against MPI_Send/MPI_Recv).\n"
       "\n"
       "  --np N          number of ranks; must equal the schedule's compute node count (the\n"
       "                  default)\n"
       "  --sizes LIST    buffer sizes M of the whole collective (alltoall: each rank's send\n"
-      "                  buffer), e.g. 4K,1M or 1K..256M: a range includes both ends and\n"
+      "                  buffer; scatter, gather: the root's), e.g. 4K,1M or 1K..256M: a range includes both ends and\n"
       "                  doubles (--factor); K, M, G and KiB, MiB, GiB are powers of 2, KB, MB,\n"
       "                  GB powers of 10; default " DEFAULT_SIZES "; each is rounded down to\n"
       "                  whole elements on every rank, and the size reported is the one used\n"
@@ -303,10 +304,11 @@ static void build_command(const run_options *o, const char *mpirun, const char *
 /* ---- the executor's answer ---- */
 
 /* The M the executor uses for a requested size: whole elements on every rank, at least
-   one (allreduce: M/elt elements; allgather, reduce-scatter: M/(N elt) per rank). */
+   one (allreduce, broadcast, reduce, p2p: M/elt elements; the others: M/(N elt) per rank,
+   tc_program_count_per_rank). */
 static int64_t used_size(const run_options *o, tc_collective coll, int64_t requested) {
   int64_t elt = !strcmp(o->dtype, "int64") || !strcmp(o->dtype, "double") ? 8 : 4;
-  int64_t per = coll == TC_COLL_ALLREDUCE ? elt : elt * o->np;
+  int64_t per = tc_program_count_per_rank(coll) ? elt * o->np : elt;
   return (requested / per > 0 ? requested / per : 1) * per;
 }
 

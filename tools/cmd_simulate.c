@@ -71,8 +71,8 @@ void tc_cmd_simulate_help(void) {
       "model's prediction T = steps*alpha + tau*M/B, the alpha-beta lower bound, and the best of\n"
       "SMPI's own algorithms for the collective on the same platform; then fits alpha and 1/B\n"
       "from the simulated times (paper 000 App. A.2) and prints their relative errors.\n"
-      "Runs allgather, reduce-scatter, allreduce and alltoall schedules; the schedule is verified\n"
-      "first.\n"
+      "Runs every collective's schedules (p2p has no SMPI algorithm to compare); the schedule\n"
+      "is verified first.\n"
       "\n"
       "  --link-bw BW      bandwidth of one unit-capacity link, e.g. 100Gbps, 12.5GBps\n"
       "  --alpha TIME      per-message latency of a link, e.g. 1us\n"
@@ -85,7 +85,8 @@ void tc_cmd_simulate_help(void) {
       "                    all (every one SMPI has: minutes per size at 256 ranks), none, or a\n"
       "                    comma list of SMPI's names (see docs/running.md)\n");
   static const tc_collective colls[] = {TC_COLL_ALLREDUCE, TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER,
-                                        TC_COLL_ALLTOALL};
+                                        TC_COLL_ALLTOALL,  TC_COLL_BROADCAST, TC_COLL_REDUCE,
+                                        TC_COLL_SCATTER,   TC_COLL_GATHER};
   for (size_t c = 0; c < sizeof colls / sizeof colls[0]; c++) {
     printf("                      %-15s", tc_collective_name(colls[c]));
     for (const char *const *d = tc_sim_smpi_default_algorithms(colls[c]); *d; d++)
@@ -212,7 +213,9 @@ static void prog_result_free(prog_result *r) {
 /* --smpi-algos against the collective's list; a name not in it is a usage error. "strong"
    (the default) is sim_smpi.h's few strong algorithms, "all" every one SMPI has. */
 static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run **out, int *count) {
-  const char *const *known = tc_sim_smpi_algorithms(coll);
+  static const char *const none[] = {NULL};
+  const char *const *known = tc_sim_smpi_algorithms(coll); /* p2p: none */
+  if (!known) known = none;
   const char *text = o->algos_text ? o->algos_text : "strong";
   int nknown = 0;
   while (known[nknown]) nknown++;

@@ -79,12 +79,33 @@ static const char *const alltoall_algos[] = {
     "pair_mpi_barrier", "pair_one_barrier", "rdb", "ring", "ring_light_barrier", "ring_mpi_barrier",
     "ring_one_barrier", "mvapich2", "mvapich2_scatter_dest", "ompi", "mpich", "impi", NULL};
 
+static const char *const bcast_algos[] = {
+    "default", "arrival_pattern_aware", "arrival_pattern_aware_wait", "arrival_scatter", "binomial_tree",
+    "flattree", "flattree_pipeline", "NTSB", "NTSL", "NTSL_Isend", "scatter_LR_allgather", "scatter_rdb_allgather",
+    "SMP_binary", "SMP_binomial", "SMP_linear", "ompi", "ompi_split_bintree", "ompi_pipeline", "mpich", "mvapich2",
+    "mvapich2_inter_node", "mvapich2_intra_node", "mvapich2_knomial_intra_node", "impi", NULL};
+static const char *const reduce_algos[] = {
+    "default", "arrival_pattern_aware", "binomial", "flat_tree", "NTSL", "scatter_gather", "ompi", "ompi_chain",
+    "ompi_pipeline", "ompi_basic_linear", "ompi_in_order_binary", "ompi_binary", "ompi_binomial", "mpich",
+    "mvapich2", "mvapich2_knomial", "mvapich2_two_level", "impi", "rab", NULL};
+static const char *const scatter_algos[] = {
+    "default", "ompi", "ompi_basic_linear", "ompi_binomial", "ompi_linear_nb", "mpich", "mvapich2",
+    "mvapich2_two_level_binomial", "mvapich2_two_level_direct", "impi", NULL};
+static const char *const gather_algos[] = {
+    "default", "ompi", "ompi_basic_linear", "ompi_binomial", "ompi_linear_sync", "mpich", "mvapich2",
+    "mvapich2_two_level", "impi", NULL};
+
+/* p2p has none: MPI has no multi-path send to compare with. */
 const char *const *tc_sim_smpi_algorithms(tc_collective coll) {
   switch (coll) {
   case TC_COLL_ALLREDUCE: return allreduce_algos;
   case TC_COLL_ALLGATHER: return allgather_algos;
   case TC_COLL_REDUCE_SCATTER: return reduce_scatter_algos;
   case TC_COLL_ALLTOALL: return alltoall_algos;
+  case TC_COLL_BROADCAST: return bcast_algos;
+  case TC_COLL_REDUCE: return reduce_algos;
+  case TC_COLL_SCATTER: return scatter_algos;
+  case TC_COLL_GATHER: return gather_algos;
   default: return NULL;
   }
 }
@@ -100,6 +121,12 @@ static const char *const allreduce_strong[] = {"rdb", "lr", "rab_rdb", NULL};
 static const char *const allgather_strong[] = {"bruck", "rdb", "ring", NULL};
 static const char *const reduce_scatter_strong[] = {"mpich_rdb", "ompi_ring", "ompi_basic_recursivehalving", NULL};
 static const char *const alltoall_strong[] = {"bruck", "ring", NULL};
+/* the rooted ones: a tree for small messages, a pipelined or scatter-based one for large */
+static const char *const bcast_strong[] = {"binomial_tree", "scatter_LR_allgather", "ompi_pipeline", NULL};
+static const char *const reduce_strong[] = {"binomial", "scatter_gather", "ompi_pipeline", NULL};
+static const char *const scatter_strong[] = {"ompi_binomial", "ompi_basic_linear", NULL};
+static const char *const gather_strong[] = {"ompi_binomial", "ompi_basic_linear", NULL};
+static const char *const no_algorithm[] = {NULL}; /* p2p: MPI has no multi-path send */
 
 const char *const *tc_sim_smpi_default_algorithms(tc_collective coll) {
   switch (coll) {
@@ -107,7 +134,11 @@ const char *const *tc_sim_smpi_default_algorithms(tc_collective coll) {
   case TC_COLL_ALLGATHER: return allgather_strong;
   case TC_COLL_REDUCE_SCATTER: return reduce_scatter_strong;
   case TC_COLL_ALLTOALL: return alltoall_strong;
-  default: return NULL;
+  case TC_COLL_BROADCAST: return bcast_strong;
+  case TC_COLL_REDUCE: return reduce_strong;
+  case TC_COLL_SCATTER: return scatter_strong;
+  case TC_COLL_GATHER: return gather_strong;
+  default: return no_algorithm;
   }
 }
 
@@ -131,6 +162,10 @@ static const char *cfg_item(tc_collective coll) {
   case TC_COLL_ALLGATHER: return "allgather";
   case TC_COLL_REDUCE_SCATTER: return "reduce_scatter";
   case TC_COLL_ALLTOALL: return "alltoall";
+  case TC_COLL_BROADCAST: return "bcast";
+  case TC_COLL_REDUCE: return "reduce";
+  case TC_COLL_SCATTER: return "scatter";
+  case TC_COLL_GATHER: return "gather";
   default: return "allreduce";
   }
 }

@@ -43,9 +43,11 @@
 **
 ** tc_sim_model_cfg(model): the --cfg options of each network model (NULL-terminated),
 ** documented in docs/running.md; tc_sim_model_name(model): "ab" or "smpi", as --model
-** takes them and the report prints them. tc_sim_smpi_algorithms(coll): the names SimGrid 3.32 accepts for
-** smpi/allreduce, smpi/allgather or smpi/reduce_scatter, less "automatic" (a selector that
-** tries every algorithm inside each call), NULL-terminated; NULL for other collectives.
+** takes them and the report prints them. tc_sim_smpi_algorithms(coll): the names SimGrid
+** 3.32 accepts for smpi/allreduce, smpi/allgather, smpi/reduce_scatter, smpi/alltoall,
+** smpi/bcast, smpi/reduce, smpi/scatter or smpi/gather, less "automatic" (a selector that
+** tries every algorithm inside each call), NULL-terminated; NULL for p2p (MPI has no
+** multi-path send).
 */
 #ifndef TC_TOOLS_SIM_SMPI_H
 #define TC_TOOLS_SIM_SMPI_H

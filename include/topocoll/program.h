@@ -5,7 +5,7 @@
 ** receives, receive-and-reduce and local copies on chunk ranges of three buffers
 ** (input, output, scratch), with the dependencies an asynchronous executor (MSCCL) needs.
 ** It is the form both lowerers consume: the MSCCL XML writer (msccl.h) and the MPI
-** executor (run_mpi.h). Allgather, reduce-scatter, allreduce and alltoall are lowered.
+** executor (run_mpi.h). Every collective of sched.h is lowered.
 **
 ** Ranks and switches. Rank r plays the r-th compute node of the graph (rank_map.h; on a
 ** graph without switches, node r); a program's ranks are the graph's compute nodes and its
@@ -63,6 +63,26 @@
 **                   from its input: the same data). A unit is held in one place at a time,
 **                   so no receive is ever redundant: redundant_off = scratch_chunks. Input
 **                   and output never alias (in place, the executors copy the input away).
+**   broadcast       input = output = nchunks, meant to be one buffer (MPI_Bcast's): the
+**                   root's step-0 COPY of every chunk from input to output is then a no-op.
+**                   Copy semantics as allgather's (the root holds everything from step 0).
+**   reduce          input = nchunks; output = nchunks at the root (its accumulator and
+**                   result), none elsewhere; scratch: an nchunks mirror, where every other
+**                   rank accumulates its partials (MPI_Reduce's recvbuf means nothing off the
+**                   root). The root copies the chunks it never received into from its input
+**                   at step steps+1 (only when N == 1).
+**   scatter         shard k is rank k's (the schedule's shard of rank k's node): input =
+**                   nchunks at the root (MPI_Scatter's sendbuf), none elsewhere; output =
+**                   units chunks, the rank's shard (output j == chunk r*units+j; the root's
+**                   own is one step-0 COPY); scratch: an nchunks mirror, where a relay keeps
+**                   the copies it forwards for other ranks, then the redundant area.
+**   gather          the reverse: input = units chunks, the rank's shard (input j == chunk
+**                   r*units+j); output = nchunks at the root (its own shard one step-0
+**                   COPY), none elsewhere; scratch: mirror and redundant area as scatter's.
+**   p2p             one shard: input = units chunks at the source (`root`), output = units
+**                   chunks at the destination (`dest`), none elsewhere; scratch: a units
+**                   mirror where relays keep what they forward, flow semantics as alltoall's
+**                   (nothing is ever redundant: redundant_off = scratch_chunks).
 ** Allgather and reduce-scatter need the paper's layout (one shard per rank, shard k owned
 ** by rank k's node; without switches nshards == nodes, shard k owned by node k); anything
 ** else is TC_EINPUT.
@@ -167,6 +187,8 @@ typedef struct tc_program {
   int64_t units;           /* chunks per shard */
   int32_t steps;
   int32_t rs_steps;        /* allreduce: last reduce-scatter step */
+  int32_t root;            /* broadcast, reduce, scatter, gather: the root's rank; p2p: the source's; else -1 */
+  int32_t dest;            /* p2p: the destination's rank; else -1 */
   const int32_t *owner;    /* borrowed from the schedule (node ids, rank_map.h): NULL = identity */
   int64_t input_chunks;
   int64_t output_chunks;
@@ -181,10 +203,11 @@ typedef struct tc_program {
 enum { TC_LOWER_DEPS = 1 };
 
 /* Whether s on g can be lowered, i.e. run by the executors (MPI: `run`, the interposer,
-   SMPI; MSCCL): an allgather, reduce-scatter, allreduce or alltoall; allgather and
-   reduce-scatter in the paper's layout (above); nshards * units chunks representable
+   SMPI; MSCCL for the collectives it has, msccl.h): allgather and reduce-scatter in the
+   paper's layout (above); the rooted collectives in their fixed layouts (sched.h) with
+   compute nodes as roots (and p2p's destination); nshards * units chunks representable
    (TC_ERANGE; alltoall: ranks^2 * units); on a fabric, some compute node, every shard
-   owned by one (alltoall: shards with a switch end carry nothing), and relays that
+   owned by one (alltoall, gather: shards of a switch carry nothing), and relays that
    collapse (above).
    TC_EINPUT naming the problem otherwise. The lowerers check it first; `run` calls it
    before launching mpirun, so a schedule the executor would refuse never starts one. */
@@ -199,6 +222,18 @@ TC_API int tc_program_lower(const tc_graph *g, const tc_schedule *s, int32_t ran
 TC_API int tc_program_lower_all(const tc_graph *g, const tc_schedule *s, unsigned flags, tc_program *out,
                                 tc_error *err);
 TC_API void tc_program_destroy(tc_program *p);
+
+/* Whether collective c has a root in its programs (tc_program.root): broadcast, reduce,
+   scatter, gather, and p2p (its source). */
+static inline int tc_program_rooted(tc_collective c) { return c >= TC_COLL_BROADCAST && c != TC_COLL_ALLTOALL; }
+
+/* Whether an executor call's `count` is one block per rank — the collective then has
+   N*count elements (alltoall: N*N*count): allgather, reduce-scatter, alltoall, scatter,
+   gather — rather than the whole buffer (allreduce, broadcast, reduce, p2p). What `run`
+   and `simulate` divide a size M by, and the MPI executor multiplies a count by. */
+static inline int tc_program_count_per_rank(tc_collective c) {
+  return c != TC_COLL_ALLREDUCE && c != TC_COLL_BROADCAST && c != TC_COLL_REDUCE && c != TC_COLL_P2P;
+}
 
 /* Shard k of chunk c, and the chunk range of shard k: helpers both executors use. */
 static inline int32_t tc_program_chunk_shard(const tc_program *p, int64_t c) { return (int32_t)(c / p->units); }

@@ -10,7 +10,8 @@
 ** tc_program_file_write(g, s, path) lowers every rank of s (which must have passed
 ** tc_schedule_verify; no dependencies) and writes path atomically, a text file:
 **   topocoll-programs 1
-**   collective <allgather|reduce-scatter|allreduce|alltoall>
+**   collective <name>[ root <r>][ dest <t>]   (tc_collective_name; root: the root's rank of
+**        broadcast, reduce, scatter and gather, p2p's source; dest: p2p's destination)
 **   algorithm <the schedule's algorithm name, the rest of the line>
 **   ranks <N: the graph's compute nodes, rank_map.h>
 **   digest <16 hex digits: FNV-1a 64 of every byte after the index>
@@ -54,6 +55,8 @@ typedef struct tc_program_file_header {
   tc_collective coll;
   char algorithm[32];
   int32_t ranks;
+  int32_t root; /* tc_program.root: the root's (p2p: source's) rank, -1 when unrooted */
+  int32_t dest; /* tc_program.dest: p2p's destination rank, else -1 */
   uint64_t digest;
 } tc_program_file_header;
 

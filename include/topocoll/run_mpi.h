@@ -34,7 +34,25 @@
 ** [k*count/nshards, (k+1)*count/nshards) rounded down and each unit likewise, so chunks
 ** may be empty or uneven. Datatypes MPI_INT32_T, MPI_INT64_T, MPI_FLOAT, MPI_DOUBLE (and
 ** MPI_INT, MPI_LONG, MPI_LONG_LONG when they have one of those sizes); ops MPI_SUM,
-** MPI_MAX, MPI_MIN. A plan serves only its own collective. An alltoall rank's scratch
+** MPI_MAX, MPI_MIN. A plan serves only its own collective.
+** Rooted collectives: a plan of a broadcast, reduce, scatter or gather has its root (the
+** schedule's, as a rank: tc_mpi_plan_root), and a call naming another root is TC_EINPUT on
+** every rank ("the plan's broadcast root is rank 3, not 0"): one plan per root.
+** tc_mpi_bcast(buf, count, ..., root) is MPI_Bcast; tc_mpi_reduce(sendbuf, recvbuf, count,
+** ..., op, root) MPI_Reduce (recvbuf the root's only); tc_mpi_scatter(sendbuf, recvbuf,
+** count, ..., root) MPI_Scatter with sendcount == recvcount == count (sendbuf, N*count
+** elements, the root's only; block r goes to rank r); tc_mpi_gather(sendbuf, recvbuf,
+** count, ..., root) MPI_Gather likewise (recvbuf, N*count, the root's only). MPI_IN_PLACE
+** as in MPI and only at the root: reduce's and gather's sendbuf (the input is recvbuf, the
+** root's own block of it for gather), scatter's recvbuf (the root's block stays in
+** sendbuf); elsewhere it is TC_EINPUT. Buffers a rank's program does not use (a non-root's
+** recvbuf, sendbuf for scatter) may be anything, NULL too. tc_mpi_p2p(sendbuf, recvbuf,
+** count, ...) moves `count` elements from the plan's source rank (tc_mpi_plan_root) to its
+** destination (tc_mpi_plan_dest), over the schedule's paths: collective over the plan's
+** communicator, since the other ranks relay (sendbuf is the source's, recvbuf the
+** destination's; no MPI_IN_PLACE). Their scratch holds a mirror of the whole collective on
+** every rank (reduce: count elements, where the non-roots accumulate; scatter and gather:
+** N*count, where relays keep what they forward; p2p: count), kept for later calls. An alltoall rank's scratch
 ** holds the blocks it relays for others, `count` elements each (none for a schedule of
 ** direct sends).
 **
@@ -85,6 +103,10 @@ TC_API void tc_mpi_plan_destroy(tc_mpi_plan *plan);
 TC_API tc_collective tc_mpi_plan_collective(const tc_mpi_plan *plan);
 TC_API const char *tc_mpi_plan_algorithm(const tc_mpi_plan *plan);
 TC_API int tc_mpi_plan_ranks(const tc_mpi_plan *plan);
+/* The root's rank of a broadcast, reduce, scatter or gather plan, the source's of a p2p
+   plan; -1 for the others. The destination's rank of a p2p plan; -1 for the others. */
+TC_API int tc_mpi_plan_root(const tc_mpi_plan *plan);
+TC_API int tc_mpi_plan_dest(const tc_mpi_plan *plan);
 
 TC_API int tc_mpi_allgather(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
                             tc_error *err);
@@ -94,6 +116,15 @@ TC_API int tc_mpi_allreduce(tc_mpi_plan *plan, const void *sendbuf, void *recvbu
                             MPI_Op op, tc_error *err);
 TC_API int tc_mpi_alltoall(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
                            tc_error *err);
+TC_API int tc_mpi_bcast(tc_mpi_plan *plan, void *buf, long long count, MPI_Datatype type, int root, tc_error *err);
+TC_API int tc_mpi_reduce(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                         MPI_Op op, int root, tc_error *err);
+TC_API int tc_mpi_scatter(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                          int root, tc_error *err);
+TC_API int tc_mpi_gather(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                         int root, tc_error *err);
+TC_API int tc_mpi_p2p(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                      tc_error *err);
 
 /* Testing and simulation aid: when off, reductions and copies are skipped (the messages
    are exactly the same), so SMPI can time 1 GB collectives on shared dummy buffers (under

@@ -356,9 +356,14 @@ int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_opti
   tc_msccl_options_init(&defaults);
   const tc_msccl_options *o = opts ? opts : &defaults;
   const char *coll = tc_msccl_coll_name(s->coll);
+  /* The runtime's broadcast and reduce algorithms carry no root (an algorithm file is
+     picked for every root's call), and it has no multi-path point-to-point: the rooted
+     collectives are not exported rather than exported wrong. */
   if (!coll)
-    return tc_error_set(err, TC_EINPUT, "MSCCL export covers allgather, reduce-scatter, allreduce and alltoall, not %s",
-                        tc_collective_name(s->coll));
+    return tc_error_set(err, TC_EINPUT, "MSCCL export covers allgather, reduce-scatter, allreduce and alltoall, not %s%s",
+                        tc_collective_name(s->coll),
+                        s->coll == TC_COLL_P2P ? " (MSCCL has no multi-path point-to-point)"
+                                               : " (an MSCCL algorithm names no root: it would serve every root's calls)");
   if (check_options(s, o, err)) return err->code;
   int32_t ranks = tc_rank_count(g);
   if (ranks > TC_MX_MAX_GPUS)

@@ -16,7 +16,7 @@
 **            chunks received in the current step, which join `held` after the step;
 **   reduced  (reduce phase, TC_LOWER_DEPS) chunks a receive of the current step reduces
 **            into: a send of the step that reads one of them is staged (program.h).
-** Alltoall takes the copy phase's path with its own locations (a2a_send, a2a_recv: input
+** Alltoall and p2p take the copy phase's path with their own locations (a2a_send, a2a_recv: input
 ** row, output column, the scratch mirror for relays) and no interval sets: under flow
 ** semantics a unit is in one place at a time, so nothing arrives twice.
 ** Dependencies, when asked for, are a second pass over the final op list.
@@ -98,17 +98,51 @@ static tc_op copy_op(int32_t step, location src, location dst, int64_t cnt) {
                  .dst = dst.buf, .dst_off = dst.off, .cnt = cnt};
 }
 
-/* Where rank r keeps the input value of chunk c (allgather: only its own shard). */
+/* Whether chunk c lies in rank r's own shard (shard r). */
+static int own_chunk(const lowering *L, int64_t c) {
+  int64_t own = (int64_t)L->r * L->p->units;
+  return c >= own && c < own + L->p->units;
+}
+
+/* Where rank r keeps the input value of chunk c (allgather, gather: only its own shard). */
 static location input_loc(const lowering *L, int64_t c) {
-  if (L->p->coll == TC_COLL_ALLGATHER) return (location){TC_BUF_INPUT, c - (int64_t)L->r * L->p->units};
+  if (L->p->coll == TC_COLL_ALLGATHER || L->p->coll == TC_COLL_GATHER)
+    return (location){TC_BUF_INPUT, c - (int64_t)L->r * L->p->units};
   return (location){TC_BUF_INPUT, c};
 }
 
-/* Where rank r accumulates its partial of chunk c (reduce phase). */
+/* Where rank r accumulates its partial of chunk c (reduce phase): in the output where the
+   result is r's (its shard of a reduce-scatter, everything at a reduce's root), in the
+   scratch mirror elsewhere. */
 static location acc_loc(const lowering *L, int64_t c) {
-  int64_t own = (int64_t)L->r * L->p->units;
   if (L->p->coll == TC_COLL_REDUCE_SCATTER)
-    return (c >= own && c < own + L->p->units) ? (location){TC_BUF_OUTPUT, c - own} : (location){TC_BUF_SCRATCH, c};
+    return own_chunk(L, c) ? (location){TC_BUF_OUTPUT, c - (int64_t)L->r * L->p->units} : (location){TC_BUF_SCRATCH, c};
+  if (L->p->coll == TC_COLL_REDUCE && L->r != L->p->root) return (location){TC_BUF_SCRATCH, c};
+  return (location){TC_BUF_OUTPUT, c};
+}
+
+/* Copy phase: where rank r keeps chunk c, which it holds, to send it on. */
+static location hold_loc(const lowering *L, int64_t c) {
+  switch (L->p->coll) {
+  case TC_COLL_ALLGATHER: return own_chunk(L, c) ? input_loc(L, c) : (location){TC_BUF_OUTPUT, c};
+  case TC_COLL_SCATTER:
+    if (L->r == L->p->root) return (location){TC_BUF_INPUT, c};
+    break;
+  case TC_COLL_GATHER:
+    if (own_chunk(L, c)) return input_loc(L, c);
+    if (L->r == L->p->root) return (location){TC_BUF_OUTPUT, c};
+    break;
+  default: return (location){TC_BUF_OUTPUT, c};
+  }
+  return (location){TC_BUF_SCRATCH, c}; /* a relay's copy in transit */
+}
+
+/* Copy phase: where chunk c lands when rank r receives it new — its result, or, in a
+   scatter or gather, the scratch mirror when it is some other rank's (a relay's copy). */
+static location land_loc(const lowering *L, int64_t c) {
+  if (L->p->coll == TC_COLL_SCATTER)
+    return own_chunk(L, c) ? (location){TC_BUF_OUTPUT, c - (int64_t)L->r * L->p->units} : (location){TC_BUF_SCRATCH, c};
+  if (L->p->coll == TC_COLL_GATHER && L->r != L->p->root) return (location){TC_BUF_SCRATCH, c};
   return (location){TC_BUF_OUTPUT, c};
 }
 
@@ -172,14 +206,19 @@ static int reduce_recv(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t 
                                    .cnt = c1 - c0});
 }
 
-/* Alltoall (flow semantics: each unit travels one walk, so a relay holds a unit at most
-   once at a time). Rank r sends a unit of its own shard from its input, any other from the
-   mirror (scratch chunk == global chunk) where it received it; a unit lands in the output
-   at its destination and in the mirror anywhere else — including back at its owner, which
-   keeps sending from its input (the same data). */
+/* Alltoall and p2p (flow semantics: each unit travels one walk, so a relay holds a unit at
+   most once at a time). Rank r sends a unit of its own shard from its input, any other from
+   the mirror (scratch chunk == global chunk) where it received it; a unit lands in the
+   output at its destination and in the mirror anywhere else — including back at its owner,
+   which keeps sending from its input (the same data). P2P's one shard belongs to the
+   source rank (root) and is destined to `dest`; input and output are that shard. */
 static int a2a_send(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1, int32_t peer) {
   int64_t row = (int64_t)L->r * L->p->ranks * L->p->units; /* r's shards: r*C .. r*C + C-1 */
   int own = c0 >= row && c0 < row + (int64_t)L->p->ranks * L->p->units;
+  if (L->p->coll == TC_COLL_P2P) {
+    row = 0;
+    own = L->r == L->p->root;
+  }
   location src = own ? (location){TC_BUF_INPUT, c0 - row} : (location){TC_BUF_SCRATCH, c0};
   return push(L, &L->send, (tc_op){.kind = TC_OP_SEND, .step = x->step, .peer = peer, .arc = x->arc,
                                    .src = src.buf, .src_off = src.off, .dst = TC_BUF_INPUT, .dst_off = -1,
@@ -190,15 +229,25 @@ static int a2a_recv(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1,
   int64_t k = c0 / L->p->units, C = L->p->ranks;
   location dst = k % C == L->r ? (location){TC_BUF_OUTPUT, (k / C) * L->p->units + (c0 - k * L->p->units)}
                                : (location){TC_BUF_SCRATCH, c0};
+  if (L->p->coll == TC_COLL_P2P)
+    dst = L->r == L->p->dest ? (location){TC_BUF_OUTPUT, c0} : (location){TC_BUF_SCRATCH, c0};
   return push(L, &L->recv, (tc_op){.kind = TC_OP_RECV, .step = x->step, .peer = peer, .arc = x->arc,
                                    .src = TC_BUF_INPUT, .src_off = -1, .dst = dst.buf, .dst_off = dst.off,
                                    .cnt = c1 - c0});
 }
 
-/* The program's shard of message x: the schedule's own, or for alltoall the rank pair
-   rank(s) * C + rank(t) of its node pair (s, t) — TC_EINPUT if an end is a switch, which a
-   verified schedule never moves. */
+/* The program's shard of message x: the schedule's own; for scatter and gather the rank
+   of its node (shard k is node k's); for alltoall the rank pair rank(s) * C + rank(t) of
+   its node pair (s, t) — TC_EINPUT if an end is a switch, which a verified schedule never
+   moves. */
 static int program_shard(lowering *L, const tci_rank_xfer *x, int64_t *k) {
+  if (L->p->coll == TC_COLL_SCATTER || L->p->coll == TC_COLL_GATHER) {
+    *k = L->map->rank[x->shard];
+    if (*k < 0)
+      return tc_error_set(L->err, TC_EINPUT, "%s shard %d is switch node %d's: it carries no data",
+                          tc_collective_name(L->p->coll), x->shard, x->shard);
+    return TC_OK;
+  }
   if (L->p->coll != TC_COLL_ALLTOALL) {
     *k = x->shard;
     return TC_OK;
@@ -213,8 +262,7 @@ static int program_shard(lowering *L, const tci_rank_xfer *x, int64_t *k) {
 
 /* Copy phase: the sender holds [c0, c1) (the verifier saw to that). */
 static int copy_send(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1, int32_t peer) {
-  int own = L->p->coll == TC_COLL_ALLGATHER && x->shard == L->r;
-  location src = own ? input_loc(L, c0) : (location){TC_BUF_OUTPUT, c0};
+  location src = hold_loc(L, c0);
   return push(L, &L->send, (tc_op){.kind = TC_OP_SEND, .step = x->step, .peer = peer, .arc = x->arc,
                                    .src = src.buf, .src_off = src.off, .dst = TC_BUF_INPUT, .dst_off = -1,
                                    .cnt = c1 - c0});
@@ -223,8 +271,9 @@ static int copy_send(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1
 /* A receive of wholly new data lands in the output; anything else lands in the redundant
    area and only its new pieces are copied on. */
 static int copy_recv(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1, int32_t peer) {
+  location land = land_loc(L, c0);
   tc_op op = {.kind = TC_OP_RECV, .step = x->step, .peer = peer, .arc = x->arc, .src = TC_BUF_INPUT,
-              .src_off = -1, .dst = TC_BUF_OUTPUT, .dst_off = c0, .cnt = c1 - c0};
+              .src_off = -1, .dst = land.buf, .dst_off = land.off, .cnt = c1 - c0};
   if (!tci_interval_set_overlaps(&L->held, c0, c1) && !tci_interval_set_overlaps(&L->incoming, c0, c1)) {
     if (push(L, &L->recv, op)) return L->err->code;
     return tci_interval_set_add(&L->incoming, c0, c1, L->err);
@@ -243,7 +292,7 @@ static int copy_recv(lowering *L, const tci_rank_xfer *x, int64_t c0, int64_t c1
       return L->err->code;
   for (int64_t i = held_gaps; i < L->ngaps; i++) {
     tc_interval piece = L->gaps[i];
-    location from = {TC_BUF_SCRATCH, landing + (piece.lo - c0)}, to = {TC_BUF_OUTPUT, piece.lo};
+    location from = {TC_BUF_SCRATCH, landing + (piece.lo - c0)}, to = land_loc(L, piece.lo);
     if (push(L, &L->recv, copy_op(x->step, from, to, piece.hi - piece.lo))) return L->err->code;
     if (tci_interval_set_add(&L->incoming, piece.lo, piece.hi, L->err)) return L->err->code;
   }
@@ -317,10 +366,8 @@ static int rank_transfers(lowering *L, const tci_rank_xfers *all, tci_rank_xfer 
 
 /* Everything tc_program_check asks but the relays, which the lowering meets anyway. */
 static int check_layout(const tc_graph *g, const tc_schedule *s, const tc_rank_map *map, tc_error *err) {
-  if (s->coll != TC_COLL_ALLGATHER && s->coll != TC_COLL_REDUCE_SCATTER && s->coll != TC_COLL_ALLREDUCE &&
-      s->coll != TC_COLL_ALLTOALL)
-    return tc_error_set(err, TC_EINPUT, "a %s schedule; the executors run allgather, reduce-scatter, allreduce and "
-                        "alltoall only", tc_collective_name(s->coll));
+  if ((unsigned)s->coll > TC_COLL_LAST)
+    return tc_error_set(err, TC_EINPUT, "a schedule of unknown collective %d", (int)s->coll);
   if (g->n != s->nodes)
     return tc_error_set(err, TC_EINPUT, "schedule has %d nodes but the graph has %d", s->nodes, g->n);
   int fabric = map->ranks < g->n;
@@ -336,13 +383,33 @@ static int check_layout(const tc_graph *g, const tc_schedule *s, const tc_rank_m
                           (long long)s->units);
     return TC_OK;
   }
+  int rooted = tc_program_rooted(s->coll);
+  if (rooted) { /* the roots are where the data starts or ends: ranks, never switches */
+    int32_t root = tc_schedule_root(s), dest = s->coll == TC_COLL_P2P ? s->dest : root;
+    if (root < 0 || root >= g->n || dest < 0 || dest >= g->n)
+      return tc_error_set(err, TC_EINPUT, "%s schedule has no valid root (node %d)", tc_collective_name(s->coll),
+                          root < 0 || root >= g->n ? root : dest);
+    if (map->rank[root] < 0 || map->rank[dest] < 0)
+      return tc_error_set(err, TC_EINPUT, "%s schedule's %s is node %d, a switch (switches hold no data)",
+                          tc_collective_name(s->coll), map->rank[root] < 0 && s->coll == TC_COLL_P2P ? "source"
+                          : s->coll == TC_COLL_P2P ? "destination" : "root", map->rank[root] < 0 ? root : dest);
+  }
+  int32_t layout_shards = s->coll == TC_COLL_P2P ? 1 : s->coll >= TC_COLL_SCATTER ? s->nodes : -1;
+  if (layout_shards > 0 && s->nshards != layout_shards)
+    return tc_error_set(err, TC_EINPUT, "%s schedule must have %d shard%s in its fixed layout, not %d",
+                        tc_collective_name(s->coll), layout_shards, layout_shards == 1 ? "" : "s", s->nshards);
   for (int32_t k = 0; k < s->nshards; k++) { /* ranks hold the data; switches hold none */
     int32_t u = tc_schedule_owner(s, k);
     if (u < 0 || u >= g->n) return tc_error_set(err, TC_EINPUT, "owner %d of shard %d is not a node", u, k);
-    if (map->rank[u] < 0)
+    if (rooted && s->coll != TC_COLL_GATHER && u != tc_schedule_root(s))
+      return tc_error_set(err, TC_EINPUT, "%s schedule's shard %d is owned by node %d, not the root %d",
+                          tc_collective_name(s->coll), k, u, tc_schedule_root(s));
+    if (s->coll == TC_COLL_GATHER && u != k)
+      return tc_error_set(err, TC_EINPUT, "gather schedule's shard %d is owned by node %d, not node %d", k, u, k);
+    if (map->rank[u] < 0 && s->coll != TC_COLL_GATHER) /* gather: a switch's shard carries nothing */
       return tc_error_set(err, TC_EINPUT, "shard %d is owned by node %d, a switch (switches hold no data)", k, u);
   }
-  if (s->coll != TC_COLL_ALLREDUCE) {
+  if (s->coll == TC_COLL_ALLGATHER || s->coll == TC_COLL_REDUCE_SCATTER) {
     int identity = s->nshards == map->ranks;
     for (int32_t k = 0; identity && k < s->nshards; k++) identity = tc_schedule_owner(s, k) == map->node[k];
     if (!identity && !fabric)
@@ -394,8 +461,8 @@ static int64_t storage_of(const tc_program *p, tc_buffer b, int64_t off) {
   int64_t own = (int64_t)p->rank * p->units;
   if (b == TC_BUF_SCRATCH) return storage_base(p) + off;
   if (p->coll == TC_COLL_ALLTOALL) return b == TC_BUF_OUTPUT ? p->input_chunks + off : off;
-  if (p->coll == TC_COLL_ALLGATHER && b == TC_BUF_INPUT) return own + off;
-  if (p->coll == TC_COLL_REDUCE_SCATTER && b == TC_BUF_OUTPUT) return own + off;
+  if ((p->coll == TC_COLL_ALLGATHER || p->coll == TC_COLL_GATHER) && b == TC_BUF_INPUT) return own + off;
+  if ((p->coll == TC_COLL_REDUCE_SCATTER || p->coll == TC_COLL_SCATTER) && b == TC_BUF_OUTPUT) return own + off;
   return off;
 }
 
@@ -495,6 +562,7 @@ done:
 /* ---- the pass ----------------------------------------------------------------------- */
 
 static void set_layout(tc_program *p, int64_t nchunks) {
+  int root = p->rank == p->root;
   switch (p->coll) {
   case TC_COLL_ALLGATHER:
     p->input_chunks = p->units;
@@ -510,9 +578,57 @@ static void set_layout(tc_program *p, int64_t nchunks) {
     p->input_chunks = p->output_chunks = (int64_t)p->ranks * p->units;
     p->redundant_off = nchunks;
     break;
-  default:
+  case TC_COLL_REDUCE: /* non-roots accumulate in the mirror */
+    p->input_chunks = nchunks;
+    p->output_chunks = root ? nchunks : 0;
+    p->redundant_off = nchunks;
+    break;
+  case TC_COLL_SCATTER: /* relays keep copies in transit in the mirror */
+    p->input_chunks = root ? nchunks : 0;
+    p->output_chunks = p->units;
+    p->redundant_off = nchunks;
+    break;
+  case TC_COLL_GATHER:
+    p->input_chunks = p->units;
+    p->output_chunks = root ? nchunks : 0;
+    p->redundant_off = nchunks;
+    break;
+  case TC_COLL_P2P: /* one shard: the source's input, the destination's output */
+    p->input_chunks = root ? nchunks : 0;
+    p->output_chunks = p->rank == p->dest ? nchunks : 0;
+    p->redundant_off = nchunks;
+    break;
+  default: /* allreduce, broadcast */
     p->input_chunks = p->output_chunks = nchunks;
     p->redundant_off = 0;
+  }
+}
+
+/* Step 0: what a rank holds before any message — its own shard (allgather, gather), or
+   everything at a broadcast's or scatter's root — and the local copies that put the part
+   of it that is its result in the output. */
+static int start_copy_phase(lowering *L) {
+  tc_program *p = L->p;
+  int64_t own = (int64_t)L->r * p->units, all = (int64_t)p->nshards * p->units;
+  location in = {TC_BUF_INPUT, 0};
+  int root = L->r == p->root;
+  switch (p->coll) {
+  case TC_COLL_ALLGATHER:
+    if (push(L, &L->all, copy_op(0, in, (location){TC_BUF_OUTPUT, own}, p->units))) return L->err->code;
+    return tci_interval_set_add(&L->held, own, own + p->units, L->err);
+  case TC_COLL_GATHER:
+    if (root && push(L, &L->all, copy_op(0, in, (location){TC_BUF_OUTPUT, own}, p->units))) return L->err->code;
+    return tci_interval_set_add(&L->held, own, own + p->units, L->err);
+  case TC_COLL_BROADCAST:
+    if (!root) return TC_OK;
+    if (push(L, &L->all, copy_op(0, in, (location){TC_BUF_OUTPUT, 0}, all))) return L->err->code;
+    return tci_interval_set_add(&L->held, 0, all, L->err);
+  case TC_COLL_SCATTER:
+    if (!root) return TC_OK;
+    if (push(L, &L->all, copy_op(0, (location){TC_BUF_INPUT, own}, (location){TC_BUF_OUTPUT, 0}, p->units)))
+      return L->err->code;
+    return tci_interval_set_add(&L->held, 0, all, L->err);
+  default: return TC_OK;
   }
 }
 
@@ -520,21 +636,17 @@ static int lower_steps(lowering *L, const tci_rank_xfer *mine, int64_t count) {
   tc_program *p = L->p;
   const tc_schedule *s = L->s;
   int32_t r = L->r;
-  if (p->coll == TC_COLL_ALLGATHER) {
-    int64_t own = (int64_t)r * p->units;
-    if (push(L, &L->all, copy_op(0, (location){TC_BUF_INPUT, 0}, (location){TC_BUF_OUTPUT, own}, p->units)))
-      return L->err->code;
-    if (tci_interval_set_add(&L->held, own, own + p->units, L->err)) return L->err->code;
-  }
-  int a2a = p->coll == TC_COLL_ALLTOALL;
-  if (a2a) { /* the diagonal shard (r, r) never travels */
+  if (start_copy_phase(L)) return L->err->code;
+  int a2a = tc_collective_flows(p->coll);
+  if (p->coll == TC_COLL_ALLTOALL) { /* the diagonal shard (r, r) never travels */
     int64_t own = (int64_t)r * p->units;
     if (push(L, &L->all, copy_op(0, (location){TC_BUF_INPUT, own}, (location){TC_BUF_OUTPUT, own}, p->units)))
       return L->err->code;
   }
   int64_t at = 0;
   for (int32_t t = 1; t <= s->steps; t++) {
-    int reduce = p->coll == TC_COLL_REDUCE_SCATTER || (p->coll == TC_COLL_ALLREDUCE && t <= s->rs_steps);
+    int reduce = p->coll == TC_COLL_REDUCE_SCATTER || p->coll == TC_COLL_REDUCE ||
+                 (p->coll == TC_COLL_ALLREDUCE && t <= s->rs_steps);
     if (p->coll == TC_COLL_ALLREDUCE && t == s->rs_steps + 1 && start_allgather_half(L, t)) return L->err->code;
     int64_t end = at;
     while (end < count && mine[end].step == t) end++;
@@ -574,6 +686,9 @@ static int lower_steps(lowering *L, const tci_rank_xfer *mine, int64_t count) {
     int64_t own = (int64_t)r * p->units;
     if (finish_untouched(L, &L->all, after, own, own + p->units)) return L->err->code;
   }
+  if (p->coll == TC_COLL_REDUCE && r == p->root &&
+      finish_untouched(L, &L->all, after, 0, (int64_t)p->nshards * p->units))
+    return L->err->code;
   return TC_OK;
 }
 
@@ -585,11 +700,16 @@ static int lower_from(const tc_graph *g, const tc_schedule *s, const tc_rank_map
   p->coll = s->coll;
   p->rank = rank;
   p->ranks = map->ranks;
-  p->nshards = s->coll == TC_COLL_ALLTOALL ? map->ranks * map->ranks : s->nshards; /* checked: fits */
+  p->nshards = s->coll == TC_COLL_ALLTOALL                               ? map->ranks * map->ranks
+               : s->coll == TC_COLL_SCATTER || s->coll == TC_COLL_GATHER ? map->ranks
+                                                                          : s->nshards; /* checked: fits */
   p->units = s->units;
   p->steps = s->steps;
   p->rs_steps = s->rs_steps;
   p->owner = s->owner;
+  int32_t root = tc_schedule_root(s);
+  p->root = root >= 0 ? map->rank[root] : -1; /* checked: a compute node */
+  p->dest = s->coll == TC_COLL_P2P ? map->rank[s->dest] : -1;
   int64_t nchunks = (int64_t)p->nshards * s->units;
   set_layout(p, nchunks);
 

@@ -75,7 +75,10 @@ int tc_program_file_write(const tc_graph *g, const tc_schedule *s, const char *p
     return rc;
   }
   FILE *fp = af.fp;
-  fprintf(fp, MAGIC "\ncollective %s\nalgorithm %s\nranks %d\n", tc_collective_name(s->coll), s->algorithm, n);
+  fprintf(fp, MAGIC "\ncollective %s", tc_collective_name(s->coll));
+  if (progs[0].root >= 0) fprintf(fp, " root %d", progs[0].root);
+  if (progs[0].dest >= 0) fprintf(fp, " dest %d", progs[0].dest);
+  fprintf(fp, "\nalgorithm %s\nranks %d\n", s->algorithm, n);
   long digest_at = ftell(fp);
   fprintf(fp, "digest %016" PRIx64 "\n", UINT64_C(0));
   for (int32_t r = 0; r < n; r++) fprintf(fp, "%0*d\n", INDEX_WIDTH, 0);
@@ -196,10 +199,13 @@ static int read_header(reader *rd, tc_program_file_header *hdr) {
   char buf[32];
   if (next_line(rd, "line 2 (collective)") || keyword(rd, "collective")) return rd->err->code;
   int coll = field(rd, buf, sizeof buf) ? tc_collective_parse(buf) : -1;
-  if (coll != TC_COLL_ALLGATHER && coll != TC_COLL_REDUCE_SCATTER && coll != TC_COLL_ALLREDUCE &&
-      coll != TC_COLL_ALLTOALL)
-    return bad(rd, "not allgather, reduce-scatter, allreduce or alltoall");
+  if (coll < 0) return bad(rd, "unknown collective");
   hdr->coll = (tc_collective)coll;
+  /* Rooted collectives name their root (p2p: source and destination), ranks checked below. */
+  int64_t root = -1, dest = -1;
+  int rooted = tc_program_rooted((tc_collective)coll);
+  if (rooted && keyed(rd, "root", 0, INT32_MAX, &root)) return rd->err->code;
+  if (coll == TC_COLL_P2P && keyed(rd, "dest", 0, INT32_MAX, &dest)) return rd->err->code;
   if (line_end(rd) || next_line(rd, "line 3 (algorithm)")) return rd->err->code;
   if (strncmp(rd->line, "algorithm ", 10)) return bad(rd, "unexpected field");
   if (strlen(rd->line + 10) >= sizeof hdr->algorithm) return bad(rd, "the name is too long");
@@ -207,6 +213,12 @@ static int read_header(reader *rd, tc_program_file_header *hdr) {
   int64_t v;
   if (next_line(rd, "line 4 (ranks)") || keyed(rd, "ranks", 1, INT32_MAX, &v) || line_end(rd)) return rd->err->code;
   hdr->ranks = (int32_t)v;
+  const char *wrong = root >= hdr->ranks ? "the root is no rank"
+                      : dest >= hdr->ranks ? "the destination is no rank"
+                      : dest >= 0 && dest == root ? "the destination is the source" : NULL;
+  if (wrong) return tc_error_set(rd->err, TC_EINPUT, "%s: line 2 (collective): %s (%d ranks)", rd->path, wrong, hdr->ranks);
+  hdr->root = (int32_t)root;
+  hdr->dest = (int32_t)dest;
   if (next_line(rd, "line 5 (digest)") || keyword(rd, "digest")) return rd->err->code;
   char *end;
   if (!field(rd, buf, sizeof buf) || strlen(buf) != 16 || line_end(rd)) return bad(rd, "expected 16 hex digits");
@@ -282,7 +294,8 @@ static int read_section(reader *rd, const tc_program_file_header *hdr, int32_t r
       line_end(rd))
     return rd->err->code;
   *p = (tc_program){.coll = hdr->coll, .rank = rank, .ranks = hdr->ranks, .nshards = (int32_t)v[1], .units = v[2],
-                    .steps = (int32_t)v[3], .rs_steps = (int32_t)v[4], .input_chunks = v[5], .output_chunks = v[6],
+                    .steps = (int32_t)v[3], .rs_steps = (int32_t)v[4], .root = hdr->root, .dest = hdr->dest,
+                    .input_chunks = v[5], .output_chunks = v[6],
                     .scratch_chunks = v[7], .redundant_off = v[8], .nops = v[9]};
   p->ops = malloc(sizeof *p->ops * (size_t)(p->nops ? p->nops : 1));
   if (!p->ops) return tc_error_set(rd->err, TC_ENOMEM, "%s: out of memory for %lld ops", rd->path, (long long)p->nops);

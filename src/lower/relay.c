@@ -99,7 +99,8 @@ static int grow(relay *R, void **p, int64_t *room, int64_t need, size_t elem) {
 }
 
 static int reduces(const tc_schedule *s, int32_t step) {
-  return s->coll == TC_COLL_REDUCE_SCATTER || (s->coll == TC_COLL_ALLREDUCE && step <= s->rs_steps);
+  return s->coll == TC_COLL_REDUCE_SCATTER || s->coll == TC_COLL_REDUCE ||
+         (s->coll == TC_COLL_ALLREDUCE && step <= s->rs_steps);
 }
 
 static int is_switch(const relay *R, int32_t u) { return R->g->kind[u] != TC_NODE_COMPUTE; }

@@ -7,19 +7,22 @@
 **                 [--op sum|max|min] [--iters K] [--warmup W] [--only both|topocoll|mpi]
 **                 [--no-check] [--no-compute] [--inplace] [--trusted]
 **
-** The collective is the plan's. A size is the collective's whole buffer M in bytes
-** (allgather: the output, reduce-scatter: the input, allreduce: the buffer, alltoall: each
-** rank's send buffer); the count is M/elt (allreduce) or M/(N*elt) (allgather,
-** reduce-scatter, alltoall: elements per destination), at least 1, and the size
-** reported is the M actually used. Per size: inputs filled deterministically with small
+** The collective is the plan's (and its root's: broadcast, reduce, scatter, gather; p2p
+** from its source to its destination). A size is the collective's whole buffer M in
+** bytes (allgather: the output, reduce-scatter: the input, allreduce, broadcast, reduce,
+** p2p: the buffer, alltoall: each rank's send buffer, scatter: the root's send buffer,
+** gather: the root's receive buffer); the count is M/elt (allreduce, broadcast, reduce,
+** p2p) or M/(N*elt) (allgather, reduce-scatter, scatter, gather; alltoall: elements per
+** destination), at least 1, and the size reported is the M actually used. Per size: inputs filled deterministically with small
 ** integers (a hash of rank and index), so that every sum is exact in every type and the
 ** executor's result can be compared with MPI's bit for bit; the executor prepared for the
 ** size (tci_run_plan_prepare: layout, buffers and the agreement a first call with a new
 ** count needs, out of every timed call, so --warmup 0 times a clean first call); then
 ** warmup + iters calls of
 ** the executor and of MPI_Allgather / MPI_Reduce_scatter_block / MPI_Allreduce /
-** MPI_Alltoall on the same
-** input, each timed as MPI_Barrier; t0 = MPI_Wtime(); call; elapsed (under SMPI the ranks
+** MPI_Alltoall / MPI_Bcast / MPI_Reduce / MPI_Scatter / MPI_Gather (p2p: MPI_Send and
+** MPI_Recv) on the same input (--inplace: MPI_IN_PLACE at the root of the rooted ones,
+** and nowhere for broadcast and p2p, whose calls have no such form), each timed as MPI_Barrier; t0 = MPI_Wtime(); call; elapsed (under SMPI the ranks
 ** start at one common simulated instant instead), the maximum over the
 ** ranks taken per iteration; the median over the iters is reported, and the spread: the
 ** fastest and the slowest iteration. Rank 0 prints one JSON object per size on its own line:
@@ -230,7 +233,8 @@ static void describe(char *out, size_t room, const void *buf, long long i, int t
 /* ---- one size ------------------------------------------------------------------------------ */
 
 typedef struct exec_size {
-  long long count, nin, nout; /* elements: per call, of the input, of the result */
+  long long count, nin, nout; /* elements: per call, of this rank's input, of its result */
+  long long result_at;        /* where the result starts in the work buffer (elements) */
   int64_t bytes;              /* M actually used */
   size_t elt;
   char *input;                /* pristine input */
@@ -238,37 +242,73 @@ typedef struct exec_size {
   size_t work_bytes;
 } exec_size;
 
+/* Whether this call passes MPI_IN_PLACE: --inplace, at the root only for the rooted
+   collectives (MPI's rule), never for broadcast and p2p. */
+static int call_inplace(const exec_ctx *c) {
+  tc_collective k = c->coll;
+  if (!c->o->inplace || k == TC_COLL_BROADCAST || k == TC_COLL_P2P) return 0;
+  return k < TC_COLL_BROADCAST || k == TC_COLL_ALLTOALL || c->rank == tc_mpi_plan_root(c->plan);
+}
+
 static int call_executor(const exec_ctx *c, const exec_size *z, tc_error *err) {
-  const void *send = c->o->inplace ? TC_MPI_IN_PLACE : z->input;
+  int inplace = call_inplace(c), root = tc_mpi_plan_root(c->plan);
+  const void *send = inplace ? TC_MPI_IN_PLACE : z->input;
+  char *work = z->work[0];
   switch (c->coll) {
-    case TC_COLL_ALLGATHER: return tc_mpi_allgather(c->plan, send, z->work[0], z->count, c->type, err);
-    case TC_COLL_REDUCE_SCATTER: return tc_mpi_reduce_scatter(c->plan, send, z->work[0], z->count, c->type, c->op, err);
-    case TC_COLL_ALLTOALL: return tc_mpi_alltoall(c->plan, send, z->work[0], z->count, c->type, err);
-    default: return tc_mpi_allreduce(c->plan, send, z->work[0], z->count, c->type, c->op, err);
+    case TC_COLL_ALLGATHER: return tc_mpi_allgather(c->plan, send, work, z->count, c->type, err);
+    case TC_COLL_REDUCE_SCATTER: return tc_mpi_reduce_scatter(c->plan, send, work, z->count, c->type, c->op, err);
+    case TC_COLL_ALLTOALL: return tc_mpi_alltoall(c->plan, send, work, z->count, c->type, err);
+    case TC_COLL_BROADCAST: return tc_mpi_bcast(c->plan, work, z->count, c->type, root, err);
+    case TC_COLL_REDUCE: return tc_mpi_reduce(c->plan, send, work, z->count, c->type, c->op, root, err);
+    case TC_COLL_SCATTER:
+      if (inplace) return tc_mpi_scatter(c->plan, work, TC_MPI_IN_PLACE, z->count, c->type, root, err);
+      return tc_mpi_scatter(c->plan, z->input, work, z->count, c->type, root, err);
+    case TC_COLL_GATHER: return tc_mpi_gather(c->plan, send, work, z->count, c->type, root, err);
+    case TC_COLL_P2P: return tc_mpi_p2p(c->plan, z->input, work, z->count, c->type, err);
+    default: return tc_mpi_allreduce(c->plan, send, work, z->count, c->type, c->op, err);
   }
 }
 
 static int call_mpi(const exec_ctx *c, const exec_size *z) {
-  const void *send = c->o->inplace ? MPI_IN_PLACE : z->input;
+  int inplace = call_inplace(c), root = tc_mpi_plan_root(c->plan), dest = tc_mpi_plan_dest(c->plan);
+  const void *send = inplace ? MPI_IN_PLACE : z->input;
+  char *work = z->work[1];
   int n = (int)z->count;
   switch (c->coll) {
     case TC_COLL_ALLGATHER:
-      if (c->o->inplace)
-        return MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, z->work[1], n, c->type, MPI_COMM_WORLD);
-      return MPI_Allgather(send, n, c->type, z->work[1], n, c->type, MPI_COMM_WORLD);
-    case TC_COLL_REDUCE_SCATTER: return MPI_Reduce_scatter_block(send, z->work[1], n, c->type, c->op, MPI_COMM_WORLD);
+      if (inplace) return MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, work, n, c->type, MPI_COMM_WORLD);
+      return MPI_Allgather(send, n, c->type, work, n, c->type, MPI_COMM_WORLD);
+    case TC_COLL_REDUCE_SCATTER: return MPI_Reduce_scatter_block(send, work, n, c->type, c->op, MPI_COMM_WORLD);
     case TC_COLL_ALLTOALL:
-      if (c->o->inplace)
-        return MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, z->work[1], n, c->type, MPI_COMM_WORLD);
-      return MPI_Alltoall(send, n, c->type, z->work[1], n, c->type, MPI_COMM_WORLD);
-    default: return MPI_Allreduce(send, z->work[1], n, c->type, c->op, MPI_COMM_WORLD);
+      if (inplace) return MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, work, n, c->type, MPI_COMM_WORLD);
+      return MPI_Alltoall(send, n, c->type, work, n, c->type, MPI_COMM_WORLD);
+    case TC_COLL_BROADCAST: return MPI_Bcast(work, n, c->type, root, MPI_COMM_WORLD);
+    case TC_COLL_REDUCE: return MPI_Reduce(send, work, n, c->type, c->op, root, MPI_COMM_WORLD);
+    case TC_COLL_SCATTER:
+      if (inplace) return MPI_Scatter(work, n, c->type, MPI_IN_PLACE, n, c->type, root, MPI_COMM_WORLD);
+      return MPI_Scatter(z->input, n, c->type, work, n, c->type, root, MPI_COMM_WORLD);
+    case TC_COLL_GATHER:
+      if (inplace) return MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, work, n, c->type, root, MPI_COMM_WORLD);
+      return MPI_Gather(send, n, c->type, work, n, c->type, root, MPI_COMM_WORLD);
+    case TC_COLL_P2P: /* the one message, tag 0: the plan's own messages use its duplicate communicator */
+      if (c->rank == root) return MPI_Send(z->input, n, c->type, dest, 0, MPI_COMM_WORLD);
+      if (c->rank == dest) return MPI_Recv(work, n, c->type, root, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      return MPI_SUCCESS;
+    default: return MPI_Allreduce(send, work, n, c->type, c->op, MPI_COMM_WORLD);
   }
 }
 
-/* In place, each call starts from the input laid out where MPI wants it. */
+/* Each call starts from the input laid out where MPI wants it: in place, and always for a
+   broadcast's root, whose one buffer is input and result. */
 static void stage_input(const exec_ctx *c, const exec_size *z, int which) {
-  if (!c->o->inplace || !c->o->compute) return;
-  size_t at = c->coll == TC_COLL_ALLGATHER ? (size_t)c->rank * (size_t)z->count * z->elt : 0;
+  if (!c->o->compute) return;
+  if (c->coll == TC_COLL_BROADCAST) {
+    if (c->rank == tc_mpi_plan_root(c->plan)) memcpy(z->work[which], z->input, (size_t)z->nin * z->elt);
+    return;
+  }
+  if (!call_inplace(c)) return;
+  int own_block = c->coll == TC_COLL_ALLGATHER || c->coll == TC_COLL_GATHER;
+  size_t at = own_block ? (size_t)c->rank * (size_t)z->count * z->elt : 0;
   memcpy(z->work[which] + at, z->input, (size_t)z->nin * z->elt);
 }
 
@@ -342,9 +382,10 @@ static int time_side(const exec_ctx *c, const exec_size *z, int which, side_time
    every rank), and prints the first one on rank 0 when there is any. */
 static long long compare(const exec_ctx *c, const exec_size *z) {
   long long bad = -1, wrong = 0, total = 0;
-  if (memcmp(z->work[0], z->work[1], (size_t)z->nout * z->elt)) /* the common case costs one memcmp */
+  const char *ours = z->work[0] + (size_t)z->result_at * z->elt, *mpis = z->work[1] + (size_t)z->result_at * z->elt;
+  if (memcmp(ours, mpis, (size_t)z->nout * z->elt)) /* the common case costs one memcmp */
     for (long long i = 0; i < z->nout; i++)
-      if (memcmp(z->work[0] + (size_t)i * z->elt, z->work[1] + (size_t)i * z->elt, z->elt)) {
+      if (memcmp(ours + (size_t)i * z->elt, mpis + (size_t)i * z->elt, z->elt)) {
         if (bad < 0) bad = i;
         wrong++;
       }
@@ -357,8 +398,8 @@ static long long compare(const exec_ctx *c, const exec_size *z) {
   char line[256] = "";
   if (c->rank == first.rank) {
     char a[64], b[64];
-    describe(a, sizeof a, z->work[0], bad, c->o->type);
-    describe(b, sizeof b, z->work[1], bad, c->o->type);
+    describe(a, sizeof a, z->work[0], z->result_at + bad, c->o->type);
+    describe(b, sizeof b, z->work[1], z->result_at + bad, c->o->type);
     snprintf(line, sizeof line, "size %lld: rank %d: element %lld of the result differs: topocoll %s, MPI %s",
              (long long)z->bytes, c->rank, bad, a, b);
   }
@@ -371,15 +412,26 @@ static long long compare(const exec_ctx *c, const exec_size *z) {
 static int size_for(const exec_ctx *c, int64_t requested, exec_size *z, tc_error *err) {
   memset(z, 0, sizeof *z);
   z->elt = (size_t)exec_types[c->o->type].size;
-  int64_t per = c->coll == TC_COLL_ALLREDUCE ? (int64_t)z->elt : (int64_t)z->elt * c->ranks;
+  int64_t per = tc_program_count_per_rank(c->coll) ? (int64_t)z->elt * c->ranks : (int64_t)z->elt;
   z->count = requested / per > 0 ? requested / per : 1;
   z->bytes = (int64_t)z->count * per;
   if (c->o->only != ONLY_TOPOCOLL && z->count > INT_MAX)
     return tc_error_set(err, TC_EINPUT, "size %lld: %lld elements per call exceed MPI's int count (use --only "
                         "topocoll)", (long long)requested, z->count);
   long long whole = z->bytes / (long long)z->elt;
-  z->nin = c->coll == TC_COLL_REDUCE_SCATTER || c->coll == TC_COLL_ALLTOALL ? whole : z->count;
-  z->nout = c->coll == TC_COLL_ALLGATHER || c->coll == TC_COLL_ALLTOALL ? whole : z->count;
+  int root = c->rank == tc_mpi_plan_root(c->plan), dest = c->rank == tc_mpi_plan_dest(c->plan);
+  switch (c->coll) { /* this rank's input and result; none where MPI ignores the buffer */
+    case TC_COLL_REDUCE_SCATTER: z->nin = whole, z->nout = z->count; break;
+    case TC_COLL_ALLGATHER: z->nin = z->count, z->nout = whole; break;
+    case TC_COLL_ALLTOALL: z->nin = z->nout = whole; break;
+    case TC_COLL_REDUCE: z->nin = z->count, z->nout = root ? z->count : 0; break;
+    case TC_COLL_SCATTER: z->nin = root ? whole : 0, z->nout = z->count; break;
+    case TC_COLL_GATHER: z->nin = z->count, z->nout = root ? whole : 0; break;
+    case TC_COLL_P2P: z->nin = root ? z->count : 0, z->nout = dest ? z->count : 0; break;
+    default: z->nin = z->nout = z->count; /* allreduce, broadcast */
+  }
+  /* An in-place scatter's root finds its block where it is in the send buffer. */
+  z->result_at = c->coll == TC_COLL_SCATTER && call_inplace(c) ? (long long)c->rank * z->count : 0;
   z->work_bytes = (size_t)whole * z->elt; /* room for the in-place layout too */
   return TC_OK;
 }

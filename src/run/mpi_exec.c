@@ -1,6 +1,7 @@
 /*
 ** mpi_exec.c — running a loaded plan: tc_mpi_allgather, tc_mpi_reduce_scatter,
-** tc_mpi_allreduce, tc_mpi_alltoall (run_mpi.h).
+** tc_mpi_allreduce, tc_mpi_alltoall, tc_mpi_bcast, tc_mpi_reduce, tc_mpi_scatter,
+** tc_mpi_gather, tc_mpi_p2p (run_mpi.h).
 **
 ** A call: check the arguments and prepare everything that could fail — the element
 ** layout for this count (tci_run_layout_prepare: every op's element offsets, every
@@ -78,10 +79,13 @@ static int64_t element_at(const tc_mpi_plan *plan, const run_layout *ly, const r
   switch (l->buf) {
     case TC_BUF_INPUT:
       return tci_run_chunk_start(plan, ly->total, chunk) -
-             (plan->coll == TC_COLL_ALLGATHER ? tci_run_chunk_start(plan, ly->total, own) : 0);
+             (plan->coll == TC_COLL_ALLGATHER || plan->coll == TC_COLL_GATHER ? tci_run_chunk_start(plan, ly->total, own)
+                                                                               : 0);
     case TC_BUF_OUTPUT:
       return tci_run_chunk_start(plan, ly->total, chunk) -
-             (plan->coll == TC_COLL_REDUCE_SCATTER ? tci_run_chunk_start(plan, ly->total, own) : 0);
+             (plan->coll == TC_COLL_REDUCE_SCATTER || plan->coll == TC_COLL_SCATTER
+                  ? tci_run_chunk_start(plan, ly->total, own)
+                  : 0);
     case TC_BUF_SCRATCH: break;
   }
   if (l->off < plan->redundant_off) return tci_run_chunk_start(plan, ly->total, chunk);
@@ -100,8 +104,8 @@ int tci_run_layout_prepare(tc_mpi_plan *plan, long long count, tc_error *err) {
   run_layout *ly = &plan->layout;
   if (ly->valid && ly->count == count) return TC_OK;
   ly->valid = 0;
-  int64_t total = count;
-  if (plan->coll != TC_COLL_ALLREDUCE && __builtin_mul_overflow((int64_t)count, (int64_t)plan->ranks, &total))
+  int64_t total = count; /* allreduce, broadcast, reduce, p2p: count is the whole buffer */
+  if (tc_program_count_per_rank(plan->coll) && __builtin_mul_overflow((int64_t)count, (int64_t)plan->ranks, &total))
     return tc_error_set(err, TC_EINPUT, "count %lld times %d ranks overflows 64 bits", count, plan->ranks);
   if (plan->coll == TC_COLL_ALLTOALL && __builtin_mul_overflow(total, (int64_t)plan->ranks, &total))
     return tc_error_set(err, TC_EINPUT, "count %lld times %d ranks squared overflows 64 bits", count, plan->ranks);
@@ -207,14 +211,15 @@ static int decode_op(MPI_Op op, run_rop *rop, tc_error *err) {
   return TC_OK;
 }
 
-/* One call, as the three entry points describe it. */
+/* One call, as the entry points describe it. */
 typedef struct run_call {
   tc_collective coll;
   const void *sendbuf;
   void *recvbuf;
   long long count;
   MPI_Datatype type;
-  MPI_Op op; /* unused for allgather */
+  MPI_Op op; /* the reductions' only */
+  int root;  /* broadcast, reduce, scatter, gather: the caller's root; else unused */
   run_dtype dt;
   run_rop rop;
   int elt;
@@ -225,18 +230,37 @@ static int prepare_count(tc_mpi_plan *plan, long long count, int elt, int inplac
 /* Alltoall in place needs its own copy of the input (below); the others alias freely. */
 static int needs_input_copy(const tc_mpi_plan *plan, int inplace) { return inplace && plan->coll == TC_COLL_ALLTOALL; }
 
+/* Whether the call is in place: MPI_IN_PLACE as the scatter's recvbuf (at its root), as
+   every other collective's sendbuf. */
+static int call_inplace(const run_call *c) {
+  return c->coll == TC_COLL_SCATTER ? c->recvbuf == TC_MPI_IN_PLACE : c->sendbuf == TC_MPI_IN_PLACE;
+}
+
 static int check_call(tc_mpi_plan *plan, run_call *c, tc_error *err) {
   if (plan->coll != c->coll)
     return tc_error_set(err, TC_EINPUT, "the plan is for %s, not %s", tc_collective_name(plan->coll),
                         tc_collective_name(c->coll));
+  int rooted = tc_program_rooted(c->coll) && c->coll != TC_COLL_P2P, inplace = call_inplace(c);
+  if (rooted && c->root != plan->root) /* MPI requires the same root on every rank: all refuse alike */
+    return tc_error_set(err, TC_EINPUT, "the plan's %s root is rank %d, not %d", tc_collective_name(c->coll),
+                        plan->root, c->root);
   if (c->count < 0) return tc_error_set(err, TC_EINPUT, "negative count %lld", c->count);
   if (decode_type(c->type, &c->dt, &c->elt, err)) return err->code;
   c->rop = RUN_NONE;
-  if (c->coll != TC_COLL_ALLGATHER && c->coll != TC_COLL_ALLTOALL && decode_op(c->op, &c->rop, err))
-    return err->code;
-  if (c->count > 0 && (!c->recvbuf || !c->sendbuf))
-    return tc_error_set(err, TC_EINPUT, "NULL %s with count %lld", c->recvbuf ? "sendbuf" : "recvbuf", c->count);
-  return prepare_count(plan, c->count, c->elt, needs_input_copy(plan, c->sendbuf == TC_MPI_IN_PLACE), err);
+  int reduces = c->coll == TC_COLL_REDUCE_SCATTER || c->coll == TC_COLL_ALLREDUCE || c->coll == TC_COLL_REDUCE;
+  if (reduces && decode_op(c->op, &c->rop, err)) return err->code;
+  /* MPI_IN_PLACE: a root's alone in the rooted collectives (MPI's rule), never p2p's. */
+  if (inplace && (c->coll == TC_COLL_P2P || (rooted && plan->rank != plan->root)))
+    return tc_error_set(err, TC_EINPUT, "MPI_IN_PLACE on rank %d, which is not the %s's root",
+                        plan->rank, tc_collective_name(c->coll));
+  /* The buffers this rank's program uses must be there (off a root, MPI lets the others be
+     anything, NULL too). */
+  int need_send = plan->input_chunks > 0 && !(inplace && c->coll != TC_COLL_SCATTER);
+  int need_recv = plan->output_chunks > 0 && !(inplace && c->coll == TC_COLL_SCATTER);
+  if (c->count > 0 && ((need_recv && !c->recvbuf) || (need_send && !c->sendbuf)))
+    return tc_error_set(err, TC_EINPUT, "NULL %s with count %lld", need_recv && !c->recvbuf ? "recvbuf" : "sendbuf",
+                        c->count);
+  return prepare_count(plan, c->count, c->elt, needs_input_copy(plan, inplace), err);
 }
 
 /* The layout, buffers and request array for calls of `count` elements of `elt` bytes
@@ -435,7 +459,7 @@ static int run_collective(tc_mpi_plan *plan, run_call *c, tc_error *err) {
   tc_error_clear(err);
   if (!plan) return tc_error_set(err, TC_EINPUT, "no plan (NULL)");
   int rc = check_call(plan, c, err);
-  int inplace = c->sendbuf == TC_MPI_IN_PLACE, copy = needs_input_copy(plan, inplace);
+  int inplace = call_inplace(c), copy = needs_input_copy(plan, inplace);
   /* Agreement costs a small allreduce; it is needed only where one rank may fail and
      another not: a new (count, type), for which layout and buffers are prepared, or an
      alltoall newly in place (its input copy). Otherwise the checks depend on arguments MPI
@@ -456,9 +480,14 @@ static int run_collective(tc_mpi_plan *plan, run_call *c, tc_error *err) {
   x.buf[TC_BUF_OUTPUT] = recv;
   x.buf[TC_BUF_INPUT] = (char *)(uintptr_t)c->sendbuf; /* never written: the program only reads its input */
   if (inplace) {
-    x.buf[TC_BUF_INPUT] = c->coll == TC_COLL_ALLGATHER ? recv + own : recv;
+    x.buf[TC_BUF_INPUT] = c->coll == TC_COLL_ALLGATHER || c->coll == TC_COLL_GATHER ? recv + own : recv;
     /* MPI puts an in-place reduce-scatter result first; the program's alias is r's block. */
     if (c->coll == TC_COLL_REDUCE_SCATTER) x.buf[TC_BUF_OUTPUT] = recv + own;
+    /* An in-place scatter's root keeps its block where it is in the send buffer. */
+    if (c->coll == TC_COLL_SCATTER) {
+      x.buf[TC_BUF_INPUT] = (char *)(uintptr_t)c->sendbuf;
+      x.buf[TC_BUF_OUTPUT] = x.buf[TC_BUF_INPUT] + own;
+    }
     /* Alltoall: rank s's block for t is overwritten by t's block for s, possibly before it
        leaves, so the input is copied away first (as MPI libraries do). */
     if (copy) {
@@ -496,6 +525,42 @@ int tc_mpi_allreduce(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long
 int tc_mpi_alltoall(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
                     tc_error *err) {
   run_call c = {.coll = TC_COLL_ALLTOALL, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .type = type,
+                .op = MPI_OP_NULL};
+  return run_collective(plan, &c, err);
+}
+
+/* One buffer: the root's input is every other rank's output (program.h: a broadcast's
+   input and output alias). */
+int tc_mpi_bcast(tc_mpi_plan *plan, void *buf, long long count, MPI_Datatype type, int root, tc_error *err) {
+  run_call c = {.coll = TC_COLL_BROADCAST, .sendbuf = buf, .recvbuf = buf, .count = count, .type = type,
+                .op = MPI_OP_NULL, .root = root};
+  return run_collective(plan, &c, err);
+}
+
+int tc_mpi_reduce(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                  MPI_Op op, int root, tc_error *err) {
+  run_call c = {.coll = TC_COLL_REDUCE, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .type = type,
+                .op = op, .root = root};
+  return run_collective(plan, &c, err);
+}
+
+int tc_mpi_scatter(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                   int root, tc_error *err) {
+  run_call c = {.coll = TC_COLL_SCATTER, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .type = type,
+                .op = MPI_OP_NULL, .root = root};
+  return run_collective(plan, &c, err);
+}
+
+int tc_mpi_gather(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+                  int root, tc_error *err) {
+  run_call c = {.coll = TC_COLL_GATHER, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .type = type,
+                .op = MPI_OP_NULL, .root = root};
+  return run_collective(plan, &c, err);
+}
+
+int tc_mpi_p2p(tc_mpi_plan *plan, const void *sendbuf, void *recvbuf, long long count, MPI_Datatype type,
+               tc_error *err) {
+  run_call c = {.coll = TC_COLL_P2P, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .type = type,
                 .op = MPI_OP_NULL};
   return run_collective(plan, &c, err);
 }

@@ -127,15 +127,16 @@ static int64_t global_chunk(const tc_mpi_plan *plan, tc_buffer b, int64_t off) {
     if (b == TC_BUF_INPUT) return plan->rank * row + off;
     return (off / plan->units) * row + own + off % plan->units;
   }
-  if (b == TC_BUF_INPUT && plan->coll == TC_COLL_ALLGATHER) return own + off;
-  if (b == TC_BUF_OUTPUT && plan->coll == TC_COLL_REDUCE_SCATTER) return own + off;
-  return off; /* allreduce buffers, allgather output, reduce-scatter input and mirror */
+  if (b == TC_BUF_INPUT && (plan->coll == TC_COLL_ALLGATHER || plan->coll == TC_COLL_GATHER)) return own + off;
+  if (b == TC_BUF_OUTPUT && (plan->coll == TC_COLL_REDUCE_SCATTER || plan->coll == TC_COLL_SCATTER)) return own + off;
+  return off; /* allreduce, broadcast, reduce and p2p buffers, the whole sides and the mirror */
 }
 
 /* Where the program's buffers sit in one address space with the in-place aliases applied
-   (allgather input = output[r*units...], reduce-scatter output = input[r*units...],
-   allreduce input = output): space 0 is the data, space 1 the scratch buffer. Alltoall's
-   three buffers never alias. */
+   (allgather and gather input = output[r*units...], reduce-scatter and scatter output =
+   input[r*units...], allreduce, broadcast and reduce input = output): space 0 is the data,
+   space 1 the scratch buffer. Alltoall's three buffers never alias; p2p's input and output
+   are on different ranks. */
 static void unified(const tc_mpi_plan *plan, tc_buffer b, int64_t off, int *space, int64_t *pos) {
   if (plan->coll == TC_COLL_ALLTOALL) { /* three buffers apart: in place, the input is copied away */
     *space = (int)b;
@@ -153,14 +154,30 @@ static int program_error(const tc_mpi_plan *plan, tc_error *err, int64_t i, cons
 }
 
 static int check_shape(tc_mpi_plan *plan, const tc_program *p, tc_error *err) {
-  int64_t n = plan->nchunks, row = (int64_t)p->ranks * p->units;
-  int a2a = p->coll == TC_COLL_ALLTOALL;
-  int64_t in = p->coll == TC_COLL_ALLGATHER ? p->units : a2a ? row : n;
-  int64_t out = p->coll == TC_COLL_REDUCE_SCATTER ? p->units : a2a ? row : n;
-  int64_t mirror = p->coll == TC_COLL_REDUCE_SCATTER || a2a ? n : 0;
+  int64_t n = plan->nchunks, row = (int64_t)p->ranks * p->units, u = p->units;
+  int a2a = p->coll == TC_COLL_ALLTOALL, root = p->rank == p->root, rooted = tc_program_rooted(p->coll);
+  int64_t in = n, out = n, mirror = n; /* reduce, and the defaults */
+  switch (p->coll) {
+  case TC_COLL_ALLGATHER: in = u; mirror = 0; break;
+  case TC_COLL_REDUCE_SCATTER: out = u; break;
+  case TC_COLL_ALLREDUCE:
+  case TC_COLL_BROADCAST: mirror = 0; break;
+  case TC_COLL_ALLTOALL: in = out = row; break;
+  case TC_COLL_REDUCE: out = root ? n : 0; break;
+  case TC_COLL_SCATTER: in = root ? n : 0; out = u; break;
+  case TC_COLL_GATHER: in = u; out = root ? n : 0; break;
+  case TC_COLL_P2P: in = root ? n : 0; out = p->rank == p->dest ? n : 0; break;
+  }
   if (a2a && (int64_t)p->nshards != (int64_t)p->ranks * p->ranks)
     return tc_error_set(err, TC_EFAIL, "alltoall program of rank %d has %d shards, not %d ranks squared", plan->rank,
                         p->nshards, p->ranks);
+  if ((p->coll == TC_COLL_SCATTER || p->coll == TC_COLL_GATHER) && p->nshards != p->ranks)
+    return tc_error_set(err, TC_EFAIL, "%s program of rank %d has %d shards, not one per rank",
+                        tc_collective_name(p->coll), plan->rank, p->nshards);
+  if (rooted != (p->root >= 0) || p->root >= p->ranks || (p->coll == TC_COLL_P2P) != (p->dest >= 0) ||
+      p->dest >= p->ranks || (p->dest >= 0 && p->dest == p->root))
+    return tc_error_set(err, TC_EFAIL, "%s program of rank %d has root %d and destination %d",
+                        tc_collective_name(p->coll), plan->rank, p->root, p->dest);
   if (p->ranks != plan->ranks || p->rank != plan->rank || p->input_chunks != in || p->output_chunks != out ||
       p->redundant_off != mirror || p->scratch_chunks < mirror || p->steps < 0 || p->nops < 0)
     return tc_error_set(err, TC_EFAIL, "program of rank %d has an unexpected shape (input %lld, output %lld, "
@@ -320,6 +337,8 @@ static int collect_relayed(tc_mpi_plan *plan, tc_error *err) {
 }
 
 int tci_run_plan_annotate(tc_mpi_plan *plan, const tc_program *p, tc_error *err) {
+  plan->root = p->root;
+  plan->dest = p->dest;
   plan->nshards = p->nshards;
   plan->units = p->units;
   plan->steps = p->steps;
@@ -513,6 +532,8 @@ void tc_mpi_plan_destroy(tc_mpi_plan *plan) {
 tc_collective tc_mpi_plan_collective(const tc_mpi_plan *plan) { return plan->coll; }
 const char *tc_mpi_plan_algorithm(const tc_mpi_plan *plan) { return plan->algorithm; }
 int tc_mpi_plan_ranks(const tc_mpi_plan *plan) { return plan->ranks; }
+int tc_mpi_plan_root(const tc_mpi_plan *plan) { return plan->root; }
+int tc_mpi_plan_dest(const tc_mpi_plan *plan) { return plan->dest; }
 
 void tc_mpi_plan_set_compute(tc_mpi_plan *plan, int on) { plan->compute = on != 0; }
 

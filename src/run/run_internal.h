@@ -116,6 +116,7 @@ struct tc_mpi_plan {
   int rank, ranks;
   int tag_ub;
   tc_collective coll;
+  int32_t root, dest; /* tc_program's: the root's (p2p: source's) rank, p2p's destination; else -1 */
   char algorithm[32];
   int32_t nshards, steps;
   int64_t units, nchunks;
