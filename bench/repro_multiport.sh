@@ -88,8 +88,27 @@ run() {
   local msizes
   msizes=$(python3 "$table" msizes "$coll" "$n" "$blocks")
   local start=$SECONDS
-  "$bin" simulate "$plan" --link-bw "$bw" --alpha 1us --sizes "$msizes" --smpi-algos "$smpi" \
-    --timeout "$timeout" --json >"$json"
+  if ! "$bin" simulate "$plan" --link-bw "$bw" --alpha 1us --sizes "$msizes" --smpi-algos "$smpi" \
+      --timeout "$timeout" --json >"$json" 2>"$work/err"; then
+    # one size that fails (memory, the timeout) must not take the others with it: each
+    # alone, and the ones that ran merged; the table says "not in this run" for the rest
+    echo "  $setup $coll $algo on $spec at $bw: $(cat "$work/err"); each size alone" >&2
+    local parts=() m
+    for m in ${msizes//,/ }; do
+      if "$bin" simulate "$plan" --link-bw "$bw" --alpha 1us --sizes "$m" --smpi-algos "$smpi" \
+          --timeout "$timeout" --json >"$json.$m" 2>"$work/err"; then
+        parts+=("$json.$m")
+      else
+        echo "  $setup $coll $algo on $spec at $bw, M = $m bytes: $(cat "$work/err")" >&2
+        rm -f "$json.$m"
+      fi
+    done
+    rm -f "$json"
+    if [ ${#parts[@]} -gt 0 ]; then
+      python3 "$table" merge "${parts[@]}" >"$json"
+      rm -f "${parts[@]}"
+    fi
+  fi
   echo "  $setup $coll $algo on $spec at $bw: $((SECONDS - start)) s" >&2
 }
 

@@ -7,6 +7,7 @@ experiments, digest-002 §7-§8).
                            in bytes; a bad list is one error line and exit 2
   msizes COLL N LIST       simulate's --sizes for COLL on N ranks: M = b N for alltoall and
                            allgather, M = b for allreduce (the vector)
+  merge J1 J2...           one simulate JSON from several runs of one plan at different sizes
   table DIR                the tables of DIR's SETUP.COLL.ALGO.BWTAG.json (simulate --json):
                            every run, then each headline number of the dissertation beside
                            our simulated value and the alpha-beta model's
@@ -319,10 +320,22 @@ def main(argv):
         print(",".join(str(b) for b in parse_blocks(argv[2])))
     elif len(argv) == 5 and argv[1] == "msizes":
         print(",".join(str(msize(argv[2], int(argv[3]), b)) for b in parse_blocks(argv[4])))
+    elif len(argv) >= 3 and argv[1] == "merge":
+        merged = None
+        for path in argv[2:]:
+            with open(path) as f:
+                j = json.load(f)
+            if merged is None:
+                merged = j
+            else:
+                merged["results"] += j["results"]
+        merged["fit"] = None
+        merged["fit_error"] = "merged from runs of single sizes"
+        json.dump(merged, sys.stdout)
     elif len(argv) == 3 and argv[1] == "table":
         table(argv[2])
     else:
-        die("repro_multiport_table.py: usage: blocks LIST | msizes COLL N LIST | table DIR")
+        die("repro_multiport_table.py: usage: blocks LIST | msizes COLL N LIST | merge JSON... | table DIR")
 
 
 if __name__ == "__main__":
