@@ -82,8 +82,13 @@ class Runs:
             if len(parts) != 5 or parts[4] != "json":
                 continue
             setup, coll, algo, tag = parts[:4]
-            with open(os.path.join(d, name)) as f:
-                j = json.load(f)
+            try:
+                with open(os.path.join(d, name)) as f:
+                    j = json.load(f)
+            except ValueError:  # a run still writing, or one that was interrupted
+                print(f"repro_multiport.sh: {name}: not a finished simulate --json; left out",
+                      file=sys.stderr)
+                continue
             n = j["nodes"]
             self.specs[setup, coll, algo, tag] = (j["spec"], n)
             for r in j["results"]:
