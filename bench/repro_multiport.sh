@@ -45,8 +45,11 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift ;;
     --setups) [ $# -ge 2 ] || usage_error "--setups needs a value"; setups_given=$2; shift 2 ;;
     --sizes) [ $# -ge 2 ] || usage_error "--sizes needs a value"; sizes_given=$2; shift 2 ;;
-    --build) [ $# -ge 2 ] || usage_error "--build needs a value"; build=$(cd "$2" && pwd); shift 2 ;;
-    --timeout) [ $# -ge 2 ] || usage_error "--timeout needs a value"; timeout=$2; shift 2 ;;
+    --build) [ $# -ge 2 ] || usage_error "--build needs a value"
+      build=$(cd "$2" 2>/dev/null && pwd) || usage_error "--build: no directory '$2'"; shift 2 ;;
+    --timeout) [ $# -ge 2 ] || usage_error "--timeout needs a value"
+      [[ $2 =~ ^[1-9][0-9]*$ ]] || usage_error "--timeout: '$2' is not a whole number of seconds"
+      timeout=$2; shift 2 ;;
     --keep) [ $# -ge 2 ] || usage_error "--keep needs a value"; keep=$2; shift 2 ;;
     *) usage_error "unknown argument '$1' (see the header of $0)" ;;
   esac
@@ -61,11 +64,12 @@ sizes=${sizes_given:-$sizes}
 table="$here/repro_multiport_table.py"
 # the sizes are checked before anything is built or simulated: one error line, exit 2
 python3 "$table" blocks "$sizes" >/dev/null || exit 2
+# and the setups: all of them, so a bad one cannot stop a run half way
 for s in ${setups//,/ }; do
-  case $s in
-    kautz[0-9]*|2dfc[0-9]*|sweep[0-9]*) ;;
-    *) usage_error "unknown setup '$s' (kautzD, 2dfcM or sweepM, e.g. kautz16,2dfc8,sweep8)" ;;
-  esac
+  [[ $s =~ ^(kautz|2dfc|sweep)([0-9]+)$ ]] ||
+    usage_error "unknown setup '$s' (kautzD, 2dfcM or sweepM, e.g. kautz16,2dfc8,sweep8)"
+  [ "${BASH_REMATCH[2]}" -ge 2 ] && [ "${BASH_REMATCH[2]}" -le 64 ] ||
+    usage_error "setup '$s': the size must be 2..64"
 done
 
 . "$here/lib_bench.sh"
@@ -117,7 +121,6 @@ for s in ${setups//,/ }; do
   case $s in
     kautz*)
       d=${s#kautz}
-      [ "$d" -ge 2 ] || usage_error "kautz$d: K(d,2) needs d >= 2"
       df_bw=$(python3 -c "print(f'{12.5 * $d / (2 * $d - 1):.9f}GBps')")
       for coll in allgather alltoall allreduce; do
         run "$s" "kautz($d,1)" "$coll" kautz-c 12.5GBps none "$sizes"

@@ -73,5 +73,8 @@ grep -qxF '| K1 | alltoall DF-C / Kautz-M, 272 nodes, 64 MB | up to 11 | - | not
 # bad input: one line, exit 2, before anything runs
 expect_err 2 "--sizes: bad size '3KB'" bash "$root/bench/repro_multiport.sh" --sizes 3KB --build "$build"
 expect_err 2 "unknown setup 'torus4'" bash "$root/bench/repro_multiport.sh" --setups torus4 --build "$build"
+expect_err 2 "setup 'kautz1': the size must be 2..64" bash "$root/bench/repro_multiport.sh" --setups 2dfc4,kautz1 \
+  --build "$build"
+expect_err 2 "--timeout: '1h' is not a whole number of seconds" bash "$root/bench/repro_multiport.sh" --timeout 1h
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left behind in TMPDIR: $(ls -A "$TMPDIR")"
 finish sim_repro_multiport
