@@ -68,8 +68,9 @@ python3 "$table" blocks "$sizes" >/dev/null || exit 2
 for s in ${setups//,/ }; do
   [[ $s =~ ^(kautz|2dfc|sweep)([0-9]+)$ ]] ||
     usage_error "unknown setup '$s' (kautzD, 2dfcM or sweepM, e.g. kautz16,2dfc8,sweep8)"
-  [ "${BASH_REMATCH[2]}" -ge 2 ] && [ "${BASH_REMATCH[2]}" -le 64 ] ||
+  if [ "${BASH_REMATCH[2]}" -lt 2 ] || [ "${BASH_REMATCH[2]}" -gt 64 ]; then
     usage_error "setup '$s': the size must be 2..64"
+  fi
 done
 
 . "$here/lib_bench.sh"
@@ -125,23 +126,23 @@ for s in ${setups//,/ }; do
       for coll in allgather alltoall allreduce; do
         run "$s" "kautz($d,1)" "$coll" kautz-c 12.5GBps none "$sizes"
         run "$s" "kautz($d,1)" "$coll" kautz-m 12.5GBps none "$sizes"
-        run "$s" "hyperx($((d + 1)),$d)" "$coll" do "$df_bw" none "$sizes"
+        run "$s" "hyperx($((d + 1)),$d)" "$coll" "do" "$df_bw" none "$sizes"
       done ;;
     2dfc*)
       m=${s#2dfc}
-      for algo in do md multitree; do
-        run "$s" "hyperx($m,$m)" alltoall "$algo" 100Gbps "$([ $algo = do ] && echo bruck,pair || echo none)" "$sizes"
-        run "$s" "hyperx($m,$m)" allgather "$algo" 100Gbps "$([ $algo = do ] && echo bruck,pair,ring || echo none)" "$sizes"
+      for algo in "do" md multitree; do
+        run "$s" "hyperx($m,$m)" alltoall "$algo" 100Gbps "$([ "$algo" = "do" ] && echo bruck,pair || echo none)" "$sizes"
+        run "$s" "hyperx($m,$m)" allgather "$algo" 100Gbps "$([ "$algo" = "do" ] && echo bruck,pair,ring || echo none)" "$sizes"
       done
-      run "$s" "hyperx($m,$m)" allreduce do 100Gbps lr,rdb "$sizes"
+      run "$s" "hyperx($m,$m)" allreduce "do" 100Gbps lr,rdb "$sizes"
       run "$s" "hyperx($m,$m)" allreduce md 100Gbps none "$sizes" ;;
     sweep*)
       m=${s#sweep}
       for bw in 100Gbps 200Gbps 400Gbps; do
-        run "$s" "hyperx($m,$m)" alltoall do "$bw" none "$sweep_size"
+        run "$s" "hyperx($m,$m)" alltoall "do" "$bw" none "$sweep_size"
         run "$s" "hyperx($m,$m)" alltoall md "$bw" none "$sweep_size"
         run "$s" "hyperx($m,$m)" allgather md "$bw" ring "$sweep_size"
-        run "$s" "hyperx($m,$m)" allreduce do "$bw" lr,rdb "$sweep_size"
+        run "$s" "hyperx($m,$m)" allreduce "do" "$bw" lr,rdb "$sweep_size"
         run "$s" "hyperx($m,$m)" allreduce md "$bw" none "$sweep_size"
       done ;;
   esac

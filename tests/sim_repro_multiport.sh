@@ -15,7 +15,6 @@
 set -u
 build=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$build/topocoll
 . "$(dirname "$0")/lib_cli.sh"
 export TMPDIR=$tmp/work # the script's and simulate's scratch; nothing may be left in it
 mkdir -p "$TMPDIR"
