@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "a2a/a2a_internal.h"
+#include "a2a/dw_internal.h"
 #include "a2a/sptree.h"
 #include "a2a/sym.h"
 #include "core/budget.h"
@@ -61,21 +62,13 @@
 #define POOL_PER_ROW 3     /* deletion starts when the pool exceeds this many columns per row */
 #define RC_TOL 1e-9        /* relative reduced cost below which a tree does not improve */
 #define POLISH 20          /* rounds at the master's own duals after the gap is met (gap <= 1e-6) */
+#define FW_ROWS 400        /* masters of at least this many rows start with the first-order phase */
+#define MASTER_ROWS 1024   /* ... and above this many rows never build the master at all */
+#define HANDOFF_GAP 1e-2   /* the gap at which the first-order phase hands over to the master */
 #define GRID ((int64_t)1 << 30)
 #define MAXDEN 65536
 
-typedef struct pool {
-  int64_t count, room;  /* columns */
-  int32_t *src;         /* representative index of each column */
-  int64_t *start;       /* count + 1 offsets into arc/load */
-  int32_t *arc, *load;  /* entries (arcs of the graph, not classes) */
-  int64_t entries, entry_room;
-  int32_t *idle;        /* rounds since the column was last positive */
-  uint64_t *hash;       /* of its entries, to skip duplicates */
-  double *lam;          /* its weight in the last optimal master */
-} pool;
-
-static void pool_free(pool *p) {
+static void pool_free(tci_dw_pool *p) {
   free(p->src), free(p->start), free(p->arc), free(p->load), free(p->idle), free(p->hash), free(p->lam);
   memset(p, 0, sizeof *p);
 }
@@ -87,7 +80,7 @@ static void pool_free(pool *p) {
     (ptr) = q_;                                                              \
   } while (0)
 
-static int pool_reserve(pool *p, int64_t cols, int64_t entries) {
+static int pool_reserve(tci_dw_pool *p, int64_t cols, int64_t entries) {
   if (cols > p->room) {
     int64_t room = p->room ? p->room : 64;
     while (room < cols) room *= 2;
@@ -110,8 +103,7 @@ static int pool_reserve(pool *p, int64_t cols, int64_t entries) {
 }
 #undef GROW
 
-/* Keep the columns with keep[j] (order kept, as the LP's deletion keeps it). */
-static void pool_compact(pool *p, const uint8_t *keep) {
+void tci_dw_pool_compact(tci_dw_pool *p, const uint8_t *keep) {
   int64_t c = 0, e = 0;
   for (int64_t j = 0; j < p->count; j++) {
     if (!keep[j]) continue;
@@ -128,24 +120,7 @@ static void pool_compact(pool *p, const uint8_t *keep) {
   p->start[c] = e;
 }
 
-typedef struct dw {
-  const tc_graph *g;
-  const tci_a2a_sym *sym;
-  int32_t n, nreps, rows; /* rows: class rows, then one per representative */
-  int64_t m;
-  tci_lp_model *lp;
-  pool cols;              /* LP column j + 1 is pool column j (column 0 is z) */
-  /* one round's trees, a slot of n-1 entries per representative, filled in parallel */
-  int32_t *t_arc, *t_load, *t_len;
-  double *t_cost, *t_rc;
-  uint64_t *t_hash;
-  double *l_master, *l_best, *l_price, *mu; /* arc lengths (m), convexity duals (nreps) */
-  int threads;            /* pricing threads (0: OpenMP's default) */
-  double best_bound;      /* best lower bound on z* */
-  double z;               /* the last optimal master's value */
-} dw;
-
-static void dw_free(dw *d) {
+static void dw_free(tci_dw *d) {
   tci_lp_free(d->lp);
   pool_free(&d->cols);
   free(d->t_arc), free(d->t_load), free(d->t_len), free(d->t_cost), free(d->t_rc), free(d->t_hash);
@@ -162,9 +137,7 @@ static uint64_t tree_hash(const int32_t *arc, const int32_t *load, int32_t len) 
   return h;
 }
 
-/* Price every representative at d->l_price: its shortest-path tree, the tree's cost there
-   and its reduced cost at the master's duals (l_master, mu). */
-static int price(dw *d, tc_error *err) {
+int tci_dw_price(tci_dw *d, tc_error *err) {
   const tc_graph *g = d->g;
   int32_t n = d->n, nreps = d->nreps;
   int failed = 0, threads = d->threads > 0 ? d->threads : omp_get_max_threads();
@@ -196,7 +169,7 @@ static int price(dw *d, tc_error *err) {
 }
 
 /* The bound of the last pricing: |H|·Σ_r cost_r / Σ_a c_a l_a (the full graph's Σ dist). */
-static double round_bound(const dw *d) {
+static double round_bound(const tci_dw *d) {
   double cl = 0, dist = 0;
   for (int64_t a = 0; a < d->m; a++)
     if (d->sym->arc_class[a] >= 0) cl += (double)d->g->cap[a] * d->l_price[a];
@@ -204,58 +177,94 @@ static double round_bound(const dw *d) {
   return cl > 0 ? dist * d->sym->order / cl : 0;
 }
 
-/* Append the trees with take[i] as master columns (duplicates of a column of the same
-   representative are skipped). */
-static int add_columns(dw *d, const uint8_t *take, tc_error *err) {
-  int32_t n = d->n, nreps = d->nreps;
-  pool *p = &d->cols;
-  int64_t count = 0, entries = 0;
-  uint8_t *fresh = malloc((size_t)nreps);
-  if (!fresh) return tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory");
-  memcpy(fresh, take, (size_t)nreps);
-  for (int64_t j = 0; j < p->count; j++)
-    if (fresh[p->src[j]] && p->hash[j] == d->t_hash[p->src[j]]) fresh[p->src[j]] = 0;
-  for (int32_t i = 0; i < nreps; i++)
-    if (fresh[i]) count++, entries += d->t_len[i] + 1;
-  if (!count) {
-    free(fresh);
-    return TC_OK;
+void tci_dw_keep_bound(tci_dw *d) {
+  double bound = round_bound(d);
+  if (bound > d->best_bound) {
+    d->best_bound = bound;
+    memcpy(d->l_best, d->l_price, sizeof *d->l_best * (size_t)d->m);
   }
+}
+
+void tci_dw_progress(const tci_dw *d) {
+  if (!d->o->progress) return;
+  double gap = d->best_bound > 0 ? d->z / d->best_bound - 1 : INFINITY;
+  tc_a2a_progress pr = {d->rounds, 1 / d->z, d->best_bound > 0 ? 1 / d->best_bound : INFINITY, gap, d->cols.count,
+                        omp_get_wtime() - d->t0};
+  d->o->progress(&pr, d->o->progress_ctx);
+}
+
+int tci_dw_pool_append(tci_dw *d, const uint8_t *take, int64_t *col, tc_error *err) {
+  int32_t n = d->n, nreps = d->nreps;
+  tci_dw_pool *p = &d->cols;
+  int64_t count = 0, entries = 0, *at = malloc(sizeof *at * (size_t)nreps);
+  if (!at) return tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory");
+  for (int32_t i = 0; i < nreps; i++) at[i] = take[i] ? -1 : -2;
+  for (int64_t j = 0; j < p->count; j++)
+    if (at[p->src[j]] == -1 && p->hash[j] == d->t_hash[p->src[j]]) at[p->src[j]] = j;
+  for (int32_t i = 0; i < nreps; i++)
+    if (at[i] == -1) count++, entries += d->t_len[i];
+  if (!pool_reserve(p, p->count + count, p->entries + entries)) {
+    free(at);
+    return tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory for %lld columns", (long long)(p->count + count));
+  }
+  for (int32_t i = 0; i < nreps; i++) {
+    if (at[i] != -1) continue;
+    const int32_t *arc = d->t_arc + (int64_t)i * (n - 1), *load = d->t_load + (int64_t)i * (n - 1);
+    int64_t e = p->entries;
+    for (int32_t t = 0; t < d->t_len[i]; t++) p->arc[e] = arc[t], p->load[e++] = load[t];
+    p->src[p->count] = i, p->idle[p->count] = 0, p->hash[p->count] = d->t_hash[i], p->lam[p->count] = 0;
+    at[i] = p->count;
+    p->entries = e;
+    p->start[++p->count] = e;
+  }
+  for (int32_t i = 0; col && i < nreps; i++)
+    if (at[i] >= 0) col[i] = at[i];
+  free(at);
+  return TC_OK;
+}
+
+/* Pool columns from..count-1 as master columns: loads summed per class, then the
+   representative's convexity row. */
+static int lp_add_pool(tci_dw *d, int64_t from, tc_error *err) {
+  tci_dw_pool *p = &d->cols;
+  int64_t count = p->count - from, entries = p->start[p->count] - p->start[from] + count;
+  if (count <= 0) return TC_OK;
   int64_t *start = malloc(sizeof *start * (size_t)(count + 1));
   int32_t *row = malloc(sizeof *row * (size_t)entries);
   double *val = malloc(sizeof *val * (size_t)entries), *obj = calloc((size_t)count, sizeof *obj);
   double *acc = calloc((size_t)(d->rows > 0 ? d->rows : 1), sizeof *acc);
-  if (!start || !row || !val || !obj || !acc || !pool_reserve(p, p->count + count, p->entries + entries)) {
-    free(fresh), free(start), free(row), free(val), free(obj), free(acc);
-    return tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory for %lld columns", (long long)(p->count + count));
+  if (!start || !row || !val || !obj || !acc) {
+    free(start), free(row), free(val), free(obj), free(acc);
+    return tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory for %lld columns", (long long)p->count);
   }
-  int64_t k = 0, c = 0;
-  for (int32_t i = 0; i < nreps; i++) {
-    if (!fresh[i]) continue;
-    const int32_t *arc = d->t_arc + (int64_t)i * (n - 1), *load = d->t_load + (int64_t)i * (n - 1);
-    start[c++] = k;
-    int64_t e = p->entries;
-    for (int32_t t = 0; t < d->t_len[i]; t++) { /* loads summed per class */
-      int32_t r = d->sym->arc_class[arc[t]];
+  int64_t k = 0;
+  for (int64_t j = from; j < p->count; j++) {
+    start[j - from] = k;
+    for (int64_t e = p->start[j]; e < p->start[j + 1]; e++) {
+      int32_t r = d->sym->arc_class[p->arc[e]];
       if (acc[r] == 0) row[k++] = r;
-      acc[r] += load[t];
-      p->arc[e] = arc[t], p->load[e++] = load[t];
+      acc[r] += p->load[e];
     }
-    for (int64_t q = start[c - 1]; q < k; q++) val[q] = acc[row[q]], acc[row[q]] = 0;
-    row[k] = d->rows - nreps + i, val[k++] = 1;
-    p->src[p->count] = i, p->idle[p->count] = 0, p->hash[p->count] = d->t_hash[i], p->lam[p->count] = 0;
-    p->entries = e;
-    p->start[++p->count] = e;
+    for (int64_t q = start[j - from]; q < k; q++) val[q] = acc[row[q]], acc[row[q]] = 0;
+    row[k] = d->rows - d->nreps + p->src[j], val[k++] = 1;
   }
-  start[c] = k;
+  start[count] = k;
   int rc = tci_lp_add_cols(d->lp, (int32_t)count, obj, NULL, NULL, start, row, val, err);
-  free(fresh), free(start), free(row), free(val), free(obj), free(acc);
+  free(start), free(row), free(val), free(obj), free(acc);
   return rc;
+}
+
+/* Append the trees with take[i] as master columns (duplicates of a column of the same
+   representative are skipped). */
+static int add_columns(tci_dw *d, const uint8_t *take, tc_error *err) {
+  int64_t from = d->cols.count;
+  int rc = tci_dw_pool_append(d, take, NULL, err);
+  return rc ? rc : lp_add_pool(d, from, err);
 }
 
 /* Solve the master. *limited = 1 when the time limit stopped it (its answer is then not
    used: the last optimal one stands; the first solve has no limit, so there is one). */
-static int solve_master(dw *d, double deadline, int *limited, tc_error *err) {
+static int solve_master(tci_dw *d, double deadline, int *limited, tc_error *err) {
   *limited = 0;
   if (deadline > 0 && d->z > 0) { /* the first master always runs to its optimum: an answer */
     double left = deadline - omp_get_wtime();
@@ -278,7 +287,7 @@ static int solve_master(dw *d, double deadline, int *limited, tc_error *err) {
     d->l_master[a] = r >= 0 && y[r] < 0 ? -y[r] : 0;
   }
   for (int32_t i = 0; i < d->nreps; i++) d->mu[i] = y[d->rows - d->nreps + i];
-  pool *p = &d->cols;
+  tci_dw_pool *p = &d->cols;
   for (int64_t j = 0; j < p->count; j++) {
     p->lam[j] = x[j + 1] > 0 ? x[j + 1] : 0;
     p->idle[j] = p->lam[j] > 1e-12 ? 0 : p->idle[j] + 1;
@@ -288,8 +297,8 @@ static int solve_master(dw *d, double deadline, int *limited, tc_error *err) {
 
 /* Delete long-idle columns when the pool is large (never one in use, never a
    representative's last). */
-static int manage_pool(dw *d, tc_error *err) {
-  pool *p = &d->cols;
+static int manage_pool(tci_dw *d, tc_error *err) {
+  tci_dw_pool *p = &d->cols;
   if (p->count <= (int64_t)POOL_PER_ROW * d->rows) return TC_OK;
   uint8_t *keep = malloc((size_t)p->count);
   int32_t *which = malloc(sizeof *which * (size_t)p->count);
@@ -305,14 +314,14 @@ static int manage_pool(dw *d, tc_error *err) {
     if (!keep[j]) left[p->src[j]]--, which[count++] = (int32_t)(j + 1);
   }
   int rc = count ? tci_lp_del_cols(d->lp, count, which, err) : TC_OK;
-  if (!rc && count) pool_compact(p, keep);
+  if (!rc && count) tci_dw_pool_compact(p, keep);
   free(keep), free(which), free(left);
   return rc;
 }
 
 /* Exact weights: every λ a fraction of denominator <= MAXDEN, their common denominator
    <= 2^31 and each representative's sum exactly 1. Returns the denominator, or 0. */
-static int64_t exact_weights(const pool *p, int32_t nreps, int64_t *w, int64_t *sum) {
+static int64_t exact_weights(const tci_dw_pool *p, int32_t nreps, int64_t *w, int64_t *sum) {
   int64_t den = 1;
   tc_rat r;
   for (int64_t j = 0; j < p->count; j++) {
@@ -339,7 +348,7 @@ static int64_t exact_weights(const pool *p, int32_t nreps, int64_t *w, int64_t *
 /* Grid weights: λ normalized per representative (the master keeps Σλ = 1, so the total is
    positive), floored on the 2^30 grid, and the units still missing given one each to the
    largest remainders (fewer units are missing than the representative has columns). */
-static int grid_weights(const pool *p, int32_t nreps, int64_t *w, int64_t *sum) {
+static int grid_weights(const tci_dw_pool *p, int32_t nreps, int64_t *w, int64_t *sum) {
   int64_t *first = calloc((size_t)nreps + 1, sizeof *first), *order = malloc(sizeof *order * (size_t)(p->count + 1));
   double *total = calloc((size_t)nreps, sizeof *total), *share = malloc(sizeof *share * (size_t)(p->count + 1));
   if (!first || !order || !total || !share) {
@@ -373,8 +382,8 @@ static int grid_weights(const pool *p, int32_t nreps, int64_t *w, int64_t *sum) 
 
 /* The per-source flows (n·m units over *den) of the last optimal master, expanded by the
    group to every source. */
-static int source_flows(const dw *d, int64_t *units, int64_t *den, tc_error *err) {
-  const pool *p = &d->cols;
+static int source_flows(const tci_dw *d, int64_t *units, int64_t *den, tc_error *err) {
+  const tci_dw_pool *p = &d->cols;
   const tc_graph *g = d->g;
   int32_t n = d->n;
   int64_t m = d->m;
@@ -424,7 +433,7 @@ static int check_budget(const tc_graph *g, const tci_a2a_sym *sym, int64_t rows,
 
 /* The multiplicative-weights warm start: WARM rounds of trees under lengths that grow with
    the congestion of the previous round's routing, every tree a column. */
-static int warm_start(dw *d, uint8_t *take, tc_error *err) {
+static int warm_start(tci_dw *d, uint8_t *take, tc_error *err) {
   const tc_graph *g = d->g;
   const tci_a2a_sym *sym = d->sym;
   int32_t n = d->n;
@@ -434,12 +443,8 @@ static int warm_start(dw *d, uint8_t *take, tc_error *err) {
   memset(take, 1, (size_t)d->nreps);
   int rc = TC_OK;
   for (int round = 0; round < WARM && !rc; round++) {
-    if ((rc = price(d, err)) || (rc = add_columns(d, take, err))) break;
-    double bound = round_bound(d);
-    if (bound > d->best_bound) {
-      d->best_bound = bound;
-      memcpy(d->l_best, d->l_price, sizeof *d->l_best * (size_t)d->m);
-    }
+    if ((rc = tci_dw_price(d, err)) || (rc = add_columns(d, take, err))) break;
+    tci_dw_keep_bound(d);
     /* this round's congestion per class, then the lengths */
     int32_t classes = d->rows - d->nreps;
     memset(load, 0, sizeof *load * (size_t)classes);
@@ -475,7 +480,7 @@ int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answ
   if (m > INT32_MAX / 2)
     return tc_error_set(err, TC_ERANGE, "all-to-all dw: %lld arcs is too many", (long long)m);
   tci_a2a_sym sym = {0};
-  dw d = {.g = g, .sym = &sym, .n = n, .m = m, .threads = o->threads};
+  tci_dw d = {.g = g, .sym = &sym, .n = n, .m = m, .threads = o->threads, .o = o, .t0 = t0};
   uint8_t *take = NULL;
   double *lo = NULL, *hi = NULL;
   int rc = o->symmetry ? tci_a2a_sym_find(g, 1, &sym, err) : tci_a2a_sym_trivial(g, &sym, err);
@@ -520,9 +525,18 @@ int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answ
     free(zrow), free(zval);
     if (rc) goto done;
   }
-  if ((rc = warm_start(&d, take, err))) goto done;
+  if (d.rows >= FW_ROWS) { /* the first-order phase, then the master only when it is small */
+    int master = d.rows <= MASTER_ROWS, timed_out = 0;
+    double stop = master && o->gap < HANDOFF_GAP ? HANDOFF_GAP : o->gap;
+    if ((rc = tci_dw_fw_run(&d, stop, deadline, &timed_out, err))) goto done;
+    out->timed_out = timed_out;
+    if (!master || timed_out || d.z <= d.best_bound * (1 + o->gap)) goto answer;
+    if ((rc = lp_add_pool(&d, 0, err))) goto done;
+  } else if ((rc = warm_start(&d, take, err))) {
+    goto done;
+  }
   int stalled = 0, polish = 0;
-  for (int64_t round = 1;; round++) {
+  for (;;) {
     int limited;
     if ((rc = solve_master(&d, deadline, &limited, err))) goto done;
     if (limited) {
@@ -532,24 +546,16 @@ int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answ
     /* the pricing point: smoothed toward the best lengths, or the master's own */
     double alpha = stalled || polish ? 0 : ALPHA;
     for (int64_t a = 0; a < m; a++) d.l_price[a] = alpha * d.l_best[a] + (1 - alpha) * d.l_master[a];
-    if ((rc = price(&d, err))) goto done;
-    double bound = round_bound(&d);
-    if (bound > d.best_bound) {
-      d.best_bound = bound;
-      memcpy(d.l_best, d.l_price, sizeof *d.l_best * (size_t)m);
-    }
+    if ((rc = tci_dw_price(&d, err))) goto done;
+    tci_dw_keep_bound(&d);
     int64_t count = 0;
     for (int32_t i = 0; i < nreps; i++) {
       take[i] = d.t_rc[i] < -RC_TOL * (fabs(d.mu[i]) > 1 ? fabs(d.mu[i]) : 1);
       count += take[i];
     }
-    out->rounds = round;
+    d.rounds++;
     double gap = d.best_bound > 0 ? d.z / d.best_bound - 1 : INFINITY;
-    if (o->progress) {
-      tc_a2a_progress pr = {round, 1 / d.z, d.best_bound > 0 ? 1 / d.best_bound : INFINITY, gap, d.cols.count,
-                            omp_get_wtime() - t0};
-      o->progress(&pr, o->progress_ctx);
-    }
+    tci_dw_progress(&d);
     if (count == 0 && alpha == 0) { /* no tree improves the master: optimal over every tree */
       out->optimal = 1;
       break;
@@ -566,6 +572,8 @@ int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answ
     if (count == 0) continue;
     if ((rc = manage_pool(&d, err)) || (rc = add_columns(&d, take, err))) goto done;
   }
+answer:
+  out->rounds = d.rounds;
   if ((rc = source_flows(&d, out->units, &out->den, err))) goto done;
   out->f = 1 / d.z;
   /* the certificate's lengths: the master's own at an optimum (exact on small graphs), else
