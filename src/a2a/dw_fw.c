@@ -44,12 +44,17 @@
 #define INNER 3       /* pairwise steps per representative and round */
 #define MAX_COLS 24   /* pooled trees per representative; beyond, the lightest is emptied */
 #define RENORM 40.0   /* renormalize when an exponent exceeds this */
+#define AVERAGE 3     /* every AVERAGE rounds, a bound at the average lengths too */
+#define STALL 30      /* rounds without the gap shrinking by 5 % that count as a stall */
+#define BOOSTS 2      /* stalls answered by sharpening η fourfold before the phase gives up */
 
 typedef struct fw {
   tci_dw *d;
   int32_t classes;
   double eta, ref, sum;  /* exponents η (u/c − ref); sum = Σ exp */
+  double sharpen;        /* η's factor over the schedule, 4^(stalls so far) */
   double *cap, *u, *x, *l; /* classes: capacity, load, exponent, length exp(x)/c */
+  double *avg, weight;   /* classes: Σ_k k · l_k / Σ c l_k over rounds k, and Σ_k k */
   double *dir;           /* classes: the step's direction, zero outside `touched` */
   uint8_t *in;           /* classes: 1 when in `touched` */
   int32_t *touched;
@@ -57,7 +62,7 @@ typedef struct fw {
 } fw;
 
 static void fw_free(fw *f) {
-  free(f->cap), free(f->u), free(f->x), free(f->l), free(f->dir), free(f->in), free(f->touched);
+  free(f->cap), free(f->avg), free(f->u), free(f->x), free(f->l), free(f->dir), free(f->in), free(f->touched);
   free(f->first), free(f->order), free(f->tree);
 }
 
@@ -135,7 +140,7 @@ static int step(fw *f, int64_t to, int64_t from, int forced) {
         double next = d2 > 0 ? gamma - d1 / (f->eta * d2) : -1;
         gamma = next > lo && next < hi ? next : 0.5 * (lo + hi);
         slope(f, nt, rest, gamma, &d1, &d2);
-        if (fabs(d1) <= 1e-9 * first) break;
+        if (fabs(d1) <= 1e-6 * first) break; /* close enough: an exact minimum gains nothing here */
         if (d1 < 0) lo = gamma;
         else hi = gamma;
       }
@@ -157,6 +162,25 @@ static int step(fw *f, int64_t to, int64_t from, int forced) {
   }
   if (top > RENORM) renormalize(f);
   return moved;
+}
+
+/* Add this round's lengths (normalized to Σ c l = 1) to the average, weighted by the round
+   number, and every AVERAGE rounds price at the average for the bound alone. */
+static int average_bound(fw *f, tc_error *err) {
+  tci_dw *d = f->d;
+  double cl = 0, w = (double)d->rounds;
+  for (int32_t A = 0; A < f->classes; A++) cl += f->cap[A] * f->l[A];
+  if (!(cl > 0)) return TC_OK;
+  for (int32_t A = 0; A < f->classes; A++) f->avg[A] += w * f->l[A] / cl;
+  f->weight += w;
+  if (d->rounds % AVERAGE) return TC_OK;
+  for (int64_t a = 0; a < d->m; a++) {
+    int32_t A = d->sym->arc_class[a];
+    d->l_price[a] = A >= 0 ? f->avg[A] / f->weight : 0;
+  }
+  int rc = tci_dw_price(d, err);
+  if (!rc) tci_dw_keep_bound(d);
+  return rc;
 }
 
 /* The pool by representative (CSR over first/order). */
@@ -200,19 +224,21 @@ static int64_t visit(fw *f, int32_t i) {
   return moves;
 }
 
-int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int *timed_out, tc_error *err) {
+int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int *timed_out, int *stalled, tc_error *err) {
   tci_dw_pool *p = &d->cols;
   int32_t nreps = d->nreps, classes = d->rows - nreps;
   size_t nc = classes > 0 ? (size_t)classes : 1;
-  fw f = {.d = d, .classes = classes};
-  f.cap = malloc(sizeof *f.cap * nc), f.u = calloc(nc, sizeof *f.u), f.x = calloc(nc, sizeof *f.x);
+  fw f = {.d = d, .classes = classes, .sharpen = 1};
+  double best_gap = INFINITY;
+  int since = 0, boosts = 0;
+  f.cap = malloc(sizeof *f.cap * nc), f.avg = calloc(nc, sizeof *f.avg), f.u = calloc(nc, sizeof *f.u), f.x = calloc(nc, sizeof *f.x);
   f.l = calloc(nc, sizeof *f.l), f.dir = calloc(nc, sizeof *f.dir), f.in = calloc(nc, 1);
   f.touched = malloc(sizeof *f.touched * nc);
   f.first = malloc(sizeof *f.first * (size_t)(nreps + 1)), f.tree = malloc(sizeof *f.tree * (size_t)nreps);
   uint8_t *all = malloc((size_t)nreps), *keep = NULL;
   int rc = TC_OK;
-  *timed_out = 0;
-  if (!f.cap || !f.u || !f.x || !f.l || !f.dir || !f.in || !f.touched || !f.first || !f.tree || !all) {
+  *timed_out = *stalled = 0;
+  if (!f.cap || !f.avg || !f.u || !f.x || !f.l || !f.dir || !f.in || !f.touched || !f.first || !f.tree || !all) {
     rc = tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory");
     goto done;
   }
@@ -240,7 +266,15 @@ int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int *timed_out, t
       *timed_out = 1;
       break;
     }
-    f.eta = fmax(f.eta, log((double)(classes > 1 ? classes : 2)) / (THETA * gap * d->z));
+    if (gap < 0.95 * best_gap) best_gap = gap, since = 0;
+    else if (++since >= STALL) { /* the smoothing holds the routing back: sharpen it, or stop */
+      if (boosts++ == BOOSTS) {
+        *stalled = 1;
+        break;
+      }
+      f.sharpen *= 4, since = 0;
+    }
+    f.eta = fmax(f.eta, f.sharpen * log((double)(classes > 1 ? classes : 2)) / (THETA * gap * d->z));
     renormalize(&f);
     if ((rc = index_pool(&f, err))) goto done;
     int64_t moves = 0;
@@ -252,6 +286,7 @@ int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int *timed_out, t
     for (int64_t j = 0; j < p->count; j++) keep[j] = p->lam[j] > 0;
     tci_dw_pool_compact(p, keep);
     if (moves == 0 && p->count == before) break; /* nothing new, nothing moved: as far as it goes */
+    if ((rc = average_bound(&f, err))) goto done;
     for (int64_t a = 0; a < d->m; a++) {
       int32_t A = d->sym->arc_class[a];
       d->l_price[a] = A >= 0 ? f.l[A] : 0;

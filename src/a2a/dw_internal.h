@@ -65,10 +65,10 @@ void tci_dw_pool_compact(tci_dw_pool *p, const uint8_t *keep);
 void tci_dw_progress(const tci_dw *d);
 
 /* The first-order phase (dw_fw.c): from an empty pool, route every representative and
-   improve the routing until its certified gap z/best_bound − 1 is at most stop_gap or the
-   deadline (0: none) passes (*timed_out = 1). On return every representative's pool
-   weights sum to 1, d->z is the routing's congestion and the pool holds no column of
-   weight 0. */
-int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int *timed_out, tc_error *err);
+   improve the routing until its certified gap z/best_bound − 1 is at most stop_gap, the
+   deadline (0: none) passes (*timed_out = 1) or it stops improving (*stalled = 1: the
+   master must take over). On return every representative's pool weights sum to 1, d->z is
+   the routing's congestion and the pool holds no column of weight 0. */
+int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int *timed_out, int *stalled, tc_error *err);
 
 #endif
