@@ -105,15 +105,18 @@ static int32_t scatter(fw *f, int64_t j, double sign, int32_t nt) {
 /* Φ'(γ) (times the normalization, sign exact) and Φ''(γ)/η along dir over touched; rest is
    the sum of exp over the untouched classes. */
 static void slope(const fw *f, int32_t nt, double rest, double gamma, double *d1, double *d2) {
-  double top = 0;
+  double top = 0, total, h = 0, h2 = 0;
+  if (gamma > 0) /* exponents may have grown past RENORM along the way: shift them */
+    for (int32_t i = 0; i < nt; i++) {
+      int32_t A = f->touched[i];
+      double x = f->x[A] + f->eta * gamma * f->dir[A] / f->cap[A];
+      top = x > top ? x : top;
+    }
+  total = top > 0 ? rest * exp(-top) : rest;
   for (int32_t i = 0; i < nt; i++) {
     int32_t A = f->touched[i];
-    top = fmax(top, f->x[A] + f->eta * gamma * f->dir[A] / f->cap[A]);
-  }
-  double total = rest * exp(-top), h = 0, h2 = 0;
-  for (int32_t i = 0; i < nt; i++) {
-    int32_t A = f->touched[i];
-    double s = f->dir[A] / f->cap[A], w = exp(f->x[A] + f->eta * gamma * s - top);
+    double s = f->dir[A] / f->cap[A];
+    double w = gamma > 0 ? exp(f->x[A] + f->eta * gamma * s - top) : f->l[A] * f->cap[A]; /* l c = exp(x) */
     total += w, h += w * s, h2 += w * s * s;
   }
   *d1 = h / total;
@@ -127,7 +130,7 @@ static int step(fw *f, int64_t to, int64_t from, int forced) {
   int32_t nt = scatter(f, to, 1, 0);
   nt = scatter(f, from, -1, nt);
   double rest = f->sum, most = p->lam[from], gamma = most;
-  for (int32_t i = 0; i < nt; i++) rest -= exp(f->x[f->touched[i]]);
+  for (int32_t i = 0; i < nt; i++) rest -= f->l[f->touched[i]] * f->cap[f->touched[i]];
   if (rest < 0) rest = 0;
   if (!forced) {
     double d1, d2, lo = 0, hi = most;
@@ -152,11 +155,12 @@ static int step(fw *f, int64_t to, int64_t from, int forced) {
   for (int32_t i = 0; i < nt; i++) {
     int32_t A = f->touched[i];
     if (moved) {
-      f->u[A] = fmax(0, f->u[A] + gamma * f->dir[A]);
+      f->u[A] += gamma * f->dir[A];
+      if (f->u[A] < 0) f->u[A] = 0; /* rounding */
       double x = f->eta * (f->u[A] / f->cap[A] - f->ref), e = exp(x);
-      f->sum += e - exp(f->x[A]);
+      f->sum += e - f->l[A] * f->cap[A];
       f->x[A] = x, f->l[A] = e / f->cap[A];
-      top = fmax(top, x);
+      top = x > top ? x : top;
     }
     f->dir[A] = 0, f->in[A] = 0;
   }
