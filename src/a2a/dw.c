@@ -542,7 +542,10 @@ int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answ
   if (d.rows >= FW_ROWS) { /* the first-order phase; the master after it only when small */
     int master = d.rows <= MASTER_ROWS, timed_out = 0, stalled = 0;
     double stop = master && o->gap < HANDOFF_GAP ? HANDOFF_GAP : o->gap;
-    if ((rc = tci_dw_fw_run(&d, stop, deadline, &timed_out, &stalled, err))) goto done;
+    /* a stall hands a large master over only without a deadline (so that the solve ends):
+       a cold solve of it can overrun a deadline by minutes, and the phase's routing is the
+       answer there anyway */
+    if ((rc = tci_dw_fw_run(&d, stop, deadline, master || deadline == 0, &timed_out, &stalled, err))) goto done;
     out->timed_out = timed_out;
     if (timed_out || d.z <= d.best_bound * (1 + o->gap) || !(master || stalled)) goto answer;
     /* the master from the phase's routing and the multiplicative-weights trees (both

@@ -45,7 +45,8 @@
 #define MAX_COLS 24   /* pooled trees per representative; beyond, the lightest is emptied */
 #define RENORM 40.0   /* renormalize when an exponent exceeds this */
 #define AVERAGE 3     /* every AVERAGE rounds, a bound at the average lengths too */
-#define STALL 30      /* rounds without the gap shrinking by 5 % that count as a stall */
+#define STALL 30      /* rounds (or a quarter of those so far, if more) without the gap shrinking
+                         by 5 % that count as a stall: a 1/k tail is no stall */
 #define BOOSTS 2      /* stalls answered by sharpening η fourfold before the phase gives up */
 
 typedef struct fw {
@@ -228,14 +229,16 @@ static int64_t visit(fw *f, int32_t i) {
   return moves;
 }
 
-int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int *timed_out, int *stalled, tc_error *err) {
+int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int give_up, int *timed_out, int *stalled,
+                  tc_error *err) {
   tci_dw_pool *p = &d->cols;
   int32_t nreps = d->nreps, classes = d->rows - nreps;
   size_t nc = classes > 0 ? (size_t)classes : 1;
   fw f = {.d = d, .classes = classes, .sharpen = 1};
   double best_gap = INFINITY;
   int since = 0, boosts = 0;
-  f.cap = malloc(sizeof *f.cap * nc), f.avg = calloc(nc, sizeof *f.avg), f.u = calloc(nc, sizeof *f.u), f.x = calloc(nc, sizeof *f.x);
+  f.cap = malloc(sizeof *f.cap * nc), f.avg = calloc(nc, sizeof *f.avg);
+  f.u = calloc(nc, sizeof *f.u), f.x = calloc(nc, sizeof *f.x);
   f.l = calloc(nc, sizeof *f.l), f.dir = calloc(nc, sizeof *f.dir), f.in = calloc(nc, 1);
   f.touched = malloc(sizeof *f.touched * nc);
   f.first = malloc(sizeof *f.first * (size_t)(nreps + 1)), f.tree = malloc(sizeof *f.tree * (size_t)nreps);
@@ -271,12 +274,13 @@ int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int *timed_out, i
       break;
     }
     if (gap < 0.95 * best_gap) best_gap = gap, since = 0;
-    else if (++since >= STALL) { /* the smoothing holds the routing back: sharpen it, or stop */
-      if (boosts++ == BOOSTS) {
+    else if (++since >= STALL && since >= d->rounds / 4) { /* the smoothing holds it back: sharpen, or stop */
+      if (boosts++ >= BOOSTS && give_up) {
         *stalled = 1;
         break;
       }
-      f.sharpen *= 4, since = 0;
+      if (boosts <= BOOSTS) f.sharpen *= 4;
+      since = 0;
     }
     f.eta = fmax(f.eta, f.sharpen * log((double)(classes > 1 ? classes : 2)) / (THETA * gap * d->z));
     renormalize(&f);

@@ -66,9 +66,10 @@ void tci_dw_progress(const tci_dw *d);
 
 /* The first-order phase (dw_fw.c): from an empty pool, route every representative and
    improve the routing until its certified gap z/best_bound − 1 is at most stop_gap, the
-   deadline (0: none) passes (*timed_out = 1) or it stops improving (*stalled = 1: the
-   master must take over). On return every representative's pool weights sum to 1, d->z is
+   deadline (0: none) passes (*timed_out = 1) or, with give_up, it stops improving
+   (*stalled = 1: the master must take over; without give_up it goes on). On return every representative's pool weights sum to 1, d->z is
    the routing's congestion and the pool holds no column of weight 0. */
-int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int *timed_out, int *stalled, tc_error *err);
+int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int give_up, int *timed_out, int *stalled,
+                  tc_error *err);
 
 #endif
