@@ -1,6 +1,6 @@
 /*
 ** dw_internal.h — what the column-generation solver (dw.c) shares with its first-order
-** phase (dw_fw.c). Internal to the `a2a` layer.
+** phase (dw_fw.c); the shared functions live in dw_state.c. Internal to the `a2a` layer.
 **
 ** The state of one solve: the column pool (every tree ever kept, with its weight), one
 ** round's priced trees, the arc lengths and the best dual bound. Both phases work on the
@@ -59,6 +59,7 @@ void tci_dw_keep_bound(tci_dw *d);
    i's tree, added or found (col may be NULL; entries of reps without take are left as
    they were). */
 int tci_dw_pool_append(tci_dw *d, const uint8_t *take, int64_t *col, tc_error *err);
+void tci_dw_pool_free(tci_dw_pool *p);
 /* Keep the columns with keep[j] (order kept, as the LP's deletion keeps it). */
 void tci_dw_pool_compact(tci_dw_pool *p, const uint8_t *keep);
 /* Report a round through the options' progress callback (when there is one). */
