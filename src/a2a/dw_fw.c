@@ -287,13 +287,18 @@ int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int give_up, int 
     if ((rc = index_pool(&f, err))) goto done;
     int64_t moves = 0;
     for (int32_t i = 0; i < nreps; i++) moves += visit(&f, i);
-    if (!(keep = realloc(keep, (size_t)p->count + 1))) {
+    uint8_t *room = realloc(keep, (size_t)p->count + 1);
+    if (!room) {
       rc = tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory");
       goto done;
     }
+    keep = room;
     for (int64_t j = 0; j < p->count; j++) keep[j] = p->lam[j] > 0;
     tci_dw_pool_compact(p, keep);
-    if (moves == 0 && p->count == before) break; /* nothing new, nothing moved: as far as it goes */
+    if (moves == 0 && p->count == before) { /* nothing new, nothing moved: as far as it goes */
+      *stalled = give_up;
+      break;
+    }
     if ((rc = average_bound(&f, err))) goto done;
     for (int64_t a = 0; a < d->m; a++) {
       int32_t A = d->sym->arc_class[a];
