@@ -19,6 +19,10 @@
 **     gap under 1e-6;
 **   - stopped early (gap 0.5) on genkautz(3,16) its certified bounds still bracket 1/12;
 **   - the progress callback: rounds 1, 2, ..., lower <= upper, the last gap within target;
+**   - the first-order phase (dw_fw.c, masters of 400 rows and more): alone on torus(16,16)
+**     without symmetry (1280 rows: no master is built) to gap 1e-2, its bounds bracketing
+**     the optimum 1/512 with the rounds reported one by one; followed by the master on
+**     circulant C(40,{1..5}) without symmetry (440 rows), agreeing with the symmetric solve;
 **   - a host cap is refused (one line).
 */
 #include <stdio.h>
@@ -223,6 +227,50 @@ static void test_early_stop_and_progress(void **state) {
   tc_graph_destroy(g);
 }
 
+/* Above 1024 rows only the first-order phase runs: torus(16,16) without symmetry has 256 +
+   1024 rows; F* = 1/512 (the distance bound, tight on the torus). */
+static void test_first_order_alone(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("torus(16,16)");
+  const tc_rat f = {1, 512};
+  tc_a2a_options o;
+  tc_a2a_options_default(&o);
+  o.method = TC_A2A_DW, o.gap = 1e-2, o.symmetry = 0;
+  seen s = {0, 0};
+  o.progress = record, o.progress_ctx = &s;
+  tc_a2a_result r;
+  tc_error err;
+  assert_int_equal(tc_a2a_solve(g, &o, &r, &err), TC_OK);
+  assert_int_equal(r.lp_rows, 1280);
+  assert_int_equal(r.group, 1);
+  assert_false(r.stopped);
+  assert_true(s.rounds >= 2 && s.rounds == r.rounds);
+  assert_true(r.gap <= 1e-2 && s.last_gap <= 1e-2);
+  assert_true(tc_rat_cmp(r.lower_exact, f) <= 0);
+  assert_true(tc_rat_cmp(r.upper_exact, f) >= 0);
+  tc_a2a_result_destroy(&r);
+  tc_graph_destroy(g);
+}
+
+/* From 400 to 1024 rows the phase hands over to the master at gap 1e-2, which then
+   closes the gap: C(40,{1..5}) without symmetry (40 + 400 rows) against the solve on its
+   regular group, both to 1e-6 and each certified interval meeting the other. */
+static void test_first_order_then_master(void **state) {
+  (void)state;
+  tc_graph *g = tc_test_spec("circulant(40,1,2,3,4,5)");
+  tc_a2a_result full = solve(g, TC_A2A_DW, 0, 0), sym = solve(g, TC_A2A_DW, 1, 0);
+  assert_int_equal(full.lp_rows, 440);
+  assert_int_equal(sym.group, 40);
+  assert_true(full.gap < 1e-6 && sym.gap < 1e-6);
+  assert_true(full.rounds > 1 && full.lp_cols > 1);
+  if (tc_rat_cmp(full.lower_exact, sym.upper_exact) > 0 || tc_rat_cmp(sym.lower_exact, full.upper_exact) > 0)
+    fail_msg("full [%.12g, %.12g], symmetric [%.12g, %.12g]", full.lower_bound, full.upper_bound, sym.lower_bound,
+             sym.upper_bound);
+  tc_a2a_result_destroy(&full);
+  tc_a2a_result_destroy(&sym);
+  tc_graph_destroy(g);
+}
+
 static void test_refusals(void **state) {
   (void)state;
   tc_graph *g = tc_test_spec("hypercube(3)");
@@ -244,6 +292,8 @@ int main(void) {
       cmocka_unit_test(test_random_against_lp),
       cmocka_unit_test(test_symmetric_equals_full),
       cmocka_unit_test(test_early_stop_and_progress),
+      cmocka_unit_test(test_first_order_alone),
+      cmocka_unit_test(test_first_order_then_master),
       cmocka_unit_test(test_refusals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

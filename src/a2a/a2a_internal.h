@@ -8,6 +8,8 @@
 **   certify.c     the solver-independent certificate (exact lower and upper bounds);
 **   decompose.c   exact conservation of a commodity's flow by path decomposition;
 **   dw.c          column generation over per-source trees (method dw, sptree.h prices);
+**   dw_fw.c       its first-order phase for large masters (dw_internal.h);
+**   dw_state.c    the pool, pricing and bounds both phases share;
 **   bounds.c      the analytic bounds (tc_a2a_bounds);
 **   solve.c       tc_a2a_solve: the pipeline.
 ** Paper sections are paper 003's. Arc flows are indexed by the graph's arc ids; loops and

@@ -20,7 +20,17 @@
 ** bound on F), and every master solution is a routing of congestion z, so
 ** 1/z <= F* <= Σ c l / Σ dist_l: the loop stops when the gap is small enough.
 **
-** What keeps it fast:
+** What keeps it fast. The master's columns are dense (a tree touches N−1 arcs), so each
+** simplex iteration costs O(rows²) and a solve thousands of them: measured (perf), the
+** master is ~98 % of the time without symmetry, pricing (N Dijkstras) ~1 ms a round at
+** N = 128 and 0.06 s at N = 1024. So:
+**   - large masters (FW_ROWS rows and more) start with the first-order phase of dw_fw.c,
+**     which only prices and moves weight between trees (no LP) to gap HANDOFF_GAP; above
+**     MASTER_ROWS rows the master is never built (it would take minutes per solve) and the
+**     phase runs to the end, unless it stalls with no deadline set (then the master takes
+**     over: it converges); measured (CPU): genkautz(4,1000) to 1 % in 1.3 s instead of 18,
+**     jellyfish(128,4) to 1e-4 in 27 s instead of 46, N = 1000 without symmetry to 1 % in
+**     about 30 s, where the first master alone took minutes (docs/alltoall.md, Scaling);
 **   - a multiplicative-weights warm start: WARM rounds route every representative on
 **     shortest trees under lengths that grow exponentially with the current routing's
 **     congestion, adding each tree; the first master then mixes many good trees, and the
@@ -32,7 +42,10 @@
 **     l_master (α = 0), so convergence is kept;
 **   - columns unused for DROP_AFTER rounds are deleted when the pool is large; duplicate
 **     trees are not added; the master is warm-started (primal simplex) after each change.
-** A time limit ends the loop with the last optimal master (never an error).
+**   - after the first-order phase the master gets its routing (the pool with its weights)
+**     and the multiplicative-weights trees, and Wentges' center is the phase's best bound.
+** A time limit ends the loop with the last optimal master, or the first-order phase's
+** routing when no master finished after it (never an error).
 **
 ** The answer: λ as small-denominator fractions when the master's vertex allows (small
 ** graphs), else on a 2^30 grid per representative with the rounding given to the largest
@@ -48,7 +61,7 @@
 #include <string.h>
 
 #include "a2a/a2a_internal.h"
-#include "a2a/sptree.h"
+#include "a2a/dw_internal.h"
 #include "a2a/sym.h"
 #include "core/budget.h"
 #include "core/intmath.h"
@@ -61,201 +74,61 @@
 #define POOL_PER_ROW 3     /* deletion starts when the pool exceeds this many columns per row */
 #define RC_TOL 1e-9        /* relative reduced cost below which a tree does not improve */
 #define POLISH 20          /* rounds at the master's own duals after the gap is met (gap <= 1e-6) */
+#define FW_ROWS 400        /* masters of at least this many rows start with the first-order phase */
+#define MASTER_ROWS 1024   /* ... and above this many rows build the master only if the phase stalls */
+#define HANDOFF_GAP 1e-2   /* the gap at which the first-order phase hands over to the master */
 #define GRID ((int64_t)1 << 30)
 #define MAXDEN 65536
 
-typedef struct pool {
-  int64_t count, room;  /* columns */
-  int32_t *src;         /* representative index of each column */
-  int64_t *start;       /* count + 1 offsets into arc/load */
-  int32_t *arc, *load;  /* entries (arcs of the graph, not classes) */
-  int64_t entries, entry_room;
-  int32_t *idle;        /* rounds since the column was last positive */
-  uint64_t *hash;       /* of its entries, to skip duplicates */
-  double *lam;          /* its weight in the last optimal master */
-} pool;
-
-static void pool_free(pool *p) {
-  free(p->src), free(p->start), free(p->arc), free(p->load), free(p->idle), free(p->hash), free(p->lam);
-  memset(p, 0, sizeof *p);
-}
-
-#define GROW(ptr, count)                                                     \
-  do {                                                                       \
-    void *q_ = realloc((ptr), sizeof *(ptr) * (size_t)(count));              \
-    if (!q_) return 0;                                                       \
-    (ptr) = q_;                                                              \
-  } while (0)
-
-static int pool_reserve(pool *p, int64_t cols, int64_t entries) {
-  if (cols > p->room) {
-    int64_t room = p->room ? p->room : 64;
-    while (room < cols) room *= 2;
-    GROW(p->src, room);
-    GROW(p->start, room + 1);
-    GROW(p->idle, room);
-    GROW(p->hash, room);
-    GROW(p->lam, room);
-    if (p->count == 0) p->start[0] = 0;
-    p->room = room;
-  }
-  if (entries > p->entry_room) {
-    int64_t room = p->entry_room ? p->entry_room : 1024;
-    while (room < entries) room *= 2;
-    GROW(p->arc, room);
-    GROW(p->load, room);
-    p->entry_room = room;
-  }
-  return 1;
-}
-#undef GROW
-
-/* Keep the columns with keep[j] (order kept, as the LP's deletion keeps it). */
-static void pool_compact(pool *p, const uint8_t *keep) {
-  int64_t c = 0, e = 0;
-  for (int64_t j = 0; j < p->count; j++) {
-    if (!keep[j]) continue;
-    int64_t b = p->start[j], len = p->start[j + 1] - b;
-    memmove(p->arc + e, p->arc + b, sizeof *p->arc * (size_t)len);
-    memmove(p->load + e, p->load + b, sizeof *p->load * (size_t)len);
-    p->src[c] = p->src[j], p->idle[c] = p->idle[j], p->hash[c] = p->hash[j], p->lam[c] = p->lam[j];
-    p->start[c] = e;
-    e += len;
-    c++;
-  }
-  p->count = c;
-  p->entries = e;
-  p->start[c] = e;
-}
-
-typedef struct dw {
-  const tc_graph *g;
-  const tci_a2a_sym *sym;
-  int32_t n, nreps, rows; /* rows: class rows, then one per representative */
-  int64_t m;
-  tci_lp_model *lp;
-  pool cols;              /* LP column j + 1 is pool column j (column 0 is z) */
-  /* one round's trees, a slot of n-1 entries per representative, filled in parallel */
-  int32_t *t_arc, *t_load, *t_len;
-  double *t_cost, *t_rc;
-  uint64_t *t_hash;
-  double *l_master, *l_best, *l_price, *mu; /* arc lengths (m), convexity duals (nreps) */
-  int threads;            /* pricing threads (0: OpenMP's default) */
-  double best_bound;      /* best lower bound on z* */
-  double z;               /* the last optimal master's value */
-} dw;
-
-static void dw_free(dw *d) {
+static void dw_free(tci_dw *d) {
   tci_lp_free(d->lp);
-  pool_free(&d->cols);
+  tci_dw_pool_free(&d->cols);
   free(d->t_arc), free(d->t_load), free(d->t_len), free(d->t_cost), free(d->t_rc), free(d->t_hash);
   free(d->l_master), free(d->l_best), free(d->l_price), free(d->mu);
 }
 
-/* FNV-1a over the (arc, load) entries. */
-static uint64_t tree_hash(const int32_t *arc, const int32_t *load, int32_t len) {
-  uint64_t h = 1469598103934665603ULL;
-  for (int32_t i = 0; i < len; i++) {
-    h = (h ^ (uint64_t)(uint32_t)arc[i]) * 1099511628211ULL;
-    h = (h ^ (uint64_t)(uint32_t)load[i]) * 1099511628211ULL;
-  }
-  return h;
-}
-
-/* Price every representative at d->l_price: its shortest-path tree, the tree's cost there
-   and its reduced cost at the master's duals (l_master, mu). */
-static int price(dw *d, tc_error *err) {
-  const tc_graph *g = d->g;
-  int32_t n = d->n, nreps = d->nreps;
-  int failed = 0, threads = d->threads > 0 ? d->threads : omp_get_max_threads();
-#pragma omp parallel if (tci_sptree_parallel(g, nreps) && threads > 1) num_threads(threads)
-  {
-    tci_sptree tree;
-    int ok = tci_sptree_init(&tree, n, NULL) == TC_OK;
-    if (!ok) {
-#pragma omp atomic write
-      failed = 1;
-    }
-#pragma omp for schedule(dynamic, 8)
-    for (int32_t i = 0; i < nreps; i++) {
-      if (!ok) continue;
-      int32_t *arc = d->t_arc + (int64_t)i * (n - 1), *load = d->t_load + (int64_t)i * (n - 1);
-      tci_sptree_build(&tree, g, d->l_price, d->sym->rep[i]);
-      d->t_cost[i] = tci_sptree_cost(&tree, g);
-      int32_t len = tci_sptree_loads(&tree, g, arc, load);
-      d->t_len[i] = len;
-      d->t_hash[i] = tree_hash(arc, load, len);
-      double at_master = 0;
-      for (int32_t k = 0; k < len; k++) at_master += (double)load[k] * d->l_master[arc[k]];
-      d->t_rc[i] = at_master - d->mu[i];
-    }
-    tci_sptree_destroy(&tree);
-  }
-  if (failed) return tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory for shortest-path trees");
-  return TC_OK;
-}
-
-/* The bound of the last pricing: |H|·Σ_r cost_r / Σ_a c_a l_a (the full graph's Σ dist). */
-static double round_bound(const dw *d) {
-  double cl = 0, dist = 0;
-  for (int64_t a = 0; a < d->m; a++)
-    if (d->sym->arc_class[a] >= 0) cl += (double)d->g->cap[a] * d->l_price[a];
-  for (int32_t i = 0; i < d->nreps; i++) dist += d->t_cost[i];
-  return cl > 0 ? dist * d->sym->order / cl : 0;
-}
-
-/* Append the trees with take[i] as master columns (duplicates of a column of the same
-   representative are skipped). */
-static int add_columns(dw *d, const uint8_t *take, tc_error *err) {
-  int32_t n = d->n, nreps = d->nreps;
-  pool *p = &d->cols;
-  int64_t count = 0, entries = 0;
-  uint8_t *fresh = malloc((size_t)nreps);
-  if (!fresh) return tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory");
-  memcpy(fresh, take, (size_t)nreps);
-  for (int64_t j = 0; j < p->count; j++)
-    if (fresh[p->src[j]] && p->hash[j] == d->t_hash[p->src[j]]) fresh[p->src[j]] = 0;
-  for (int32_t i = 0; i < nreps; i++)
-    if (fresh[i]) count++, entries += d->t_len[i] + 1;
-  if (!count) {
-    free(fresh);
-    return TC_OK;
-  }
+/* Pool columns from..count-1 as master columns: loads summed per class, then the
+   representative's convexity row. */
+static int lp_add_pool(tci_dw *d, int64_t from, tc_error *err) {
+  tci_dw_pool *p = &d->cols;
+  int64_t count = p->count - from, entries = p->start[p->count] - p->start[from] + count;
+  if (count <= 0) return TC_OK;
   int64_t *start = malloc(sizeof *start * (size_t)(count + 1));
   int32_t *row = malloc(sizeof *row * (size_t)entries);
   double *val = malloc(sizeof *val * (size_t)entries), *obj = calloc((size_t)count, sizeof *obj);
   double *acc = calloc((size_t)(d->rows > 0 ? d->rows : 1), sizeof *acc);
-  if (!start || !row || !val || !obj || !acc || !pool_reserve(p, p->count + count, p->entries + entries)) {
-    free(fresh), free(start), free(row), free(val), free(obj), free(acc);
-    return tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory for %lld columns", (long long)(p->count + count));
+  if (!start || !row || !val || !obj || !acc) {
+    free(start), free(row), free(val), free(obj), free(acc);
+    return tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory for %lld columns", (long long)p->count);
   }
-  int64_t k = 0, c = 0;
-  for (int32_t i = 0; i < nreps; i++) {
-    if (!fresh[i]) continue;
-    const int32_t *arc = d->t_arc + (int64_t)i * (n - 1), *load = d->t_load + (int64_t)i * (n - 1);
-    start[c++] = k;
-    int64_t e = p->entries;
-    for (int32_t t = 0; t < d->t_len[i]; t++) { /* loads summed per class */
-      int32_t r = d->sym->arc_class[arc[t]];
+  int64_t k = 0;
+  for (int64_t j = from; j < p->count; j++) {
+    start[j - from] = k;
+    for (int64_t e = p->start[j]; e < p->start[j + 1]; e++) {
+      int32_t r = d->sym->arc_class[p->arc[e]];
       if (acc[r] == 0) row[k++] = r;
-      acc[r] += load[t];
-      p->arc[e] = arc[t], p->load[e++] = load[t];
+      acc[r] += p->load[e];
     }
-    for (int64_t q = start[c - 1]; q < k; q++) val[q] = acc[row[q]], acc[row[q]] = 0;
-    row[k] = d->rows - nreps + i, val[k++] = 1;
-    p->src[p->count] = i, p->idle[p->count] = 0, p->hash[p->count] = d->t_hash[i], p->lam[p->count] = 0;
-    p->entries = e;
-    p->start[++p->count] = e;
+    for (int64_t q = start[j - from]; q < k; q++) val[q] = acc[row[q]], acc[row[q]] = 0;
+    row[k] = d->rows - d->nreps + p->src[j], val[k++] = 1;
   }
-  start[c] = k;
+  start[count] = k;
   int rc = tci_lp_add_cols(d->lp, (int32_t)count, obj, NULL, NULL, start, row, val, err);
-  free(fresh), free(start), free(row), free(val), free(obj), free(acc);
+  free(start), free(row), free(val), free(obj), free(acc);
   return rc;
+}
+
+/* Append the trees with take[i] as master columns (duplicates of a column of the same
+   representative are skipped). */
+static int add_columns(tci_dw *d, const uint8_t *take, tc_error *err) {
+  int64_t from = d->cols.count;
+  int rc = tci_dw_pool_append(d, take, NULL, err);
+  return rc ? rc : lp_add_pool(d, from, err);
 }
 
 /* Solve the master. *limited = 1 when the time limit stopped it (its answer is then not
    used: the last optimal one stands; the first solve has no limit, so there is one). */
-static int solve_master(dw *d, double deadline, int *limited, tc_error *err) {
+static int solve_master(tci_dw *d, double deadline, int *limited, tc_error *err) {
   *limited = 0;
   if (deadline > 0 && d->z > 0) { /* the first master always runs to its optimum: an answer */
     double left = deadline - omp_get_wtime();
@@ -278,7 +151,7 @@ static int solve_master(dw *d, double deadline, int *limited, tc_error *err) {
     d->l_master[a] = r >= 0 && y[r] < 0 ? -y[r] : 0;
   }
   for (int32_t i = 0; i < d->nreps; i++) d->mu[i] = y[d->rows - d->nreps + i];
-  pool *p = &d->cols;
+  tci_dw_pool *p = &d->cols;
   for (int64_t j = 0; j < p->count; j++) {
     p->lam[j] = x[j + 1] > 0 ? x[j + 1] : 0;
     p->idle[j] = p->lam[j] > 1e-12 ? 0 : p->idle[j] + 1;
@@ -288,8 +161,8 @@ static int solve_master(dw *d, double deadline, int *limited, tc_error *err) {
 
 /* Delete long-idle columns when the pool is large (never one in use, never a
    representative's last). */
-static int manage_pool(dw *d, tc_error *err) {
-  pool *p = &d->cols;
+static int manage_pool(tci_dw *d, tc_error *err) {
+  tci_dw_pool *p = &d->cols;
   if (p->count <= (int64_t)POOL_PER_ROW * d->rows) return TC_OK;
   uint8_t *keep = malloc((size_t)p->count);
   int32_t *which = malloc(sizeof *which * (size_t)p->count);
@@ -305,14 +178,14 @@ static int manage_pool(dw *d, tc_error *err) {
     if (!keep[j]) left[p->src[j]]--, which[count++] = (int32_t)(j + 1);
   }
   int rc = count ? tci_lp_del_cols(d->lp, count, which, err) : TC_OK;
-  if (!rc && count) pool_compact(p, keep);
+  if (!rc && count) tci_dw_pool_compact(p, keep);
   free(keep), free(which), free(left);
   return rc;
 }
 
 /* Exact weights: every λ a fraction of denominator <= MAXDEN, their common denominator
    <= 2^31 and each representative's sum exactly 1. Returns the denominator, or 0. */
-static int64_t exact_weights(const pool *p, int32_t nreps, int64_t *w, int64_t *sum) {
+static int64_t exact_weights(const tci_dw_pool *p, int32_t nreps, int64_t *w, int64_t *sum) {
   int64_t den = 1;
   tc_rat r;
   for (int64_t j = 0; j < p->count; j++) {
@@ -339,7 +212,7 @@ static int64_t exact_weights(const pool *p, int32_t nreps, int64_t *w, int64_t *
 /* Grid weights: λ normalized per representative (the master keeps Σλ = 1, so the total is
    positive), floored on the 2^30 grid, and the units still missing given one each to the
    largest remainders (fewer units are missing than the representative has columns). */
-static int grid_weights(const pool *p, int32_t nreps, int64_t *w, int64_t *sum) {
+static int grid_weights(const tci_dw_pool *p, int32_t nreps, int64_t *w, int64_t *sum) {
   int64_t *first = calloc((size_t)nreps + 1, sizeof *first), *order = malloc(sizeof *order * (size_t)(p->count + 1));
   double *total = calloc((size_t)nreps, sizeof *total), *share = malloc(sizeof *share * (size_t)(p->count + 1));
   if (!first || !order || !total || !share) {
@@ -373,8 +246,8 @@ static int grid_weights(const pool *p, int32_t nreps, int64_t *w, int64_t *sum) 
 
 /* The per-source flows (n·m units over *den) of the last optimal master, expanded by the
    group to every source. */
-static int source_flows(const dw *d, int64_t *units, int64_t *den, tc_error *err) {
-  const pool *p = &d->cols;
+static int source_flows(const tci_dw *d, int64_t *units, int64_t *den, tc_error *err) {
+  const tci_dw_pool *p = &d->cols;
   const tc_graph *g = d->g;
   int32_t n = d->n;
   int64_t m = d->m;
@@ -411,7 +284,8 @@ static int source_flows(const dw *d, int64_t *units, int64_t *den, tc_error *err
    they are handed over), one round's trees (n-1 arcs and loads per representative), the
    group's elements, and the column pool with the LP's copies of it (POOL_PER_ROW + 1 columns
    per row, each of up to min(n, rows) entries, kept three times: ours, the LP's column copy
-   and its row copy). Measured peaks: genkautz(4,1000) 75 MB (estimate 101 MB),
+   and its row copy; it also covers dw_fw.c's pool, at most 24 trees of n−1 entries per
+   representative, since rows >= 2·nreps). Measured peaks: genkautz(4,1000) 75 MB (estimate 101 MB),
    jellyfish(256,4) without a group 73 MB (estimate 52 MB). */
 static int check_budget(const tc_graph *g, const tci_a2a_sym *sym, int64_t rows, tc_error *err) {
   double n = g->n, m = (double)g->m, entries = n < (double)rows ? n : (double)rows;
@@ -424,7 +298,7 @@ static int check_budget(const tc_graph *g, const tci_a2a_sym *sym, int64_t rows,
 
 /* The multiplicative-weights warm start: WARM rounds of trees under lengths that grow with
    the congestion of the previous round's routing, every tree a column. */
-static int warm_start(dw *d, uint8_t *take, tc_error *err) {
+static int warm_start(tci_dw *d, uint8_t *take, tc_error *err) {
   const tc_graph *g = d->g;
   const tci_a2a_sym *sym = d->sym;
   int32_t n = d->n;
@@ -434,12 +308,8 @@ static int warm_start(dw *d, uint8_t *take, tc_error *err) {
   memset(take, 1, (size_t)d->nreps);
   int rc = TC_OK;
   for (int round = 0; round < WARM && !rc; round++) {
-    if ((rc = price(d, err)) || (rc = add_columns(d, take, err))) break;
-    double bound = round_bound(d);
-    if (bound > d->best_bound) {
-      d->best_bound = bound;
-      memcpy(d->l_best, d->l_price, sizeof *d->l_best * (size_t)d->m);
-    }
+    if ((rc = tci_dw_price(d, err)) || (rc = add_columns(d, take, err))) break;
+    tci_dw_keep_bound(d);
     /* this round's congestion per class, then the lengths */
     int32_t classes = d->rows - d->nreps;
     memset(load, 0, sizeof *load * (size_t)classes);
@@ -475,7 +345,7 @@ int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answ
   if (m > INT32_MAX / 2)
     return tc_error_set(err, TC_ERANGE, "all-to-all dw: %lld arcs is too many", (long long)m);
   tci_a2a_sym sym = {0};
-  dw d = {.g = g, .sym = &sym, .n = n, .m = m, .threads = o->threads};
+  tci_dw d = {.g = g, .sym = &sym, .n = n, .m = m, .threads = o->threads, .o = o, .t0 = t0};
   uint8_t *take = NULL;
   double *lo = NULL, *hi = NULL;
   int rc = o->symmetry ? tci_a2a_sym_find(g, 1, &sym, err) : tci_a2a_sym_trivial(g, &sym, err);
@@ -520,9 +390,23 @@ int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answ
     free(zrow), free(zval);
     if (rc) goto done;
   }
-  if ((rc = warm_start(&d, take, err))) goto done;
+  if (d.rows >= FW_ROWS) { /* the first-order phase; the master after it only when small */
+    int master = d.rows <= MASTER_ROWS, timed_out = 0, stalled = 0;
+    double stop = master && o->gap < HANDOFF_GAP ? HANDOFF_GAP : o->gap;
+    /* a stall hands a large master over only without a deadline (so that the solve ends):
+       a cold solve of it can overrun a deadline by minutes, and the phase's routing is the
+       answer there anyway */
+    if ((rc = tci_dw_fw_run(&d, stop, deadline, master || deadline == 0, &timed_out, &stalled, err))) goto done;
+    out->timed_out = timed_out;
+    if (timed_out || d.z <= d.best_bound * (1 + o->gap) || !(master || stalled)) goto answer;
+    /* the master from the phase's routing and the multiplicative-weights trees (both
+       measured needed: genkautz(4,512) took 46 s of CPU without the latter, 13 with) */
+    if ((rc = lp_add_pool(&d, 0, err)) || (rc = warm_start(&d, take, err))) goto done;
+  } else if ((rc = warm_start(&d, take, err))) {
+    goto done;
+  }
   int stalled = 0, polish = 0;
-  for (int64_t round = 1;; round++) {
+  for (;;) {
     int limited;
     if ((rc = solve_master(&d, deadline, &limited, err))) goto done;
     if (limited) {
@@ -532,24 +416,16 @@ int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answ
     /* the pricing point: smoothed toward the best lengths, or the master's own */
     double alpha = stalled || polish ? 0 : ALPHA;
     for (int64_t a = 0; a < m; a++) d.l_price[a] = alpha * d.l_best[a] + (1 - alpha) * d.l_master[a];
-    if ((rc = price(&d, err))) goto done;
-    double bound = round_bound(&d);
-    if (bound > d.best_bound) {
-      d.best_bound = bound;
-      memcpy(d.l_best, d.l_price, sizeof *d.l_best * (size_t)m);
-    }
+    if ((rc = tci_dw_price(&d, err))) goto done;
+    tci_dw_keep_bound(&d);
     int64_t count = 0;
     for (int32_t i = 0; i < nreps; i++) {
       take[i] = d.t_rc[i] < -RC_TOL * (fabs(d.mu[i]) > 1 ? fabs(d.mu[i]) : 1);
       count += take[i];
     }
-    out->rounds = round;
+    d.rounds++;
     double gap = d.best_bound > 0 ? d.z / d.best_bound - 1 : INFINITY;
-    if (o->progress) {
-      tc_a2a_progress pr = {round, 1 / d.z, d.best_bound > 0 ? 1 / d.best_bound : INFINITY, gap, d.cols.count,
-                            omp_get_wtime() - t0};
-      o->progress(&pr, o->progress_ctx);
-    }
+    tci_dw_progress(&d);
     if (count == 0 && alpha == 0) { /* no tree improves the master: optimal over every tree */
       out->optimal = 1;
       break;
@@ -566,6 +442,8 @@ int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answ
     if (count == 0) continue;
     if ((rc = manage_pool(&d, err)) || (rc = add_columns(&d, take, err))) goto done;
   }
+answer:
+  out->rounds = d.rounds;
   if ((rc = source_flows(&d, out->units, &out->den, err))) goto done;
   out->f = 1 / d.z;
   /* the certificate's lengths: the master's own at an optimum (exact on small graphs), else
