@@ -195,7 +195,7 @@ C
     -x TOPOCOLL_VERBOSE=1 "$tmp/app" >"$tmp/mpi_out" 2>"$tmp/mpi_err" ||
     fail "the MPI program under the installed interposer: $(cat "$tmp/mpi_out" "$tmp/mpi_err" | head -5)"
   [ "$(cat "$tmp/mpi_out")" = ok ] || fail "the MPI program under the installed interposer printed: $(cat "$tmp/mpi_out")"
-  served="topocoll: 1 calls served by topocoll (allreduce 1, allgather 0, reduce-scatter 0, alltoall 0), 0 fell back to MPI"
+  served="topocoll: 1 calls served by topocoll (allreduce 1, allgather 0, reduce-scatter 0, alltoall 0, broadcast 0, reduce 0, scatter 0, gather 0), 0 fell back to MPI"
   grep -qxF "$served" "$tmp/mpi_err" || fail "the installed interposer served nothing: $(cat "$tmp/mpi_err")"
 fi
 if ! { cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \

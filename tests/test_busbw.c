@@ -3,7 +3,7 @@
 ** factors, against values worked out by hand:
 **   - allreduce 2(N-1)/N: 1 at N = 2, 1.5 at N = 4, 0 at N = 1 (nothing moves);
 **   - allgather, reduce-scatter, alltoall (N-1)/N: 0.875 at N = 8, 255/256 at N = 256;
-**   - broadcast and reduce 1 at any N;
+**   - broadcast, reduce and p2p 1 at any N; scatter and gather (N-1)/N: 5/6 at N = 6;
 **   - every collective up to TC_COLL_LAST has a row (a new collective without one fails
 **     here), and an unknown collective or a rank count below 1 is -1.
 */
@@ -20,6 +20,9 @@ static void factors(void **state) {
   assert_true(tc_collective_busbw_factor(TC_COLL_ALLTOALL, 256) == 255.0 / 256.0);
   assert_true(tc_collective_busbw_factor(TC_COLL_BROADCAST, 7) == 1.0);
   assert_true(tc_collective_busbw_factor(TC_COLL_REDUCE, 1) == 1.0);
+  assert_true(tc_collective_busbw_factor(TC_COLL_P2P, 9) == 1.0);
+  assert_true(tc_collective_busbw_factor(TC_COLL_SCATTER, 6) == 5.0 / 6.0);
+  assert_true(tc_collective_busbw_factor(TC_COLL_GATHER, 6) == 5.0 / 6.0);
 }
 
 static void every_collective_and_refusals(void **state) {

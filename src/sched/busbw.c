@@ -13,6 +13,9 @@
 **   alltoall        (N-1)/N    each rank sends N-1 of its N blocks of M/N away
 **   broadcast       1          every byte of M leaves the root once
 **   reduce          1          every byte of M reaches the root once
+**   scatter         (N-1)/N    the root sends N-1 of its N blocks of M/N away
+**   gather          (N-1)/N    the mirror of scatter
+**   p2p             1          every byte of M crosses once (nccl-tests' sendrecv)
 */
 #include "topocoll/sched.h"
 
@@ -26,6 +29,7 @@ typedef struct busbw_row {
 static const busbw_row rows[] = {
     {TC_COLL_ALLREDUCE, 2, 2, 1},      {TC_COLL_ALLGATHER, 1, 1, 1}, {TC_COLL_REDUCE_SCATTER, 1, 1, 1},
     {TC_COLL_ALLTOALL, 1, 1, 1},       {TC_COLL_BROADCAST, 1, 0, 1}, {TC_COLL_REDUCE, 1, 0, 1},
+    {TC_COLL_SCATTER, 1, 1, 1},        {TC_COLL_GATHER, 1, 1, 1},    {TC_COLL_P2P, 1, 0, 1},
 };
 
 double tc_collective_busbw_factor(tc_collective coll, int32_t ranks) {
