@@ -23,7 +23,7 @@ Each command is a fresh process; wall time printed. The bound is the same comman
 bounds.moore (Σc / (N·S_min) = d/S_min on a d-regular graph of unit links), so nothing is
 retyped.
 
-usage: bench_a2a_figs.py --bin PATH/topocoll [--gap 1e-2] [--limit 120] [--fig 7|10|both]
+usage: bench_a2a_figs.py --bin PATH/topocoll [--gap 1e-3] [--limit 120] [--fig 7|10|both]
 """
 import argparse
 from fractions import Fraction
@@ -77,7 +77,7 @@ def fig10(a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--gap", type=float, default=1e-2)
+    ap.add_argument("--gap", type=float, default=1e-3)
     ap.add_argument("--limit", type=float, default=120)
     ap.add_argument("--fig", choices=("7", "10", "both"), default="both")
     a = ap.parse_args()
