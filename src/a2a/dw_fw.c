@@ -60,11 +60,14 @@ typedef struct fw {
   uint8_t *in;           /* classes: 1 when in `touched` */
   int32_t *touched;
   int64_t *first, *order, *tree; /* the pool by representative; each one's tree this round */
+  tci_dw_pool saved;     /* the routing before the last sharpening, when better than the current */
+  double saved_z;        /* its congestion (INFINITY: none) */
 } fw;
 
 static void fw_free(fw *f) {
   free(f->cap), free(f->avg), free(f->u), free(f->x), free(f->l), free(f->dir), free(f->in), free(f->touched);
   free(f->first), free(f->order), free(f->tree);
+  tci_dw_pool_free(&f->saved);
 }
 
 /* Exponents, sum and lengths from the loads, relative to the largest congestion. */
@@ -234,7 +237,7 @@ int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int give_up, int 
   tci_dw_pool *p = &d->cols;
   int32_t nreps = d->nreps, classes = d->rows - nreps;
   size_t nc = classes > 0 ? (size_t)classes : 1;
-  fw f = {.d = d, .classes = classes, .sharpen = 1};
+  fw f = {.d = d, .classes = classes, .sharpen = 1, .saved_z = INFINITY};
   double best_gap = INFINITY;
   int since = 0, boosts = 0;
   f.cap = malloc(sizeof *f.cap * nc), f.avg = calloc(nc, sizeof *f.avg);
@@ -279,6 +282,12 @@ int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int give_up, int 
         *stalled = 1;
         break;
       }
+      /* a sharper η can throw the routing far off before it converges again (jellyfish(400,4):
+         from gap 0.4 % to 2000 % within ten rounds): keep the routing it started from */
+      if (d->z < f.saved_z) {
+        if ((rc = tci_dw_pool_copy(p, &f.saved, err))) goto done;
+        f.saved_z = d->z;
+      }
       if (boosts <= BOOSTS) f.sharpen *= 4;
       since = 0;
     }
@@ -306,6 +315,18 @@ int tci_dw_fw_run(tci_dw *d, double stop_gap, double deadline, int give_up, int 
     }
   }
 done:
+  if (!rc && f.saved_z < d->z) { /* the sharpening never won back: answer with the routing before it */
+    uint8_t *live = malloc((size_t)f.saved.count + 1);
+    if (!live) rc = tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory");
+    else {
+      for (int64_t j = 0; j < f.saved.count; j++) live[j] = f.saved.lam[j] > 0;
+      tci_dw_pool_compact(&f.saved, live);
+      tci_dw_pool tmp = d->cols;
+      d->cols = f.saved, f.saved = tmp;
+      d->z = f.saved_z;
+      free(live);
+    }
+  }
   fw_free(&f);
   free(all), free(keep);
   return rc;

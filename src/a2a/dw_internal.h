@@ -60,6 +60,8 @@ void tci_dw_keep_bound(tci_dw *d);
    they were). */
 int tci_dw_pool_append(tci_dw *d, const uint8_t *take, int64_t *col, tc_error *err);
 void tci_dw_pool_free(tci_dw_pool *p);
+/* A deep copy of `from` into `to` (whatever `to` held is freed). */
+int tci_dw_pool_copy(const tci_dw_pool *from, tci_dw_pool *to, tc_error *err);
 /* Keep the columns with keep[j] (order kept, as the LP's deletion keeps it). */
 void tci_dw_pool_compact(tci_dw_pool *p, const uint8_t *keep);
 /* Report a round through the options' progress callback (when there is one). */

@@ -47,6 +47,21 @@ static int pool_reserve(tci_dw_pool *p, int64_t cols, int64_t entries) {
 }
 #undef GROW
 
+int tci_dw_pool_copy(const tci_dw_pool *from, tci_dw_pool *to, tc_error *err) {
+  tci_dw_pool_free(to);
+  if (!pool_reserve(to, from->count + 1, from->entries + 1)) {
+    tci_dw_pool_free(to);
+    return tc_error_set(err, TC_ENOMEM, "a2a dw: out of memory");
+  }
+  size_t c = (size_t)from->count, e = (size_t)from->entries;
+  memcpy(to->src, from->src, sizeof *to->src * c), memcpy(to->start, from->start, sizeof *to->start * (c + 1));
+  memcpy(to->idle, from->idle, sizeof *to->idle * c), memcpy(to->hash, from->hash, sizeof *to->hash * c);
+  memcpy(to->lam, from->lam, sizeof *to->lam * c);
+  memcpy(to->arc, from->arc, sizeof *to->arc * e), memcpy(to->load, from->load, sizeof *to->load * e);
+  to->count = from->count, to->entries = from->entries;
+  return TC_OK;
+}
+
 void tci_dw_pool_compact(tci_dw_pool *p, const uint8_t *keep) {
   int64_t c = 0, e = 0;
   for (int64_t j = 0; j < p->count; j++) {
