@@ -3,6 +3,8 @@
 */
 #include "core/io_text.h"
 
+#include <string.h>
+
 tc_io_quoted tci_io_quote(const char *s, size_t len) {
   tc_io_quoted q;
   size_t k = 0, keep = len < TC_IO_QUOTE_KEEP ? len : TC_IO_QUOTE_KEEP;
@@ -46,4 +48,18 @@ void tci_text_neutralize(char *s) {
     }
     p += n;
   }
+}
+
+void tci_csv_put_field(FILE *fp, const char *s) {
+  if (!s) return;
+  if (!strpbrk(s, ",\"\r\n")) {
+    fputs(s, fp);
+    return;
+  }
+  fputc('"', fp);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', fp);
+    fputc(*s, fp);
+  }
+  fputc('"', fp);
 }

@@ -11,6 +11,7 @@
 #define TC_CORE_IO_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Room for a quoted token: 2 quotes, TC_IO_QUOTE_KEEP characters, "...", NUL. */
 #define TC_IO_QUOTE_KEEP 40
@@ -29,5 +30,10 @@ tc_io_quoted tci_io_quote(const char *s, size_t len);
    tc_error_set and tc_error_prefix apply it to every message, so no error line can carry
    raw control characters whatever text was formatted into it. */
 void tci_text_neutralize(char *s);
+
+/* Write s as one CSV field (RFC 4180, the rule of wiring.csv and ranks.csv): bare unless it
+   holds a comma, quote, CR or LF, else quoted with every quote doubled. NULL writes nothing
+   (an empty field). */
+void tci_csv_put_field(FILE *fp, const char *s);
 
 #endif

@@ -24,28 +24,14 @@
 #include <string.h>
 
 #include "core/io_atomic.h"
+#include "core/io_text.h"
 #include "topocoll/graph_io.h"
-
-/* A CSV field: bare unless it holds a comma, quote, CR or LF; then quoted, "" for ". */
-static void put_field(FILE *fp, const char *s) {
-  if (!s) return;
-  if (!strpbrk(s, ",\"\r\n")) {
-    fputs(s, fp);
-    return;
-  }
-  fputc('"', fp);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', fp);
-    fputc(*s, fp);
-  }
-  fputc('"', fp);
-}
 
 static void put_row(const tc_graph *g, FILE *fp, const tc_cable *c) {
   fprintf(fp, "%lld,%s,%d,", (long long)c->cable, c->kind, c->u);
-  put_field(fp, tc_graph_label(g, c->u));
+  tci_csv_put_field(fp, tc_graph_label(g, c->u));
   fprintf(fp, ",%lld,%d,", (long long)c->u_port, c->v);
-  put_field(fp, tc_graph_label(g, c->v));
+  tci_csv_put_field(fp, tc_graph_label(g, c->v));
   fprintf(fp, ",%lld,%lld\n", (long long)c->v_port, (long long)c->capacity);
 }
 

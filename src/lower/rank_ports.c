@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/io_atomic.h"
+#include "core/io_text.h"
 
 #define HEADER "rank,node,label,port,direction,peer_rank,peer_node,peer_port,cable"
 
@@ -65,21 +66,6 @@ static int port_rows(const tc_graph *g, tc_wiring_links links, port_row **rows, 
   return TC_OK;
 }
 
-/* A CSV field: bare unless it holds a comma, quote, CR or LF (as wiring.csv). */
-static void put_field(FILE *fp, const char *s) {
-  if (!s) return;
-  if (!strpbrk(s, ",\"\r\n")) {
-    fputs(s, fp);
-    return;
-  }
-  fputc('"', fp);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', fp);
-    fputc(*s, fp);
-  }
-  fputc('"', fp);
-}
-
 static void put_rank(FILE *fp, int32_t rank) {
   if (rank >= 0) fprintf(fp, "%d", rank);
 }
@@ -98,7 +84,7 @@ int tc_rank_ports_write(const tc_graph *g, tc_wiring_links links, const char *pa
       const port_row *r = &rows[i];
       put_rank(af.fp, map.rank[r->node]);
       fprintf(af.fp, ",%d,", r->node);
-      put_field(af.fp, tc_graph_label(g, r->node));
+      tci_csv_put_field(af.fp, tc_graph_label(g, r->node));
       fprintf(af.fp, ",%lld,%s,", (long long)r->port, r->direction);
       put_rank(af.fp, map.rank[r->peer]);
       fprintf(af.fp, ",%d,%lld,%lld\n", r->peer, (long long)r->peer_port, (long long)r->cable);
