@@ -27,6 +27,7 @@
 
 #include "core/io_atomic.h"
 #include "core/io_text.h"
+#include "core/text_lines.h"
 #include "topocoll/graph_io.h"
 
 #define MAX_FIELDS 4 /* one more than any valid line has, to report "found 4 fields" */
@@ -168,10 +169,10 @@ static int read_header(el_reader *r, const field *f, int nf) {
 static int split_fields(char *s, size_t len, field *f) {
   int nf = 0;
   size_t i = 0;
-  while (i < len && s[i] != '#') {
+  while (i < len) {
     if (strchr(" \t\r\v\f", s[i])) { i++; continue; }
     size_t start = i;
-    while (i < len && s[i] != '#' && !strchr(" \t\r\v\f", s[i])) i++;
+    while (i < len && !strchr(" \t\r\v\f", s[i])) i++;
     if (nf < MAX_FIELDS) f[nf] = (field){s + start, i - start};
     if (nf < MAX_FIELDS) nf++;
   }
@@ -179,7 +180,6 @@ static int split_fields(char *s, size_t len, field *f) {
 }
 
 static int read_line(el_reader *r, char *s, size_t len) {
-  if (memchr(s, '\0', len)) return fail_at_line(r, "NUL byte in line (not a text file?)");
   field f[MAX_FIELDS];
   int nf = split_fields(s, len, f);
   if (nf == 0) return TC_OK;
@@ -187,43 +187,11 @@ static int read_line(el_reader *r, char *s, size_t len) {
   return read_arc(r, f, nf);
 }
 
-typedef enum { LINE_OK, LINE_EOF, LINE_TOO_LONG } line_status;
-
-/* Next line without its '\n' into buf[0..*len). A line never needs more than MAX_LINE
-   bytes before its comment: the rest of an over-long comment is skipped, and anything
-   else that long stops the reader at once, so a binary file or an endless stream costs
-   neither memory nor time. */
-static line_status next_line(FILE *fp, char *buf, size_t *len) {
-  size_t k = 0;
-  int c, comment = 0;
-  while ((c = getc_unlocked(fp)) != EOF && c != '\n') {
-    comment |= c == '#';
-    if (k < MAX_LINE) buf[k++] = (char)c;
-    else if (!comment) return LINE_TOO_LONG;
-  }
-  *len = k;
-  return c == EOF && k == 0 ? LINE_EOF : LINE_OK;
-}
-
-static int read_lines(el_reader *r, FILE *fp) {
-  char *buf = malloc(MAX_LINE);
-  if (!buf) return tc_error_set(r->err, TC_ENOMEM, "%s: out of memory", r->path);
-  size_t len;
-  line_status st;
-  int rc = TC_OK;
-  flockfile(fp);
-  errno = 0;
-  while (!rc && (st = next_line(fp, buf, &len)) != LINE_EOF) {
-    r->line++;
-    if (st == LINE_TOO_LONG) rc = fail_at_line(r, "line longer than %d bytes (not an edge list?)", MAX_LINE);
-    else rc = read_line(r, buf, len);
-    errno = 0;
-  }
-  int e = errno;
-  funlockfile(fp);
-  free(buf);
-  if (!rc && ferror(fp)) rc = tc_error_set(r->err, TC_EIO, "cannot read %s: %s", r->path, strerror(e ? e : EIO));
-  return rc;
+/* One line of the file (tci_text_read_lines: comment stripped, bounded, no NUL). */
+static int on_line(void *ctx, long long line, char *s, size_t len) {
+  el_reader *r = ctx;
+  r->line = line;
+  return read_line(r, s, len);
 }
 
 static int build_graph(el_reader *r, tc_graph **out) {
@@ -250,7 +218,7 @@ int tc_graph_read_edgelist(const char *path, tc_graph **out, tc_error *err) {
   FILE *fp = fopen(path, "r");
   if (!fp) return tc_error_set(err, TC_EIO, "cannot read %s: %s", path, strerror(errno));
   el_reader r = {.path = path, .n = -1, .max_id = -1, .err = err};
-  int rc = read_lines(&r, fp);
+  int rc = tci_text_read_lines(fp, path, MAX_LINE, "an edge list", on_line, &r, err);
   fclose(fp);
   if (!rc) rc = build_graph(&r, out);
   free(r.arcs.u);

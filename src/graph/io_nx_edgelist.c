@@ -32,6 +32,7 @@
 
 #include "core/io_atomic.h"
 #include "core/io_text.h"
+#include "core/text_lines.h"
 #include "node_names.h"
 #include "topocoll/graph_io.h"
 
@@ -216,7 +217,6 @@ static int next_token(const char *s, size_t len, size_t *i, size_t *b, size_t *e
 
 /* "u v", "u v {dict}" or "u v number", comment already cut. */
 static int read_line(nx_reader *r, const char *s, size_t len) {
-  if (memchr(s, '\0', len)) return fail_at_line(r, "NUL byte in line (not a text file?)");
   size_t i = 0, ub, ue, vb, ve, db, de;
   if (!next_token(s, len, &i, &ub, &ue)) return TC_OK;
   if (!next_token(s, len, &i, &vb, &ve))
@@ -243,42 +243,11 @@ static int read_line(nx_reader *r, const char *s, size_t len) {
   return TC_OK;
 }
 
-typedef enum { LINE_OK, LINE_EOF, LINE_TOO_LONG } line_status;
-
-/* As io_edgelist.c: the line up to its first '#' into buf[0..*len), bounded. */
-static line_status next_line(FILE *fp, char *buf, size_t *len) {
-  size_t k = 0;
-  int c, comment = 0, any = 0;
-  while ((c = getc_unlocked(fp)) != EOF && c != '\n') {
-    any = 1;
-    comment |= c == '#';
-    if (comment) continue;
-    if (k < MAX_LINE) buf[k++] = (char)c;
-    else return LINE_TOO_LONG;
-  }
-  *len = k;
-  return c == EOF && !any ? LINE_EOF : LINE_OK;
-}
-
-static int read_lines(nx_reader *r, FILE *fp) {
-  char *buf = malloc(MAX_LINE);
-  if (!buf) return tc_error_set(r->err, TC_ENOMEM, "%s: out of memory", r->path);
-  size_t len;
-  line_status st;
-  int rc = TC_OK;
-  flockfile(fp);
-  errno = 0;
-  while (!rc && (st = next_line(fp, buf, &len)) != LINE_EOF) {
-    r->line++;
-    if (st == LINE_TOO_LONG) rc = fail_at_line(r, "line longer than %d bytes (not an edge list?)", MAX_LINE);
-    else rc = read_line(r, buf, len);
-    errno = 0;
-  }
-  int e = errno;
-  funlockfile(fp);
-  free(buf);
-  if (!rc && ferror(fp)) rc = tc_error_set(r->err, TC_EIO, "cannot read %s: %s", r->path, strerror(e ? e : EIO));
-  return rc;
+/* One line of the file (tci_text_read_lines: comment stripped, bounded, no NUL). */
+static int on_line(void *ctx, long long line, char *s, size_t len) {
+  nx_reader *r = ctx;
+  r->line = line;
+  return read_line(r, s, len);
 }
 
 static int build_graph(nx_reader *r, tc_graph **out) {
@@ -306,7 +275,7 @@ int tc_graph_read_nx_edgelist(const char *path, tc_graph **out, tc_error *err) {
   FILE *fp = fopen(path, "r");
   if (!fp) return tc_error_set(err, TC_EIO, "cannot read %s: %s", path, strerror(errno));
   nx_reader r = {.path = path, .err = err};
-  int rc = read_lines(&r, fp);
+  int rc = tci_text_read_lines(fp, path, MAX_LINE, "an edge list", on_line, &r, err);
   fclose(fp);
   if (!rc) rc = build_graph(&r, out);
   tci_node_names_destroy(&r.names);
