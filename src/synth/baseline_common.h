@@ -108,12 +108,29 @@ int tci_bl_logical_init(const tc_graph *g, tc_collective coll, int32_t root, int
 /* Append the blocks to `out` (started by tci_bl_logical_init): every message gets its
    shortest route (contention.h), and hop h of a message of round r goes in step base(r) + h,
    base(r) = the longest routes of the earlier rounds summed — on complete(n) round r is
-   step r. First the contention check: a round whose routes share a link is refused,
-   TC_EINPUT "ALGO COLL is not contention-free on this graph: round ...". A reduce-phase
+   step r. Messages of a round whose routes share a link are combined on it (their loads
+   add; tc_contention_check tells where that happens). An alltoall or p2p block whose
+   shortest route passes through its own destination takes the shortest route avoiding it
+   (flow semantics: a unit reaches its destination once), TC_EINPUT when none does. A
+   reduce-phase
    message (reduce, reduce-scatter; allreduce rounds <= rs_rounds) must be one hop (a
    compute node that relayed a partial would add its own into it): TC_EINPUT naming it.
    Allreduce: rs_steps = base(rs_rounds + 1). */
 int tci_bl_logical(const tc_graph *g, const tc_bl_block *b, int64_t n, const char *algo, int32_t rs_rounds,
                   tc_schedule *out, tc_error *err);
+
+/* The blocks (one unit per shard) as the schedule of `coll`, started here in the N-shard
+   layout: when every block's src -> dst is an arc, round r is step r and every chunk is
+   split over the arcs src -> dst by capacity (tci_bl_send, units = tci_bl_split_scale) —
+   contention-free, a hypercube's or ring's own schedule; otherwise routed by
+   tci_bl_logical. Allreduce: rounds 1..rs_rounds reduce. On failure *out is empty. */
+int tci_bl_emit(const tc_graph *g, tc_collective coll, const tc_bl_block *b, int64_t n, const char *algo,
+                int32_t rs_rounds, tc_schedule *out, tc_error *err);
+
+/* A cycle through every node of g over its arcs, into order[0..N-1] (order[p] -> order[p+1
+   mod N] an arc): the rank order 0, 1, ..., N-1 when it is one, else the first found by a
+   depth-first search from node 0 (out-arcs in id order) within `budget` extensions.
+   1 when found, 0 when not (none exists, or the budget ran out). */
+int tci_bl_hamiltonian_cycle(const tc_graph *g, int64_t budget, int32_t *order);
 
 #endif
