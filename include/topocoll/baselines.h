@@ -19,12 +19,13 @@
 ** Collectives: allgather (AG), reduce-scatter (RS) and allreduce (RS in steps 1..rs_steps,
 ** then AG) for every algorithm except the double binary tree, which does allreduce,
 ** broadcast and reduce. RS is the reverse schedule of the AG (paper 000 Def. 5, Thm 1; a
-** bidirectional graph is its own transpose) except on the unidirectional ring, where it is
-** built directly. Expected costs, N nodes, tau = T_B / (M/B) from tc_schedule_cost, per RS
-** or AG (allreduce: twice both):
+** bidirectional graph is its own transpose) except for ring and rhd, which build it
+** directly, message for message the mirror of their allgather. Expected costs, N nodes,
+** tau = T_B / (M/B) from tc_schedule_cost, per RS or AG (allreduce: twice both):
 **
 **   ring         uniring(d,m): m - 1 steps; step t node i sends shard i-t+1 (AG) or
-**                i-t (RS) to i+1. T_L = m-1, tau = (m-1)/m: BW-optimal (paper 000 Table 9, App. C.2).
+**                i-t (RS) to i+1. T_L = m-1, tau = (m-1)/m: BW-optimal (paper 000 Table 9,
+**                App. C.2). Elsewhere around a cycle of arcs, or routed (ring.c).
 **   biring       traditional bidirectional ring on biring(d,m): half of every shard each
 **                way, a full circle. T_L = N-1, tau = (N-1)/N (paper 000 App. F.1).
 **   bfbring      the BFB ring of App. F.1 / Fig. 17 on biring(d,m): the whole shard both

@@ -1,7 +1,7 @@
 /*
 ** baseline_common.h — pieces the baseline generators share (baseline_common.c): finding the
-** arcs between two nodes, sending a chunk split over parallel arcs by capacity, the three
-** ring broadcasts (one way, halves both ways, BFB), and turning an allgather into the
+** arcs between two nodes, sending a chunk split over parallel arcs by capacity, the two
+** ring broadcasts (halves both ways, BFB), and turning an allgather into the
 ** requested collective. Internal header.
 */
 #ifndef TC_SYNTH_BASELINE_COMMON_H
@@ -34,7 +34,6 @@ int tci_bl_send(tc_schedule *s, const tc_graph *g, int32_t u, int32_t v, int32_t
                int64_t hi, int64_t scale, tc_error *err);
 
 typedef enum {
-  TC_BL_ONEWAY, /* the whole chunk forward, a full circle: len-1 steps */
   TC_BL_HALVES, /* first half forward, second half backward, a full circle each: len-1 steps */
   TC_BL_BFB     /* the whole chunk both ways, half a circle: floor(len/2) steps (App. F.1) */
 } tc_bl_ring_kind;
@@ -46,8 +45,9 @@ typedef struct tc_bl_cycle {
 } tc_bl_cycle;
 
 /* Broadcast chunk [lo, hi) of shard from position `start` around the cycle (copy
-   semantics), in steps step0+1 .. step0+steps. HALVES and BFB need hi - lo even. On a
-   2-cycle both directions reach the same node: the whole chunk goes in one transfer. */
+   semantics), in steps step0+1 .. step0+steps; hi - lo even. On a 2-cycle both
+   directions reach the same node: the whole chunk goes in one transfer. (The one-way ring
+   is ring.c's logical blocks.) */
 int tci_bl_ring_broadcast(tc_schedule *s, const tc_graph *g, const tc_bl_cycle *c, int32_t start,
                          tc_bl_ring_kind kind, int32_t shard, int64_t lo, int64_t hi, int32_t step0, int64_t scale,
                          tc_error *err);
