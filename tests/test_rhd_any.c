@@ -13,7 +13,8 @@
 **   complete(N), one arc each) pass tc_contention_check, and no node sends to two partners
 **   in a step.
 **   hypercube(n): today's values, T_L = n and tau = n (N-1)/N, every transfer u -> u XOR
-**   2^(t-1) in step t.
+**   2^(t-1) in step t; hyperx(8,4), whose partners are row or column neighbours, likewise
+**   one hop.
 **   ring / torus: the allgather's cost equals a brute-force recount: the logical messages
 **   enumerated here from the algorithm's definition, routed by tc_routes_shortest, hop h of
 **   a round-r message in step base(r) + h (base = the longest routes of earlier rounds,
@@ -126,6 +127,18 @@ static void hypercube_as_before(void **state) {
     tc_schedule_destroy(&s);
     tc_graph_destroy(g);
   }
+  /* the 2dfc hyperx(8,4): partners share a row or a column, so it is one hop too — 10 steps,
+     d = 7 + 3, tau = d 2 (N-1)/N with N = 32 */
+  tc_graph *g = tc_test_spec("hyperx(8,4)");
+  tc_schedule s;
+  expect(g, TC_COLL_ALLREDUCE, 10, 10 * 2 * 31, 32, &s);
+  for (int64_t i = 0; i < s.count; i++) {
+    int32_t x = g->src[s.xfer[i].arc] ^ g->dst[s.xfer[i].arc];
+    assert_int_equal(x & (x - 1), 0); /* one bit: the partner of its round */
+  }
+  contention_free(g, &s);
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(g);
 }
 
 /* The allgather's logical messages from the definition: (round, src, dst, shards carried). */
