@@ -83,8 +83,11 @@ grep -qx "local copy        3/4 = 0.750000 M (combined messages packed or reorde
 # 7/8 M / 1 GB/s on the wire + 3/4 M / 1 GB/s of copies = 0.007 + 0.006 s
 grep -qx "time              0.013 s (alpha 0 s, link 1e+09 B/s, M 8000000 B, local copies included)" "$tmp/out" \
   || fail "bruck time: $(cat "$tmp/out")"
-expect_err 2 "topocoll sched: pairwise alltoall is not contention-free on this graph: round 1: link 2 -> 3 (arc 2) carries two messages, 1 -> 0 and 2 -> 3 (one message per link and round)" \
-  "$bin" sched 'uniring(1,4)' --coll alltoall --algo pairwise
+# off complete(n) routed: pairwise's XOR partners around a one-way ring take 3 + 2 + 3 steps
+expect 0 "$bin" sched 'uniring(1,4)' --coll alltoall --algo pairwise
+grep -qx "steps             8 (T_L = 8 alpha); Moore bound 3: not Moore-optimal" "$tmp/out" || fail "pairwise routed: $(cat "$tmp/out")"
+expect_line 2 "topocoll sched: binomial reduce: node 0 is 2 hops from node 2, and a partial cannot be relayed through a compute node (it would add its own)" \
+  "$bin" sched 'uniring(1,4)' --coll reduce --root 0 --algo binomial
 expect_err 2 "topocoll sched: binomial builds broadcast, reduce, scatter and gather, not allgather (use --algo" \
   "$bin" sched 'complete(4)' --coll allgather --algo binomial
 

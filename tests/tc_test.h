@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -113,6 +114,23 @@ static inline int tc_test_floyd_diameter(const tc_graph *g) {
   }
   free(d);
   return best;
+}
+
+/* The registry's names joined by sep into buf — every one (coll < 0), or those that build
+   coll, in listing order: what "unknown algorithm 'x' (...)" and "(use --algo ...)" list.
+   Tests derive those lists here, so a new registry row touches only algorithms.c and its
+   own tests; test_baselines' `names` pins the whole list once. */
+static inline const char *tc_test_algos(int coll, const char *sep, char *buf, size_t size) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < tc_algorithm_count(); i++) {
+    const tc_algorithm_info *a = tc_algorithm_at(i);
+    if (coll >= 0 && !(a->collectives & TC_COLL_BIT(coll))) continue;
+    int w = snprintf(buf + used, size - used, "%s%s", used ? sep : "", a->name);
+    if (w < 0 || (size_t)w >= size - used) fail_msg("tc_test_algos: %zu bytes are too few", size);
+    used += (size_t)w;
+  }
+  return buf;
 }
 
 #endif

@@ -152,9 +152,10 @@ static void dor(void **state) {
   assert_int_equal(tc_algorithm_routing(g, "dor", &opts, &r, &err), TC_EINPUT);
   assert_string_equal(err.msg, "dor needs SPEC written as torus(l1,...,lk) to know the dimensions (DOR routes tori only)");
   assert_int_equal(tc_algorithm_routing(g, "ring", &opts, &r, &err), TC_EINPUT);
-  assert_string_equal(err.msg, "ring builds allgather, reduce-scatter and allreduce, not alltoall (use --algo mcf or "
-                               "pmcf or mcf-extp or ilp-disjoint or ilp-shortest or direct or sssp or ewsp or dor or "
-                               "fc-direct or pairwise or bruck or do or md or multitree or kautz-c or kautz-m or kautz)");
+  char list[1024], want[1200];
+  snprintf(want, sizeof want, "ring builds allgather, reduce-scatter and allreduce, not alltoall (use --algo %s)",
+           tc_test_algos(TC_COLL_ALLTOALL, " or ", list, sizeof list));
+  assert_string_equal(err.msg, want);
   tc_spec_destroy(spec);
   tc_graph_destroy(g);
 }

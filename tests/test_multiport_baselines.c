@@ -13,7 +13,8 @@
 **     Σ_{j=1}^{N-1} popcount(j) blocks of M/N (the blocks with digit k set in round k).
 ** The contention check: hand-made messages and routes on complete(4), one mutation per
 ** clause (a shared link in one round fails naming it; combined and other-round messages
-** pass; broken routes are refused), and the baselines' own refusals off their home.
+** pass; broken routes are refused), and the baselines off their home: routed, combined
+** where messages share a link, refused where a partial would be relayed.
 */
 #include <stdio.h>
 
@@ -150,23 +151,40 @@ static void bruck_reorders(void **state) {
   tc_graph_destroy(g);
 }
 
-/* Off complete(n): routed, or refused where two messages of a round share a link. */
+/* Off complete(n): routed; messages of a round that share a link are combined there (the
+   contention check names the first such link), and a partial that would be relayed through
+   a compute node is refused. */
 static void off_home(void **state) {
   (void)state;
   tc_error err;
   tc_schedule s;
+  tc_cost c;
+  tc_collective_opts o = {0};
   tc_graph *ring = tc_test_spec("uniring(1,4)");
-  assert_int_equal(tc_baseline_pairwise(ring, TC_COLL_ALLTOALL, &s, &err), TC_EINPUT);
-  assert_string_equal(err.msg, "pairwise alltoall is not contention-free on this graph: round 1: link 2 -> 3 (arc 2) "
-                               "carries two messages, 1 -> 0 and 2 -> 3 (one message per link and round)");
+  /* pairwise (XOR) alltoall around the one-way ring: rounds of 3, 2 and 3 hops, every arc
+     one block per step (d = 1, C = 4: tau = 8/4), though round 1's 1 -> 0 (over 2, 3) and
+     2 -> 3 share the link 2 -> 3 */
+  assert_int_equal(tc_collective_build(ring, "pairwise", TC_COLL_ALLTOALL, &o, &s, &c, &err), TC_OK);
+  assert_int_equal(c.steps, 8);
+  assert_int_equal(c.tau.num, 2);
+  assert_int_equal(c.tau.den, 1);
+  tc_cost_destroy(&c);
+  tc_schedule_destroy(&s);
+  tc_message m[2] = {{1, 1, 0}, {1, 2, 3}};
+  tc_routes r;
+  assert_int_equal(tc_routes_shortest(ring, m, 2, &r, &err), TC_OK);
+  assert_int_equal(tc_contention_check(ring, m, 2, &r, &err), TC_EFAIL);
+  assert_string_equal(err.msg, "round 1: link 2 -> 3 (arc 2) carries two messages, 1 -> 0 and 2 -> 3 (one message "
+                               "per link and round)");
+  tc_routes_destroy(&r);
   /* a scatter around the ring from 0 is one message per round: routed, 3 hops in one round */
   assert_int_equal(tc_baseline_fc_direct(ring, TC_COLL_P2P, 0, 3, &s, &err), TC_OK);
   assert_int_equal(s.steps, 3);
   assert_int_equal(tc_schedule_verify(ring, &s, &err), TC_OK);
   tc_schedule_destroy(&s);
   assert_int_equal(tc_baseline_binomial(ring, TC_COLL_REDUCE, 0, &s, &err), TC_EINPUT);
-  assert_string_equal(err.msg, "binomial reduce is not contention-free on this graph: round 1: link 3 -> 0 (arc 3) "
-                               "carries two messages, 2 -> 0 and 3 -> 1 (one message per link and round)");
+  assert_string_equal(err.msg, "binomial reduce: node 0 is 2 hops from node 2, and a partial cannot be relayed through "
+                               "a compute node (it would add its own)");
   tc_graph_destroy(ring);
   /* a path 0 - 1 - 2: the reduce's partial from 2 would have to pass through 1 */
   static const int path[][2] = {{0, 1}, {1, 0}, {1, 2}, {2, 1}};
@@ -174,8 +192,23 @@ static void off_home(void **state) {
   assert_int_equal(tc_baseline_fc_direct(p, TC_COLL_REDUCE, 1, -1, &s, &err), TC_OK);
   tc_schedule_destroy(&s);
   assert_int_equal(tc_baseline_fc_direct(p, TC_COLL_REDUCE_SCATTER, 0, -1, &s, &err), TC_EINPUT);
-  assert_string_equal(err.msg, "fc-direct reduce-scatter is not contention-free on this graph: round 1: link 0 -> 1 "
-                               "(arc 0) carries two messages, 0 -> 1 and 0 -> 2 (one message per link and round)");
+  assert_string_equal(err.msg, "fc-direct reduce-scatter: node 2 is 2 hops from node 0, and a partial cannot be "
+                               "relayed through a compute node (it would add its own)");
+  /* Bruck's alltoall on the path 0 - 1 - 2 - 3: round 1's 3 -> 0 carries block (3,2), whose
+     destination 2 lies on the only route (flow semantics: it would arrive, then go on) */
+  static const int path4[][2] = {{0, 1}, {1, 0}, {1, 2}, {2, 1}, {2, 3}, {3, 2}};
+  tc_graph *p4 = tc_test_from_arcs(4, path4, 6);
+  assert_int_equal(tc_baseline_bruck(p4, TC_COLL_ALLTOALL, &s, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "bruck alltoall: no route 3 -> 0 (round 1) avoids node 2, where a block it carries ends "
+                               "(a unit reaches its destination once, and is not sent on)");
+  tc_graph_destroy(p4);
+  /* on the torus the blocks that would pass their destination go round it: verified */
+  tc_graph *t44 = tc_test_spec("torus(4,4)");
+  assert_int_equal(tc_collective_build(t44, "bruck", TC_COLL_ALLTOALL, &o, &s, &c, &err), TC_OK);
+  assert_int_equal(c.steps, 8);
+  tc_cost_destroy(&c);
+  tc_schedule_destroy(&s);
+  tc_graph_destroy(t44);
   /* binomial reduce to 0: round 1 is 2 -> 0 alone — no contention, but two hops through 1 */
   assert_int_equal(tc_baseline_binomial(p, TC_COLL_REDUCE, 0, &s, &err), TC_EINPUT);
   assert_string_equal(err.msg, "binomial reduce: node 0 is 2 hops from node 2, and a partial cannot be relayed through "
@@ -189,8 +222,7 @@ static void off_home(void **state) {
   tc_graph_destroy(p);
   /* the hypercube: binomial broadcast sends along dimensions, one hop each */
   tc_graph *h = tc_test_spec("hypercube(3)");
-  tc_collective_opts o = {.root = 0};
-  tc_cost c;
+  o.root = 0;
   assert_int_equal(tc_collective_build(h, "binomial", TC_COLL_BROADCAST, &o, &s, &c, &err), TC_OK);
   assert_int_equal(c.steps, 3);
   tc_cost_destroy(&c);

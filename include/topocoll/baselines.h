@@ -3,8 +3,8 @@
 ** step schedule (sched.h) on the topology it was designed for.
 **
 ** These are the generators; reach them by name, verified and costed, through the
-** algorithm registry (collective.h: tc_collective_build). Every generator first checks
-** that g really is its topology and fails with TC_EINPUT and one line naming the first node
+** algorithm registry (collective.h: tc_collective_build). Every generator designed for one
+** topology first checks that g really is its topology and fails with TC_EINPUT and one line naming the first node
 ** or arc that does not fit; it never "makes do" on another graph. The schedules are built constructively (no search) and are NOT verified here: a
 ** caller that publishes one runs tc_schedule_verify (verify.h) first, as for every
 ** generator. On failure *out is left empty (safe to tc_schedule_destroy). The IR lists
@@ -19,12 +19,13 @@
 ** Collectives: allgather (AG), reduce-scatter (RS) and allreduce (RS in steps 1..rs_steps,
 ** then AG) for every algorithm except the double binary tree, which does allreduce,
 ** broadcast and reduce. RS is the reverse schedule of the AG (paper 000 Def. 5, Thm 1; a
-** bidirectional graph is its own transpose) except on the unidirectional ring, where it is
-** built directly. Expected costs, N nodes, tau = T_B / (M/B) from tc_schedule_cost, per RS
-** or AG (allreduce: twice both):
+** bidirectional graph is its own transpose) except for ring and rhd, which build it
+** directly, message for message the mirror of their allgather. Expected costs, N nodes,
+** tau = T_B / (M/B) from tc_schedule_cost, per RS or AG (allreduce: twice both):
 **
 **   ring         uniring(d,m): m - 1 steps; step t node i sends shard i-t+1 (AG) or
-**                i-t (RS) to i+1. T_L = m-1, tau = (m-1)/m: BW-optimal (paper 000 Table 9, App. C.2).
+**                i-t (RS) to i+1. T_L = m-1, tau = (m-1)/m: BW-optimal (paper 000 Table 9,
+**                App. C.2). Elsewhere around a cycle of arcs, or routed (ring.c).
 **   biring       traditional bidirectional ring on biring(d,m): half of every shard each
 **                way, a full circle. T_L = N-1, tau = (N-1)/N (paper 000 App. F.1).
 **   bfbring      the BFB ring of App. F.1 / Fig. 17 on biring(d,m): the whole shard both
@@ -38,10 +39,13 @@
 **                tau = (N-1)/N. With `bfb` set it is ShiftedBFBRing (A.2): the BFB ring on
 **                each ring, T_L = floor(N/2), allreduce 2 floor(N/2) steps.
 **   dbt          NCCL's double binary tree (Sanders, Speck, Träff two-tree [71]); see below.
-**   rhd          recursive doubling AG / recursive halving RS (Rabenseifner) on
-**                hypercube(n): step t exchanges over one dimension, one port of n in use.
-**                T_L = n, tau = n (N-1)/N (paper 000 A.1: "at most 1/3 of the bandwidth"
-**                for n = 3; B counts all n ports).
+**   rhd          recursive doubling AG / recursive halving RS (Rabenseifner) on any
+**                graph of compute nodes, MPICH's pairing of the first 2(N - 2^⌊log2 N⌋)
+**                nodes for other N (rhd.c); home hypercube(n): step t exchanges over one
+**                dimension, one port of n in use. T_L = n, tau = n (N-1)/N (paper 000
+**                A.1: "at most 1/3 of the bandwidth" for n = 3; B counts all n ports).
+**                Where a partner is no neighbour its messages are routed as the
+**                topology-unaware baselines' below (and a partial is never relayed).
 **   torus-dor    the traditional torus schedule (Sack & Gropp [70], paper 000 §5.3/§6.2):
 **                k sub-schedules, one per dimension order rotated by one, each moving 1/k of
 **                every shard by traditional bidirectional ring collectives along one
@@ -88,9 +92,12 @@ TC_API int tc_baseline_torus_dor(const tc_graph *g, const int64_t *dims, int k, 
                                  tc_error *err);
 
 /* Topology-unaware baselines of paper 002 (§2.2.3, Table 3.2, Table 4.3): logical messages
-   between nodes, each routed over a shortest path and refused (TC_EINPUT naming the round
-   and link) when two messages of one round share a link (contention.h); their home is
-   complete(n), where every message is one arc and round r is step r. One unit per shard.
+   between nodes, each routed over a shortest path (contention.h); messages of one round
+   whose routes share a link are combined on it, their loads added (tc_contention_check
+   finds where), and a reduction's partial that would be relayed through a compute node is
+   refused (TC_EINPUT naming the two nodes). Their home is complete(n), where every
+   message is one arc, round r is step r and no link carries two messages in a round. One
+   unit per shard.
    FC direct: every block straight to its destination in one round (allreduce: RS round,
    then AG round); every collective, root for the rooted ones, dst for p2p. */
 TC_API int tc_baseline_fc_direct(const tc_graph *g, tc_collective coll, int32_t root, int32_t dst, tc_schedule *out,

@@ -114,17 +114,14 @@ int tci_bl_ring_broadcast(tc_schedule *s, const tc_graph *g, const tc_bl_cycle *
                          tc_error *err) {
   int32_t len = c->len;
   if (len < 2) return TC_OK;
-  if (len == 2 && kind != TC_BL_ONEWAY) /* both directions lead to the one other node */
+  if (len == 2) /* both directions lead to the one other node */
     return cycle_send(s, g, c, start, start + 1, shard, step0 + 1, lo, hi, scale, err);
-  if (kind != TC_BL_ONEWAY && (hi - lo) % 2)
+  if ((hi - lo) % 2)
     return tc_error_set(err, TC_EFAIL, "%s: internal error: odd chunk [%lld,%lld) cannot be halved", s->algorithm,
                         (long long)lo, (long long)hi);
   int64_t mid = lo + (hi - lo) / 2;
   int rc = TC_OK;
-  if (kind == TC_BL_ONEWAY) {
-    for (int32_t t = 1; !rc && t < len; t++)
-      rc = cycle_send(s, g, c, start + t - 1, start + t, shard, step0 + t, lo, hi, scale, err);
-  } else if (kind == TC_BL_HALVES) {
+  if (kind == TC_BL_HALVES) {
     for (int32_t t = 1; !rc && t < len; t++) {
       rc = cycle_send(s, g, c, start + t - 1, start + t, shard, step0 + t, lo, mid, scale, err);
       if (!rc) rc = cycle_send(s, g, c, start - t + 1, start - t, shard, step0 + t, mid, hi, scale, err);

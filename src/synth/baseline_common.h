@@ -1,7 +1,7 @@
 /*
 ** baseline_common.h — pieces the baseline generators share (baseline_common.c): finding the
-** arcs between two nodes, sending a chunk split over parallel arcs by capacity, the three
-** ring broadcasts (one way, halves both ways, BFB), and turning an allgather into the
+** arcs between two nodes, sending a chunk split over parallel arcs by capacity, the two
+** ring broadcasts (halves both ways, BFB), and turning an allgather into the
 ** requested collective. Internal header.
 */
 #ifndef TC_SYNTH_BASELINE_COMMON_H
@@ -34,7 +34,6 @@ int tci_bl_send(tc_schedule *s, const tc_graph *g, int32_t u, int32_t v, int32_t
                int64_t hi, int64_t scale, tc_error *err);
 
 typedef enum {
-  TC_BL_ONEWAY, /* the whole chunk forward, a full circle: len-1 steps */
   TC_BL_HALVES, /* first half forward, second half backward, a full circle each: len-1 steps */
   TC_BL_BFB     /* the whole chunk both ways, half a circle: floor(len/2) steps (App. F.1) */
 } tc_bl_ring_kind;
@@ -46,8 +45,9 @@ typedef struct tc_bl_cycle {
 } tc_bl_cycle;
 
 /* Broadcast chunk [lo, hi) of shard from position `start` around the cycle (copy
-   semantics), in steps step0+1 .. step0+steps. HALVES and BFB need hi - lo even. On a
-   2-cycle both directions reach the same node: the whole chunk goes in one transfer. */
+   semantics), in steps step0+1 .. step0+steps; hi - lo even. On a 2-cycle both
+   directions reach the same node: the whole chunk goes in one transfer. (The one-way ring
+   is ring.c's logical blocks.) */
 int tci_bl_ring_broadcast(tc_schedule *s, const tc_graph *g, const tc_bl_cycle *c, int32_t start,
                          tc_bl_ring_kind kind, int32_t shard, int64_t lo, int64_t hi, int32_t step0, int64_t scale,
                          tc_error *err);
@@ -108,12 +108,29 @@ int tci_bl_logical_init(const tc_graph *g, tc_collective coll, int32_t root, int
 /* Append the blocks to `out` (started by tci_bl_logical_init): every message gets its
    shortest route (contention.h), and hop h of a message of round r goes in step base(r) + h,
    base(r) = the longest routes of the earlier rounds summed — on complete(n) round r is
-   step r. First the contention check: a round whose routes share a link is refused,
-   TC_EINPUT "ALGO COLL is not contention-free on this graph: round ...". A reduce-phase
+   step r. Messages of a round whose routes share a link are combined on it (their loads
+   add; tc_contention_check tells where that happens). An alltoall or p2p block whose
+   shortest route passes through its own destination takes the shortest route avoiding it
+   (flow semantics: a unit reaches its destination once), TC_EINPUT when none does. A
+   reduce-phase
    message (reduce, reduce-scatter; allreduce rounds <= rs_rounds) must be one hop (a
    compute node that relayed a partial would add its own into it): TC_EINPUT naming it.
    Allreduce: rs_steps = base(rs_rounds + 1). */
 int tci_bl_logical(const tc_graph *g, const tc_bl_block *b, int64_t n, const char *algo, int32_t rs_rounds,
                   tc_schedule *out, tc_error *err);
+
+/* The blocks (one unit per shard) as the schedule of `coll`, started here in the N-shard
+   layout: when every block's src -> dst is an arc, round r is step r and every chunk is
+   split over the arcs src -> dst by capacity (tci_bl_send, units = tci_bl_split_scale) —
+   contention-free, a hypercube's or ring's own schedule; otherwise routed by
+   tci_bl_logical. Allreduce: rounds 1..rs_rounds reduce. On failure *out is empty. */
+int tci_bl_emit(const tc_graph *g, tc_collective coll, const tc_bl_block *b, int64_t n, const char *algo,
+                int32_t rs_rounds, tc_schedule *out, tc_error *err);
+
+/* A cycle through every node of g over its arcs, into order[0..N-1] (order[p] -> order[p+1
+   mod N] an arc): the rank order 0, 1, ..., N-1 when it is one, else the first found by a
+   depth-first search from node 0 (out-arcs in id order) within `budget` extensions.
+   1 when found, 0 when not (none exists, or the budget ran out). */
+int tci_bl_hamiltonian_cycle(const tc_graph *g, int64_t budget, int32_t *order);
 
 #endif
