@@ -32,7 +32,8 @@ allreduce    6 steps, T_B factor 15/8, expected time 217.3 us (verified schedule
 all-to-all   mcf: 3 steps, T_B factor 2/1, time 197.8 us at 1048576 B per node (verified schedule; fluid optimum 167.8 us at the certified f)
 cabling      simplex: 64 fibres; duplex cables would choose the same topology
 resilience   one failed link of 64: worst 6 steps, T_B factor 5/2, 269.7 us (1.24x); typical 6 steps, T_B factor 5/2, 269.7 us (1.24x) (BFB re-synthesized, verified)
-written      $tmp/p16: topology.json topology.dot wiring.csv ranks.csv allgather.json reduce-scatter.json allreduce.json alltoall.json summary.md
+written      $tmp/p16: topology.json topology.dot wiring.csv ranks.csv allgather.json reduce-scatter.json allreduce.json alltoall.json summary.md plan.json
+report       $tmp/p16/report.html and topology.svg ('topocoll report' on the directory rebuilds them with your saved results)
 EOF
 diff "$tmp/want" "$tmp/out" >/dev/null || fail "plan N=16 report: $(diff "$tmp/want" "$tmp/out")"
 [ -f "$tmp/p16/alltoall.json" ] || fail "N=16: no alltoall.json"

@@ -1,0 +1,29 @@
+/*
+** report_page.h — report.html: one self-contained page (inline SVG and CSS, no network,
+** readable without JavaScript; a few lines of script add toggling series and record each
+** figure's rendered size) drawn from a plan directory: plan.json, topology.json,
+** wiring.csv, the chosen allgather's schedule file, and whatever results of run,
+** simulate, forest, a2a and train the user saved there as JSON (report_sniff.h). Beside
+** it, topology.svg: the full drawing of the topology (report_topo.h).
+**
+** Written whole or not at all: both files go into a scratch directory inside DIR (removed
+** on a signal too, output.h), then are renamed into place, topology.svg first.
+*/
+#ifndef TC_TOOLS_REPORT_PAGE_H
+#define TC_TOOLS_REPORT_PAGE_H
+
+#include "topocoll/error.h"
+
+/* What a build drew. */
+typedef struct tc_report_stats {
+  int figures;      /* <figure> elements written */
+  int results;      /* the user's results drawn (run, simulate, forest, a2a, train) */
+  int ignored;      /* JSON files not understood (listed in the page) */
+} tc_report_stats;
+
+/* Build DIR/report.html and DIR/topology.svg. A directory without plan.json, a plan.json
+   that is not one, a missing topology.json or schedule file: TC_EINPUT naming it; no
+   neato: TC_EINPUT (report_topo.h), before anything is written. */
+int tc_report_build(const char *dir, tc_report_stats *stats, tc_error *err);
+
+#endif
