@@ -3,13 +3,16 @@
 ** axis ticks on log and linear scales, pixel positions, escaping of names with < > & " ',
 ** heatmap cells = links x steps, the link utilisation of a hand-made schedule, the
 ** frontier's points at their computed coordinates with the chosen one marked, the train
-** timeline's spans, and which JSON documents are recognised as what.
+** timeline's spans, and which JSON documents are recognised as what, alone and read from a
+** directory.
 **
 ** Oracles: the positions are worked out by hand from the plot's fixed margins (data area
 ** x 78..704 and y 336..12 in a 720 x 380 plot) in the comments beside them.
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tc_test.h"
 #include "report_figs.h"
@@ -204,6 +207,48 @@ static void sniffing(void **state) {
   assert_string_equal(note, "a \"other\" document, which the report does not draw");
 }
 
+/* A directory read by content: a plan's own schedule told by its head (the rest need not even
+   parse), a train timeline whatever its name, a broken file and a non-JSON name skipped. */
+static void read_dir(void **state) {
+  (void)state;
+  char dir[] = "/tmp/test_report-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char path[256];
+  const char *const files[][2] = {
+      {"b-sched.json", "{\n  \"format\": \"topocoll-schedule\",\n  \"version\": 1, ...cut short"},
+      {"a-timeline.json", TRAIN},
+      {"c.json", "{\"broken\": "},
+      {"notes.txt", "{\"format\": \"topocoll-plan\"}"},
+  };
+  for (int i = 0; i < 4; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(files[i][1], fp);
+    assert_int_equal(fclose(fp), 0);
+  }
+  tc_doc *docs;
+  int n;
+  tc_error err;
+  assert_int_equal(tc_report_read_dir(dir, &docs, &n, &err), TC_OK);
+  assert_int_equal(n, 3); /* sorted by name; notes.txt is no JSON file */
+  assert_string_equal(docs[0].name, "a-timeline.json");
+  assert_int_equal(docs[0].kind, TC_DOC_TRAIN);
+  assert_non_null(docs[0].root);
+  assert_string_equal(docs[1].name, "b-sched.json");
+  assert_int_equal(docs[1].kind, TC_DOC_OWN);
+  assert_string_equal(docs[2].name, "c.json");
+  assert_int_equal(docs[2].kind, TC_DOC_UNKNOWN);
+  assert_null(docs[2].root);
+  assert_string_equal(docs[2].note, "not valid JSON (line 1: unexpected token near end of file)");
+  tc_report_docs_destroy(docs, n);
+  for (int i = 0; i < 4; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+    unlink(path);
+  }
+  rmdir(dir);
+}
+
 static void train_timeline(void **state) {
   (void)state;
   json_error_t je;
@@ -226,7 +271,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(log_ticks),       cmocka_unit_test(linear_ticks), cmocka_unit_test(escaping),
       cmocka_unit_test(heatmap_cells),   cmocka_unit_test(utilisation),  cmocka_unit_test(frontier_points),
-      cmocka_unit_test(sniffing),        cmocka_unit_test(train_timeline),
+      cmocka_unit_test(sniffing),        cmocka_unit_test(train_timeline), cmocka_unit_test(read_dir),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

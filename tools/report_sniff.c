@@ -52,6 +52,24 @@ static int is_json_name(const char *name) {
   return n > 5 && !strcmp(name + n - 5, ".json") && name[0] != '.';
 }
 
+/* 1 when the file opens with "format": "topocoll-graph" or "topocoll-schedule" as its first
+   key, as those writers put it: a plan's own files (megabytes of schedule at 256 nodes) are
+   told by their head, not parsed whole, since the report does not draw them (the heatmap's
+   schedule is read, and checked, by tc_schedule_read_json). */
+static int own_by_head(const char *path) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return 0;
+  char head[128];
+  size_t n = fread(head, 1, sizeof head - 1, fp);
+  fclose(fp);
+  head[n] = '\0';
+  const char *p = head;
+  while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') p++;
+  if (*p++ != '{') return 0;
+  while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') p++;
+  return !strncmp(p, "\"format\": \"topocoll-graph\"", 26) || !strncmp(p, "\"format\": \"topocoll-schedule\"", 29);
+}
+
 static void read_one(const char *dir, tc_doc *d) {
   size_t size = strlen(dir) + strlen(d->name) + 2;
   char *path = malloc(size);
@@ -64,6 +82,8 @@ static void read_one(const char *dir, tc_doc *d) {
   json_error_t je;
   if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
     snprintf(d->note, sizeof d->note, "not a regular file");
+  } else if (own_by_head(path)) {
+    d->kind = TC_DOC_OWN;
   } else if (!(d->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je))) {
     snprintf(d->note, sizeof d->note, "not valid JSON (line %d: %.100s)", je.line, je.text);
   } else if (!json_is_object(d->root)) {
