@@ -116,6 +116,12 @@ void tc_report_size_range(const tc_report_plan *p, double *lo, double *hi) {
   decades(lo, hi);
 }
 
+/* Bars are numbered 1, 2, ...: no label between them. */
+static void fmt_index(double v, char *buf, size_t n) {
+  if (v == floor(v)) snprintf(buf, n, "%.0f", v);
+  else if (n) buf[0] = '\0';
+}
+
 /* ---- the frontier ---- */
 
 void tc_report_fig_frontier(FILE *fp, const tc_report_plan *p) {
@@ -440,9 +446,9 @@ void tc_report_fig_forest(FILE *fp, const tc_doc *docs, int ndocs) {
   figure_open(fp, "fig-forest", "ForestColl: algorithmic bandwidth against the cut bound");
   tc_svg_plot pl;
   tc_svg_axis ax = {0.5, n + 0.5, 0, 0, 0}, ay = {0, top * 1.15, 0, 0, 0};
-  tc_svg_plot_begin(&pl, fp, "plot-forest", WIDTH, HEIGHT, 0, ax, ay, "forest (see the bar's title)",
-                    "algbw (x link bandwidth, or as forest printed)", fmt_num, fmt_num);
-  double w = (pl.x.p1 - pl.x.p0) / n * 0.6;
+  tc_svg_plot_begin(&pl, fp, "plot-forest", WIDTH, HEIGHT, 0, ax, ay, "forest (hover a bar for its file)",
+                    "algbw (x link bandwidth, or as forest printed)", fmt_index, fmt_num);
+  double w = fmin((pl.x.p1 - pl.x.p0) / n * 0.6, 80);
   for (int i = 0; i < n; i++) {
     char t[300];
     snprintf(t, sizeof t, "%.199s: algbw %.6g, cut bound %.6g", label[i], bw[i], bound[i]);
@@ -493,6 +499,11 @@ void tc_report_fig_alltoall(FILE *fp, const tc_report_plan *p, const tc_doc *doc
                    "(paper 003); the nearer the lower and upper bounds, the tighter the certificate.");
 }
 
+/* The timeline's y ticks name its lanes: communication in 0..1, compute in 1..2. */
+static void fmt_lane(double v, char *buf, size_t n) {
+  snprintf(buf, n, "%s", v == 0.5 ? "comm" : v == 1.5 ? "compute" : "");
+}
+
 void tc_report_fig_train(FILE *fp, const tc_doc *doc) {
   json_t *r = doc->root, *tl = json_object_get(r, "timeline");
   double end = get_num(r, "iteration_time_s");
@@ -510,8 +521,8 @@ void tc_report_fig_train(FILE *fp, const tc_doc *doc) {
               "allreduce %s, all-to-all %s.</p>\n", a, b, c, d);
   tc_svg_plot pl;
   tc_svg_axis ax = {0, end, 0, 0, 0}, ay = {0, 2, 0, 0, 0};
-  tc_svg_plot_begin(&pl, fp, "plot-train", WIDTH, 200, 0, ax, ay, "time in the iteration", "compute | comm", fmt_time,
-                    fmt_num);
+  tc_svg_plot_begin(&pl, fp, "plot-train", WIDTH, 200, 4, ax, ay, "time in the iteration", "lane", fmt_time,
+                    fmt_lane);
   static const char *const kinds[] = {"forward", "backward", "allreduce", "alltoall"};
   for (size_t i = 0; i < json_array_size(tl); i++) {
     json_t *e = json_array_get(tl, i);
