@@ -126,6 +126,21 @@ static void utilisation(void **state) {
   tc_graph_destroy(g);
 }
 
+/* Rows of the heatmap: one per arc up to 256 arcs, then blocks: 4096 arcs (1024 nodes of
+   degree 4) are 256 rows of 16, 257 arcs 129 rows of 2 (the last holds one). */
+static void heat_rows(void **state) {
+  (void)state;
+  int64_t per;
+  assert_int_equal(tc_report_heat_rows(16, &per), 16);
+  assert_int_equal(per, 1);
+  assert_int_equal(tc_report_heat_rows(256, &per), 256);
+  assert_int_equal(per, 1);
+  assert_int_equal(tc_report_heat_rows(4096, &per), 256);
+  assert_int_equal(per, 16);
+  assert_int_equal(tc_report_heat_rows(257, &per), 129);
+  assert_int_equal(per, 2);
+}
+
 static const char PLAN[] =
     "{\"format\": \"topocoll-plan\", \"version\": 1, \"spec\": \"x<&\\\"y\", \"nodes\": 4,"
     " \"workload\": {\"alpha_s\": 1e-5, \"link_bw_Bps\": 3.125e9, \"sizes\": [{\"bytes\": 1e6, \"weight\": 1}]},"
@@ -272,6 +287,7 @@ int main(void) {
       cmocka_unit_test(log_ticks),       cmocka_unit_test(linear_ticks), cmocka_unit_test(escaping),
       cmocka_unit_test(heatmap_cells),   cmocka_unit_test(utilisation),  cmocka_unit_test(frontier_points),
       cmocka_unit_test(sniffing),        cmocka_unit_test(train_timeline), cmocka_unit_test(read_dir),
+      cmocka_unit_test(heat_rows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -375,7 +375,8 @@ static void print_calibration(const plan_options *o) {
 /* The CLI's files of the plan, into its staging directory (so they appear with the rest,
    whole or not at all): ranks.csv beside wiring.csv (rank_map.h), plan.json (the plan's
    numbers, plan_json.h), then report.html and topology.svg drawn from the directory as
-   `topocoll report` would (report_page.h) — from what the plan has, nothing re-run. */
+   `topocoll report` would (report_page.h) — from what the plan has, nothing re-run, and
+   the graph and allgather it holds are not read back. */
 static int write_extras(const tc_plan *p, const char *dir, void *ctx, tc_error *err) {
   (void)ctx;
   char path[4096];
@@ -384,8 +385,13 @@ static int write_extras(const tc_plan *p, const char *dir, void *ctx, tc_error *
   int rc = tc_rank_ports_write(p->graph, tc_plan_wiring_links(p), path, err);
   snprintf(path, sizeof path, "%s/plan.json", dir);
   if (!rc) rc = tc_plan_json_write(p, path, err);
+  /* the allgather the report draws: plan.json's allgather_file, held in memory */
+  const tc_schedule *ag = p->has_member ? &p->allgather : NULL; /* NULL: read back from the file */
+  for (int i = 0; !p->has_member && i < p->forestcoll.ncoll; i++)
+    if (p->forestcoll.coll[i] == TC_COLL_ALLGATHER) ag = &p->forestcoll.sched[i];
+  tc_report_held held = {p->graph, ag};
   tc_report_stats st;
-  if (!rc) rc = tc_report_build(dir, &st, err);
+  if (!rc) rc = tc_report_build(dir, &held, &st, err);
   return rc;
 }
 

@@ -54,7 +54,7 @@ int tc_cmd_report(int argc, char **argv) {
   tc_error err;
   tc_error_clear(&err);
   tc_report_stats st;
-  if (tc_report_build(o.dir, &st, &err)) return tc_cli_fail("report", &err);
+  if (tc_report_build(o.dir, NULL, &st, &err)) return tc_cli_fail("report", &err);
   printf("report       %s/report.html (%d figures; %d saved results drawn, %d JSON files not understood) and "
          "%s/topology.svg\n", o.dir, st.figures, st.results, st.ignored, o.dir);
   return TC_EXIT_OK;

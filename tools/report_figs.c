@@ -281,32 +281,54 @@ int tc_report_utilisation(const tc_graph *g, const tc_schedule *s, double **out,
   return TC_OK;
 }
 
+int tc_report_heat_rows(int64_t m, int64_t *per) {
+  *per = (m + TC_REPORT_HEAT_ROWS - 1) / TC_REPORT_HEAT_ROWS;
+  if (*per < 1) *per = 1;
+  return (int)((m + *per - 1) / *per);
+}
+
 int tc_report_fig_heatmap(FILE *fp, const tc_graph *g, const tc_schedule *s, const char *file, tc_error *err) {
   double *u;
   int rc = tc_report_utilisation(g, s, &u, err);
   if (rc) return rc;
-  char **names = calloc((size_t)g->m + 1, sizeof *names);
-  char *text = malloc((size_t)g->m * 24 + 1);
-  if (!names || !text) {
+  int32_t steps = s->steps;
+  int64_t per;
+  int rows = tc_report_heat_rows(g->m, &per);
+  char **names = calloc((size_t)rows + 1, sizeof *names);
+  char *text = malloc((size_t)rows * 48 + 1);
+  double *v = calloc((size_t)rows * (steps > 0 ? steps : 1), sizeof *v);
+  if (!names || !text || !v) {
     free(u);
     free(names);
     free(text);
+    free(v);
     return tc_error_set(err, TC_ENOMEM, "out of memory");
   }
-  for (int64_t a = 0; a < g->m; a++) {
-    names[a] = text + a * 24;
-    snprintf(names[a], 24, "%d->%d", g->src[a], g->dst[a]);
+  /* a row is one arc, or the mean of `per` consecutive arcs (sorted by source) */
+  for (int r = 0; r < rows; r++) {
+    int64_t a0 = r * per, a1 = a0 + per < g->m ? a0 + per : g->m;
+    names[r] = text + (size_t)r * 48;
+    if (per == 1) snprintf(names[r], 48, "%d->%d", g->src[a0], g->dst[a0]);
+    else snprintf(names[r], 48, "arcs %lld-%lld (from %d-%d)", (long long)a0, (long long)a1 - 1, g->src[a0], g->src[a1 - 1]);
+    for (int32_t t = 0; t < steps; t++) {
+      double sum = 0;
+      for (int64_t a = a0; a < a1; a++) sum += u[a * steps + t];
+      v[(size_t)r * steps + t] = sum / (double)(a1 - a0);
+    }
   }
   figure_open(fp, "fig-links", "Link utilisation per step of the chosen allgather");
   fputs("<p class=\"note\">From ", fp);
   tc_svg_escape(fp, file);
-  fprintf(fp, ": %d steps on %lld links.</p>\n", s->steps, (long long)g->m);
-  int height = g->m <= 64 ? 24 + 12 * (int)g->m : 720;
-  tc_svg_heatmap(fp, "plot-links", WIDTH, height + 56, (int)g->m, s->steps, u, (const char *const *)names, "step");
+  fprintf(fp, ": %d steps on %lld links", steps, (long long)g->m);
+  if (per > 1) fprintf(fp, "; each row is the mean of %lld consecutive links (hover for which)", (long long)per);
+  fputs(".</p>\n", fp);
+  int height = rows <= 64 ? 24 + 12 * rows : 720;
+  tc_svg_heatmap(fp, "plot-links", WIDTH, height + 56, rows, steps, v, (const char *const *)names, "step");
   figure_close(fp, "Read: one row per link, one column per step; dark is as busy as the step's busiest link, white "
                    "idle. A column that is dark all down uses every link; pale cells are bandwidth left on the table.");
   free(names);
   free(text);
+  free(v);
   free(u);
   return TC_OK;
 }

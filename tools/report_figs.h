@@ -42,6 +42,12 @@ void tc_report_plan_destroy(tc_report_plan *p);
    where nothing moves. *out is malloc'd (g->m * s->steps entries). TC_ENOMEM. */
 int tc_report_utilisation(const tc_graph *g, const tc_schedule *s, double **out, tc_error *err);
 
+/* The heatmap draws one row per arc up to TC_REPORT_HEAT_ROWS arcs; beyond, each row is the
+   mean utilisation of *per consecutive arcs (the page stays a few MB at 1024 nodes). Returns
+   the row count. */
+#define TC_REPORT_HEAT_ROWS 256
+int tc_report_heat_rows(int64_t m, int64_t *per);
+
 /* The log-scale message-size range drawn: powers of ten around the workload's sizes,
    at least 1 KB .. 1 GB. */
 void tc_report_size_range(const tc_report_plan *p, double *lo, double *hi);

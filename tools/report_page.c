@@ -197,8 +197,9 @@ static int count_figures(const char *path) {
 }
 
 /* The page into path; the full drawing into svg_path. */
-static int write_page(const char *dir, const tc_doc *docs, int ndocs, const tc_doc *plan_doc, const char *path,
-                      const char *svg_path, tc_report_stats *st, tc_error *err) {
+static int write_page(const char *dir, const tc_report_held *held, const tc_doc *docs, int ndocs,
+                      const tc_doc *plan_doc, const char *path, const char *svg_path, tc_report_stats *st,
+                      tc_error *err) {
   tc_report_plan p;
   int rc = tc_report_plan_read(plan_doc->root, plan_doc->name, &p, err);
   if (rc) return rc;
@@ -212,8 +213,13 @@ static int write_page(const char *dir, const tc_doc *docs, int ndocs, const tc_d
   if (!gpath || !spath) rc = tc_error_set(err, TC_ENOMEM, "out of memory");
   if (!rc && (strchr(agname, '/') || !*agname))
     rc = tc_error_set(err, TC_EINPUT, "%s: \"allgather_file\" must name a file of the plan directory", plan_doc->name);
-  if (!rc) rc = tc_graph_read_json(gpath, &g, err);
-  if (!rc) rc = tc_schedule_read_json(spath, NULL, &sd, err);
+  const tc_graph *topo = held ? held->graph : NULL, *ag_graph = topo;
+  const tc_schedule *ag = held && held->graph ? held->allgather : NULL;
+  if (!rc && !topo && !(rc = tc_graph_read_json(gpath, &g, err))) topo = g;
+  if (!rc && !ag && !(rc = tc_schedule_read_json(spath, NULL, &sd, err))) {
+    ag = &sd.sched;
+    ag_graph = sd.graph;
+  }
   if (!rc && !(fp = fopen(path, "w"))) rc = tc_error_set(err, TC_EIO, "cannot write %s: %s", path, strerror(errno));
   if (!rc) {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>topocoll plan: ", fp);
@@ -222,13 +228,13 @@ static int write_page(const char *dir, const tc_doc *docs, int ndocs, const tc_d
     tc_svg_escape(fp, str(plan_doc->root, "spec"));
     fputs("</h1>\n", fp);
     headline(fp, &p);
-    rc = topology_figure(fp, dir, g, svg_path, err);
+    rc = topology_figure(fp, dir, topo, svg_path, err);
   }
   if (!rc) {
     tc_report_fig_frontier(fp, &p);
     tc_report_fig_curves(fp, &p, 0);
     tc_report_fig_curves(fp, &p, 1);
-    rc = tc_report_fig_heatmap(fp, sd.graph, &sd.sched, agname, err);
+    rc = tc_report_fig_heatmap(fp, ag_graph, ag, agname, err);
   }
   if (!rc) {
     tc_report_fig_measured(fp, &p, docs, ndocs);
@@ -250,7 +256,7 @@ static int write_page(const char *dir, const tc_doc *docs, int ndocs, const tc_d
   return rc;
 }
 
-int tc_report_build(const char *dir, tc_report_stats *stats, tc_error *err) {
+int tc_report_build(const char *dir, const tc_report_held *held, tc_report_stats *stats, tc_error *err) {
   memset(stats, 0, sizeof *stats);
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -282,7 +288,7 @@ int tc_report_build(const char *dir, tc_report_stats *stats, tc_error *err) {
     char *page = join(scratch, "report.html"), *svg = join(scratch, "topology.svg");
     char *page_to = join(dir, "report.html"), *svg_to = join(dir, "topology.svg");
     if (!page || !svg || !page_to || !svg_to) rc = tc_error_set(err, TC_ENOMEM, "out of memory");
-    if (!rc) rc = write_page(dir, docs, ndocs, plan, page, svg, stats, err);
+    if (!rc) rc = write_page(dir, held, docs, ndocs, plan, page, svg, stats, err);
     if (!rc && rename(svg, svg_to) != 0) rc = tc_error_set(err, TC_EIO, "cannot write %s: %s", svg_to, strerror(errno));
     if (!rc && rename(page, page_to) != 0)
       rc = tc_error_set(err, TC_EIO, "cannot write %s: %s", page_to, strerror(errno));
