@@ -403,7 +403,7 @@ void tc_report_fig_measured(FILE *fp, const tc_report_plan *p, const tc_doc *doc
     names[nl] = "model: chosen allreduce";
     colors[nl++] = 1;
   }
-  static char labels[32][300];
+  char labels[32][300];
   for (int i = 0; i < ndocs && nl < 30; i++) {
     if (docs[i].kind != TC_DOC_RUN && docs[i].kind != TC_DOC_SIMULATE) continue;
     int sim = docs[i].kind == TC_DOC_SIMULATE;
