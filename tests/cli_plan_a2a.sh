@@ -41,6 +41,11 @@ diff "$tmp/want" "$tmp/out" >/dev/null || fail "plan N=16 report: $(diff "$tmp/w
 expect 0 "$bin" verify "$tmp/p16/alltoall.json"
 grep -q '^collective  *alltoall$' "$tmp/out" || fail "verify alltoall.json: $(cat "$tmp/out")"
 grep -q '^T_B factor  *2/1 = 2.000000 M/B' "$tmp/out" || fail "verify alltoall.json T_B: $(cat "$tmp/out")"
+# the report's all-to-all column: each member's certified f, as in summary.md (docs/report.md)
+r="$tmp/p16/report.html"
+grep -q '<figure id="fig-alltoall">' "$r" || fail "N=16 report.html has no all-to-all figure"
+grep -q '<td>debruijn(4,2)</td>.*<td>7/53</td></tr>' "$r" || fail "N=16 report.html: de Bruijn's f"
+grep -q '<tr class="chosen"><td>circulant(16,3,4)</td>.*<td>1/8</td></tr>' "$r" || fail "N=16 report.html: the choice's f"
 s="$tmp/p16/summary.md"
 for line in \
   '| all-to-all: bytes each node sends M (per allreduce) | 1 MiB (1) |' \

@@ -1,7 +1,7 @@
 /*
 ** test_report.c — the report's pieces (tools/report_svg.c, report_figs.c, report_sniff.c):
 ** axis ticks on log and linear scales, pixel positions, escaping of names with < > & " ',
-** heatmap cells = links x steps, the link utilisation of a hand-made schedule, the
+** heatmap cells = links x steps, the topology's ring-of-groups positions and DOT, the link utilisation of a hand-made schedule, the
 ** frontier's points at their computed coordinates with the chosen one marked, the train
 ** timeline's spans, and which JSON documents are recognised as what, alone and read from a
 ** directory.
@@ -18,6 +18,7 @@
 #include "report_figs.h"
 #include "report_sniff.h"
 #include "report_svg.h"
+#include "report_topo.h"
 #include "topocoll/sched.h"
 
 /* What fn wrote into a memory stream, malloc'd. */
@@ -139,6 +140,45 @@ static void heat_rows(void **state) {
   assert_int_equal(per, 16);
   assert_int_equal(tc_report_heat_rows(257, &per), 129);
   assert_int_equal(per, 2);
+}
+
+/* The ring of groups: ceil(sqrt(N)) groups of ceil(N / groups) nodes. 8 nodes: 3 groups of 3
+   (the last of 2), placed in 8 + 3 slots (one empty slot after each group) on a circle of
+   radius 120 pt: node 0 at slot 0 (120, 0), node 1 at slot 1 (101.0, 64.9), node 3 at slot 4
+   (-78.6, 90.7). A duplex pair is one line (dir=none) from its smaller end, an arc without
+   its opposite an arrow, a self-loop nothing. */
+static void topology_layout(void **state) {
+  (void)state;
+  int32_t size;
+  assert_int_equal(tc_report_groups(8, &size), 3);
+  assert_int_equal(size, 3);
+  assert_int_equal(tc_report_groups(1024, &size), 32);
+  assert_int_equal(size, 32);
+  assert_int_equal(tc_report_groups(10, &size), 4); /* 3, 3, 3 and 1 */
+  assert_int_equal(size, 3);
+  const int arcs[][2] = {{0, 1}, {1, 0}, {1, 3}, {7, 7}};
+  tc_graph *g = tc_test_from_arcs(8, arcs, 4);
+  sink s;
+  sink_open(&s);
+  tc_report_topology_dot(s.fp, g, 0);
+  sink_close(&s);
+  assert_non_null(strstr(s.text, "  n0 [label=\"0\", pos=\"120.0,0.0\"];\n"));
+  assert_non_null(strstr(s.text, "  n1 [label=\"1\", pos=\"101.0,64.9\"];\n"));
+  assert_non_null(strstr(s.text, "  n3 [label=\"3\", pos=\"-78.6,90.7\"];\n"));
+  assert_int_equal(count(s.text, " -> "), 2);
+  assert_non_null(strstr(s.text, "  n0 -> n1 [dir=none];\n"));
+  assert_non_null(strstr(s.text, "  n1 -> n3;\n"));
+  free(s.text);
+  /* grouped: groups 0 (0-2), 1 (3-5), 2 (6-7); 2 arcs inside group 0, 1 between 0 and 1 */
+  sink_open(&s);
+  tc_report_topology_dot(s.fp, g, 1);
+  sink_close(&s);
+  assert_non_null(strstr(s.text, "g0 [label=\"0-2\\n2 inside\""));
+  assert_non_null(strstr(s.text, "g2 [label=\"6-7\\n0 inside\""));
+  assert_int_equal(count(s.text, " -- "), 1);
+  assert_non_null(strstr(s.text, "  g0 -- g1 [penwidth=4.00, tooltip=\"1 arcs\"];\n"));
+  free(s.text);
+  tc_graph_destroy(g);
 }
 
 static const char PLAN[] =
@@ -287,7 +327,7 @@ int main(void) {
       cmocka_unit_test(log_ticks),       cmocka_unit_test(linear_ticks), cmocka_unit_test(escaping),
       cmocka_unit_test(heatmap_cells),   cmocka_unit_test(utilisation),  cmocka_unit_test(frontier_points),
       cmocka_unit_test(sniffing),        cmocka_unit_test(train_timeline), cmocka_unit_test(read_dir),
-      cmocka_unit_test(heat_rows),
+      cmocka_unit_test(heat_rows),       cmocka_unit_test(topology_layout),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
