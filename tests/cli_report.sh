@@ -120,6 +120,7 @@ grep -qF '<td>x.json</td><td>biring(2,8)</td><td>1/8</td><td>0.125</td><td>0.125
 expect_err 2 "topocoll report: missing DIR (see 'topocoll help report')" "$bin" report
 expect_err 2 "topocoll report: unexpected argument 'b' (DIR already given: 'a') (see 'topocoll help report')" \
   "$bin" report a b
+expect_err 2 "topocoll report: unknown option '--bogus' (see 'topocoll help report')" "$bin" report --bogus
 expect_err 2 "topocoll report: '$tmp/nope' is not a directory" "$bin" report "$tmp/nope"
 mkdir "$tmp/empty"
 expect_err 2 "topocoll report: '$tmp/empty' has no plan.json (a plan directory written by topocoll plan)" \

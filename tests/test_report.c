@@ -165,6 +165,7 @@ static void topology_layout(void **state) {
   assert_non_null(strstr(s.text, "  n0 [label=\"0\", pos=\"120.0,0.0\"];\n"));
   assert_non_null(strstr(s.text, "  n1 [label=\"1\", pos=\"101.0,64.9\"];\n"));
   assert_non_null(strstr(s.text, "  n3 [label=\"3\", pos=\"-78.6,90.7\"];\n"));
+  assert_int_equal(count(s.text, "shape=box"), 0); /* no switch */
   assert_int_equal(count(s.text, " -> "), 2);
   assert_non_null(strstr(s.text, "  n0 -> n1 [dir=none];\n"));
   assert_non_null(strstr(s.text, "  n1 -> n3;\n"));

@@ -45,7 +45,9 @@ static void full_dot(FILE *fp, const tc_graph *g) {
   for (int32_t v = 0; v < g->n; v++) {
     double x, y;
     ring_pos(v + (k > 1 ? v / size : 0), slots, radius, &x, &y);
-    fprintf(fp, "  n%d [label=\"%d\", pos=\"%.1f,%.1f\"];\n", v, v, x, y);
+    int sw = g->kind && g->kind[v] == TC_NODE_SWITCH; /* switches: grey boxes */
+    fprintf(fp, "  n%d [label=\"%d\", pos=\"%.1f,%.1f\"%s];\n", v, v, x, y,
+            sw ? ", shape=box, fillcolor=\"#d9d9d9\"" : "");
   }
   for (int64_t a = 0; a < g->m; a++) {
     int32_t u = g->src[a], v = g->dst[a];

@@ -2,7 +2,8 @@
 ** report_topo.h — the report's drawing of the topology, by Graphviz: positions computed
 ** here (a ring of groups: consecutive nodes in groups around one circle, so the drawing
 ** keeps its shape from 8 to 1024 nodes), rendered by `neato -n2 -Tsvg` (which only draws,
-** lays nothing out, and so takes milliseconds even at 1024 nodes).
+** lays nothing out, and so takes milliseconds even at 1024 nodes). Switches of a fabric are
+** grey boxes, compute nodes blue.
 **
 ** Two drawings: the full one (every node and link; topology.svg beside the page) and the
 ** one the page embeds — the full one up to TC_REPORT_FULL_MAX nodes, else the group
