@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # demo.sh [PLAN OPTIONS] — the main job: install dependencies, build, and run `topocoll plan`
 # on a default cluster (256 nodes with 4 ports each, 10 us per step, 25 Gbps links, a
-# workload of 1 MB and 64 MB allreduces), then print the plan's summary.md. An option
+# workload of 1 MB and 64 MB allreduces), then print the plan's summary.md and where its HTML
+# report is (report.html, docs/report.md). An option
 # given replaces its default and keeps the others (`--nodes 64` plans 64 nodes of degree
 # 4 at 10 us and 25 Gbps for 1 MB and 64 MB), any other `topocoll plan` option is passed
 # on (see `topocoll help plan`; with --fabric the cluster is the fabric's: no --nodes or
@@ -64,3 +65,5 @@ progress "planning: topocoll plan $*"
 progress "done: $out/summary.md"
 echo
 cat "$out/summary.md"
+echo
+echo "report: $(cd "$out" && pwd)/report.html (open it in a browser; 'build/topocoll report $out' redraws it with results you save there)"

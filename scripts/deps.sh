@@ -6,7 +6,8 @@
 # runtimes clang links for -fsanitize=fuzzer,address,undefined (libclang_rt.*) are in
 # libclang-rt-dev (Debian 12: libclang-rt-14-dev), which clang only recommends and
 # --no-install-recommends skips; libfuzzer-14-dev holds nothing but a standalone
-# libFuzzer.a, which that flag never uses.
+# libFuzzer.a, which that flag never uses. chromium-headless-shell: tests/cli_report_browser.sh
+# opens the plan's HTML report in it (graphviz, in the base list, draws the report's topology).
 # Idempotent: when all packages are present it prints nothing and touches nothing.
 set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config libcmocka-dev libigraph-dev libglpk-dev
@@ -14,7 +15,7 @@ PACKAGES=(build-essential cmake pkg-config libcmocka-dev libigraph-dev libglpk-d
           libopenmpi-dev openmpi-bin openssh-client libsimgrid-dev procps)
 case "${1:-}" in
   "") ;;
-  --test) PACKAGES+=(clang libomp-dev libclang-rt-dev) ;;
+  --test) PACKAGES+=(clang libomp-dev libclang-rt-dev chromium-headless-shell) ;;
   *) echo "deps.sh: unknown argument '$1' (usage: deps.sh [--test])" >&2; exit 2 ;;
 esac
 missing=()

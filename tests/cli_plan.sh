@@ -38,7 +38,8 @@ expect 0 "$bin" plan "${CLUSTER[@]}" --size 1MB:3,64MB:1 --out "$out"
 cp "$tmp/out" "$tmp/plan_stdout"
 for f in $FILES; do [ -s "$out/$f" ] || fail "plan did not write $f"; done
 [ -f "$out/.topocoll-plan" ] || fail "plan did not write its marker .topocoll-plan"
-[ "$(ls -A "$out" | wc -l)" -eq 9 ] || fail "plan wrote other files than the eight and the marker: $(ls -A "$out")"
+# the report's three (plan.json, report.html, topology.svg: cli_report.sh)
+[ "$(ls -A "$out" | wc -l)" -eq 12 ] || fail "plan wrote other files than the eleven and the marker: $(ls -A "$out")"
 ls -A "$tmp" | grep -q '^p64\.' && fail "plan left a temporary directory: $(ls -A "$tmp")"
 
 # the choice is find's for the same cluster and workload
@@ -247,7 +248,7 @@ expect 0 "$bin" plan --fabric 'dgx_a100(2)' "${FAB[@]}" --size 1MB,1GiB --out "$
 grep -qx 'fabric       dgx_a100(2) (16 compute + 20 switch nodes)' "$tmp/out" || fail "plan --fabric report: $(cat "$tmp/out")"
 grep -qx 'optimum      allreduce algbw 173.333 GB/s (ForestColl; bottleneck cuts in summary.md)' "$tmp/out" ||
   fail "plan --fabric optimum: $(cat "$tmp/out")"
-want="allgather-forestcoll.json allreduce-forestcoll.json forest.json ranks.csv reduce-scatter-forestcoll.json summary.md topology.dot topology.json wiring.csv"
+want="allgather-forestcoll.json allreduce-forestcoll.json forest.json plan.json ranks.csv reduce-scatter-forestcoll.json report.html summary.md topology.dot topology.json topology.svg wiring.csv"
 [ "$(ls "$fab" | tr '\n' ' ')" = "$want " ] || fail "plan --fabric wrote: $(ls "$fab" | tr '\n' ' ')"
 [ -f "$fab/.topocoll-plan" ] || fail "plan --fabric did not write the marker"
 for c in allgather reduce-scatter allreduce; do

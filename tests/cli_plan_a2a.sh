@@ -32,7 +32,8 @@ allreduce    6 steps, T_B factor 15/8, expected time 217.3 us (verified schedule
 all-to-all   mcf: 3 steps, T_B factor 2/1, time 197.8 us at 1048576 B per node (verified schedule; fluid optimum 167.8 us at the certified f)
 cabling      simplex: 64 fibres; duplex cables would choose the same topology
 resilience   one failed link of 64: worst 6 steps, T_B factor 5/2, 269.7 us (1.24x); typical 6 steps, T_B factor 5/2, 269.7 us (1.24x) (BFB re-synthesized, verified)
-written      $tmp/p16: topology.json topology.dot wiring.csv ranks.csv allgather.json reduce-scatter.json allreduce.json alltoall.json summary.md
+written      $tmp/p16: topology.json topology.dot wiring.csv ranks.csv allgather.json reduce-scatter.json allreduce.json alltoall.json summary.md plan.json
+report       $tmp/p16/report.html and topology.svg ('topocoll report' on the directory rebuilds them with your saved results)
 EOF
 diff "$tmp/want" "$tmp/out" >/dev/null || fail "plan N=16 report: $(diff "$tmp/want" "$tmp/out")"
 [ -f "$tmp/p16/alltoall.json" ] || fail "N=16: no alltoall.json"
@@ -40,6 +41,11 @@ diff "$tmp/want" "$tmp/out" >/dev/null || fail "plan N=16 report: $(diff "$tmp/w
 expect 0 "$bin" verify "$tmp/p16/alltoall.json"
 grep -q '^collective  *alltoall$' "$tmp/out" || fail "verify alltoall.json: $(cat "$tmp/out")"
 grep -q '^T_B factor  *2/1 = 2.000000 M/B' "$tmp/out" || fail "verify alltoall.json T_B: $(cat "$tmp/out")"
+# the report's all-to-all column: each member's certified f, as in summary.md (docs/report.md)
+r="$tmp/p16/report.html"
+grep -q '<figure id="fig-alltoall">' "$r" || fail "N=16 report.html has no all-to-all figure"
+grep -q '<td>debruijn(4,2)</td>.*<td>7/53</td></tr>' "$r" || fail "N=16 report.html: de Bruijn's f"
+grep -q '<tr class="chosen"><td>circulant(16,3,4)</td>.*<td>1/8</td></tr>' "$r" || fail "N=16 report.html: the choice's f"
 s="$tmp/p16/summary.md"
 for line in \
   '| all-to-all: bytes each node sends M (per allreduce) | 1 MiB (1) |' \

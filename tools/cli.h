@@ -57,6 +57,8 @@ int tc_cmd_run(int argc, char **argv);
 void tc_cmd_run_help(void);
 int tc_cmd_export(int argc, char **argv);
 void tc_cmd_export_help(void);
+int tc_cmd_report(int argc, char **argv);
+void tc_cmd_report_help(void);
 int tc_cmd_forest(int argc, char **argv);
 void tc_cmd_forest_help(void);
 int tc_cmd_a2a(int argc, char **argv);

@@ -22,6 +22,9 @@
 #include "cli.h"
 #include "cli_cluster.h"
 #include "cli_options.h"
+#include "plan_json.h"
+#include "report_page.h"
+#include "report_topo.h"
 #include "topocoll/fit.h"
 #include "topocoll/plan.h"
 #include "topocoll/rank_map.h"
@@ -51,6 +54,11 @@ void tc_cmd_plan_help(void) {
       "                 single link failure (BFB re-synthesized and verified on the degraded\n"
       "                 topology; one failure per symmetry class, at most 16, under a second at\n"
       "                 256 nodes)\n"
+      "  plan.json      the plan's numbers, and report.html: one self-contained page with the\n"
+      "                 topology drawn (full drawing: topology.svg), the frontier against the\n"
+      "                 bound, time and bandwidth per message size of every member and baseline,\n"
+      "                 and the chosen allgather's link use per step ('topocoll help report';\n"
+      "                 needs Graphviz's neato)\n"
       "With --a2a-size M the job also runs all-to-alls (every node sends M bytes): every\n"
       "member's all-to-all MCF is certified (paper 000 App. A.5, paper 003), the choice\n"
       "minimises the allreduce time plus W all-to-all times, and DIR also gets\n"
@@ -65,7 +73,8 @@ void tc_cmd_plan_help(void) {
       "  allgather-forestcoll.json  reduce-scatter-forestcoll.json  allreduce-forestcoll.json\n"
       "  allgather-bfb.json  reduce-scatter-bfb.json  allreduce-bfb.json   (switch-free only)\n"
       "  summary.md     what was built, the optimum and its bottleneck cut, the allreduce time\n"
-      "                 per size of each candidate and the one chosen, the ring comparison\n"
+      "                 per size of each candidate and the one chosen, the ring comparison\n"      "  plan.json  report.html  topology.svg   (as above; the report draws forest.json's\n"
+      "                 algorithmic bandwidth against the cut bound)\n"
       "\n"
       "  --fabric SPEC     plan this fabric (not with --nodes, --degree, --bidirectional);\n"
       "                    --link-bw is then the bandwidth of a capacity-1 arc (the fabric\n"
@@ -232,8 +241,10 @@ static void print_fabric_result(const tc_plan *p, const char *dir) {
          tc_rat_to_double(f->algbw) * w->link_bw * 1e-9);
   printf("allreduce    expected time %s (verified schedules; the choice per size in summary.md)\n", t);
   printf("written      %s: topology.json topology.dot wiring.csv ranks.csv forest.json allgather-forestcoll.json "
-         "reduce-scatter-forestcoll.json allreduce-forestcoll.json%s summary.md\n", dir,
+         "reduce-scatter-forestcoll.json allreduce-forestcoll.json%s summary.md plan.json\n", dir,
          p->has_member ? " allgather-bfb.json reduce-scatter-bfb.json allreduce-bfb.json" : "");
+  printf("report       %s/report.html and topology.svg ('topocoll report' on the directory rebuilds them with "
+         "your saved results)\n", dir);
 }
 
 static void print_alternatives(const tc_plan *p) {
@@ -323,8 +334,10 @@ static void print_result(const tc_plan *p, const char *dir) {
   print_alternatives(p);
   print_resilience(p);
   printf("written      %s: topology.json topology.dot wiring.csv ranks.csv allgather.json reduce-scatter.json "
-         "allreduce.json%s%s summary.md\n", dir, p->has_a2a ? " alltoall.json" : "",
+         "allreduce.json%s%s summary.md plan.json\n", dir, p->has_a2a ? " alltoall.json" : "",
          p->has_a2a_routing ? " alltoall.routes" : "");
+  printf("report       %s/report.html and topology.svg ('topocoll report' on the directory rebuilds them with "
+         "your saved results)\n", dir);
 }
 
 /* The alternatives of --compare, measured before the plan so a bad item costs nothing;
@@ -359,13 +372,27 @@ static void print_calibration(const plan_options *o) {
          o->cal.link_bw * 8e-9, o->calibration, (int)o->cal.sizes, 100 * o->cal.max_rel_err);
 }
 
-/* ranks.csv beside wiring.csv (rank_map.h), into the plan's staging directory. */
-static int write_ranks(const tc_plan *p, const char *dir, void *ctx, tc_error *err) {
+/* The CLI's files of the plan, into its staging directory (so they appear with the rest,
+   whole or not at all): ranks.csv beside wiring.csv (rank_map.h), plan.json (the plan's
+   numbers, plan_json.h), then report.html and topology.svg drawn from the directory as
+   `topocoll report` would (report_page.h) — from what the plan has, nothing re-run, and
+   the graph and allgather it holds are not read back. */
+static int write_extras(const tc_plan *p, const char *dir, void *ctx, tc_error *err) {
   (void)ctx;
   char path[4096];
   if (snprintf(path, sizeof path, "%s/ranks.csv", dir) >= (int)sizeof path)
     return tc_error_set(err, TC_EINPUT, "output directory name too long");
-  return tc_rank_ports_write(p->graph, tc_plan_wiring_links(p), path, err);
+  int rc = tc_rank_ports_write(p->graph, tc_plan_wiring_links(p), path, err);
+  snprintf(path, sizeof path, "%s/plan.json", dir);
+  if (!rc) rc = tc_plan_json_write(p, path, err);
+  /* the allgather the report draws: plan.json's allgather_file, held in memory */
+  const tc_schedule *ag = p->has_member ? &p->allgather : NULL; /* NULL: read back from the file */
+  for (int i = 0; !p->has_member && i < p->forestcoll.ncoll; i++)
+    if (p->forestcoll.coll[i] == TC_COLL_ALLGATHER) ag = &p->forestcoll.sched[i];
+  tc_report_held held = {p->graph, ag};
+  tc_report_stats st;
+  if (!rc) rc = tc_report_build(dir, &held, &st, err);
+  return rc;
 }
 
 int tc_cmd_plan(int argc, char **argv) {
@@ -375,6 +402,7 @@ int tc_cmd_plan(int argc, char **argv) {
   tc_error err;
   tc_error_clear(&err);
   if (tc_plan_check_dir(o.out, o.force, &err)) return tc_cli_fail("plan", &err);
+  if (tc_report_check_graphviz(&err)) return tc_cli_fail("plan", &err); /* the report needs it: before any work */
   tc_find_options fo = {o.cluster.nodes, o.cluster.degree, o.cluster.bidirectional, 0};
   tc_plan_progress progress = isatty(STDERR_FILENO) ? show_progress : NULL;
   tc_plan_alternative *alts = NULL;
@@ -389,7 +417,7 @@ int tc_cmd_plan(int argc, char **argv) {
   }
   p.compare = alts;
   p.ncompare = nalts;
-  if (tc_plan_write_extra(&p, o.out, o.force, progress, NULL, write_ranks, NULL, &err))
+  if (tc_plan_write_extra(&p, o.out, o.force, progress, NULL, write_extras, NULL, &err))
     status = tc_cli_fail("plan", &err);
   else if (print_calibration(&o), p.fabric) print_fabric_result(&p, o.out);
   else print_result(&p, o.out);

@@ -14,6 +14,8 @@
 static const tc_command commands[] = {
     {"plan", "the main job: best topology and verified schedules for a cluster and workload", tc_cmd_plan,
      tc_cmd_plan_help},
+    {"report", "the plan's HTML report: topology, frontier, times per size, link use, saved results",
+     tc_cmd_report, tc_cmd_report_help},
     {"find", "the Pareto frontier of topologies for N nodes of degree d (paper 000 Tables 4, 7)", tc_cmd_find,
      tc_cmd_find_help},
     {"topo", "build a topology from a spec and report its properties", tc_cmd_topo, tc_cmd_topo_help},

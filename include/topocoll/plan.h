@@ -16,6 +16,9 @@
 **                        rank -> node -> port: per end of every cable, the rank playing
 **                        the node and the peer (rank_map.h, tc_rank_ports_write, a later
 **                        layer), in wiring.csv's numbering; export --rank-map checks it
+**   plan.json, report.html, topology.svg  (also written by the CLI through
+**                        tc_plan_write_extra) the plan's numbers and its HTML report with the
+**                        topology's full drawing (docs/report.md)
 **   allgather.json       the chosen member's allgather (schedule JSON, sched_io.h)
 **   reduce-scatter.json  Theorem 2 on the allgather when G ≅ G^T, else Corollary 1.1 (the
 **                        reverse of the BFB allgather on G^T), paper 000 App. B

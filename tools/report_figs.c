@@ -1,0 +1,571 @@
+/*
+** report_figs.c — the report's figures (contract in report_figs.h). Each figure states in
+** its caption what to read from it; the numbers come from plan.json, the schedule file and
+** the user's saved results, never from a second model: every curve's time is tc_cost_time.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_figs.h"
+#include "report_svg.h"
+#include "topocoll/units.h"
+
+enum { WIDTH = 720, HEIGHT = 380, POINTS = 41 };
+
+/* ---- plan.json ---- */
+
+static int number(json_t *obj, const char *name, const char *key, double *out, tc_error *err) {
+  json_t *v = json_object_get(obj, key);
+  if (!json_is_number(v)) return tc_error_set(err, TC_EINPUT, "%s: \"%s\" is missing or not a number", name, key);
+  *out = json_number_value(v);
+  return TC_OK;
+}
+
+static int rat(json_t *v, tc_rat *out) {
+  if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(json_array_get(v, 0)) ||
+      !json_is_integer(json_array_get(v, 1)) || json_integer_value(json_array_get(v, 1)) <= 0)
+    return -1;
+  *out = (tc_rat){json_integer_value(json_array_get(v, 0)), json_integer_value(json_array_get(v, 1))};
+  return 0;
+}
+
+int tc_report_plan_read(json_t *root, const char *name, tc_report_plan *out, tc_error *err) {
+  memset(out, 0, sizeof *out);
+  out->root = root;
+  json_t *w = json_object_get(root, "workload"), *sizes = json_object_get(w, "sizes");
+  json_t *curves = json_object_get(root, "curves");
+  if (!json_is_object(w)) return tc_error_set(err, TC_EINPUT, "%s: \"workload\" is missing or not an object", name);
+  int rc = number(w, name, "alpha_s", &out->alpha_s, err);
+  if (!rc) rc = number(w, name, "link_bw_Bps", &out->link_bw, err);
+  if (rc) return rc;
+  if (!(out->link_bw > 0) || !(out->alpha_s >= 0))
+    return tc_error_set(err, TC_EINPUT, "%s: workload.alpha_s or link_bw_Bps out of range", name);
+  if (!json_is_array(sizes) || json_array_size(sizes) < 1 || json_array_size(sizes) > 64)
+    return tc_error_set(err, TC_EINPUT, "%s: workload.sizes must be an array of 1 to 64 sizes", name);
+  for (size_t i = 0; i < json_array_size(sizes); i++) {
+    json_t *s = json_array_get(sizes, i);
+    if ((rc = number(s, name, "bytes", &out->bytes[i], err)) || (rc = number(s, name, "weight", &out->weight[i], err)))
+      return rc;
+    if (!(out->bytes[i] > 0)) return tc_error_set(err, TC_EINPUT, "%s: workload.sizes[%zu].bytes must be positive", name, i);
+  }
+  out->nsizes = (int)json_array_size(sizes);
+  if (!json_is_array(curves)) return tc_error_set(err, TC_EINPUT, "%s: \"curves\" is missing or not an array", name);
+  out->curve = calloc(json_array_size(curves) + 1, sizeof *out->curve);
+  if (!out->curve) return tc_error_set(err, TC_ENOMEM, "out of memory");
+  for (size_t i = 0; i < json_array_size(curves); i++) {
+    json_t *c = json_array_get(curves, i);
+    const char *cname = json_string_value(json_object_get(c, "name"));
+    const char *kind = json_string_value(json_object_get(c, "kind"));
+    json_t *steps = json_object_get(c, "steps"), *degree = json_object_get(c, "degree");
+    tc_report_curve *k = &out->curve[out->ncurves];
+    if (!cname || !kind || !json_is_integer(steps) || !json_is_integer(degree) || json_integer_value(degree) < 1 ||
+        rat(json_object_get(c, "tau"), &k->cost.tau)) {
+      tc_report_plan_destroy(out);
+      return tc_error_set(err, TC_EINPUT, "%s: curves[%zu] needs name, kind, steps, tau [p, q] and degree >= 1", name, i);
+    }
+    snprintf(k->name, sizeof k->name, "%s", cname);
+    snprintf(k->kind, sizeof k->kind, "%s", kind);
+    k->cost.steps = (int32_t)json_integer_value(steps);
+    k->cost.degree = json_integer_value(degree);
+    out->ncurves++;
+  }
+  return TC_OK;
+}
+
+void tc_report_plan_destroy(tc_report_plan *p) {
+  free(p->curve);
+  p->curve = NULL;
+  p->ncurves = 0;
+}
+
+/* ---- formatting ---- */
+
+static void fmt_size(double v, char *buf, size_t n) { tc_units_format_size((int64_t)llround(v), buf, n); }
+static void fmt_time(double v, char *buf, size_t n) { tc_units_format_time(v, 0, buf, n); }
+static void fmt_bw(double v, char *buf, size_t n) { snprintf(buf, n, "%.4g GB/s", v * 1e-9); }
+static void fmt_num(double v, char *buf, size_t n) { snprintf(buf, n, "%.4g", v); }
+
+static void figure_open(FILE *fp, const char *id, const char *title) {
+  fprintf(fp, "<figure id=\"%s\">\n<h2>", id);
+  tc_svg_escape(fp, title);
+  fputs("</h2>\n", fp);
+}
+
+static void figure_close(FILE *fp, const char *caption) {
+  fputs("<figcaption>", fp);
+  tc_svg_escape(fp, caption);
+  fputs("</figcaption>\n</figure>\n", fp);
+}
+
+/* Powers of ten around lo..hi. */
+static void decades(double *lo, double *hi) {
+  *lo = pow(10, floor(log10(*lo)));
+  *hi = pow(10, ceil(log10(*hi)));
+  if (*hi <= *lo) *hi = *lo * 10;
+}
+
+void tc_report_size_range(const tc_report_plan *p, double *lo, double *hi) {
+  *lo = 1e3;
+  *hi = 1e9;
+  for (int i = 0; i < p->nsizes; i++) {
+    if (p->bytes[i] / 10 < *lo) *lo = p->bytes[i] / 10;
+    if (p->bytes[i] * 10 > *hi) *hi = p->bytes[i] * 10;
+  }
+  decades(lo, hi);
+}
+
+/* Bars are numbered 1, 2, ...: no label between them. */
+static void fmt_index(double v, char *buf, size_t n) {
+  if (v == floor(v)) snprintf(buf, n, "%.0f", v);
+  else if (n) buf[0] = '\0';
+}
+
+/* ---- the frontier ---- */
+
+void tc_report_fig_frontier(FILE *fp, const tc_report_plan *p) {
+  json_t *f = json_object_get(p->root, "frontier"), *members = json_object_get(f, "members");
+  size_t n = json_array_size(members);
+  if (!json_is_object(f) || n == 0) return;
+  double *x = calloc(2 * n, sizeof *x), *y = x ? x + n : NULL;
+  if (!x) return;
+  double bx = (double)json_integer_value(json_object_get(f, "bound_steps")), by = 0;
+  tc_rat bt;
+  if (!rat(json_object_get(f, "bound_tau"), &bt)) by = tc_rat_to_double(bt);
+  double xlo = bx, xhi = bx, yhi = by;
+  int chosen = -1;
+  for (size_t i = 0; i < n; i++) {
+    json_t *m = json_array_get(members, i);
+    tc_rat t = {0, 1};
+    rat(json_object_get(m, "tau"), &t);
+    x[i] = (double)json_integer_value(json_object_get(m, "steps"));
+    y[i] = tc_rat_to_double(t);
+    if (json_is_true(json_object_get(m, "chosen"))) chosen = (int)i;
+    xlo = fmin(xlo, x[i]);
+    xhi = fmax(xhi, x[i]);
+    yhi = fmax(yhi, y[i]);
+  }
+  figure_open(fp, "fig-frontier", "Pareto frontier: T_L against T_B (paper 000 Table 7)");
+  tc_svg_plot pl;
+  tc_svg_axis ax = {xlo - 1 < 0 ? 0 : xlo - 1, xhi + 1, 0, 0, 0}, ay = {0, yhi * 1.15, 0, 0, 0};
+  tc_svg_plot_begin(&pl, fp, "plot-frontier", WIDTH, HEIGHT, 0, ax, ay, "allgather T_L / alpha (steps)",
+                    "allgather T_B / (M/B)", fmt_num, fmt_num);
+  tc_svg_vline(&pl, bx, "T_L* (Moore bound)");
+  tc_svg_hline(&pl, by, "T_B* = (N-1)/N");
+  tc_svg_series(&pl, "frontier members", 0, x, y, (int)n, 1, 1, 0, fmt_num, fmt_num);
+  if (chosen >= 0) {
+    json_t *m = json_array_get(members, (size_t)chosen);
+    char name[300];
+    snprintf(name, sizeof name, "chosen: %s", json_string_value(json_object_get(m, "spec")));
+    tc_svg_series(&pl, name, 1, &x[chosen], &y[chosen], 1, 0, 1, 0, fmt_num, fmt_num);
+    const char *names[2] = {"frontier members", name};
+    int colors[2] = {0, 1};
+    tc_svg_legend(&pl, names, colors, 2);
+  }
+  tc_svg_plot_end(&pl);
+  fputs("<table class=\"frontier\"><tr><th>topology</th><th>class</th><th>T_L / alpha</th><th>T_B / (M/B)</th>"
+        "<th>all-to-all f</th></tr>\n", fp);
+  for (size_t i = 0; i < n; i++) {
+    json_t *m = json_array_get(members, i);
+    tc_rat t = {0, 1}, a;
+    rat(json_object_get(m, "tau"), &t);
+    fprintf(fp, "<tr%s><td>", (int)i == chosen ? " class=\"chosen\"" : "");
+    tc_svg_escape(fp, json_string_value(json_object_get(m, "spec")) ? json_string_value(json_object_get(m, "spec")) : "");
+    fputs("</td><td>", fp);
+    tc_svg_escape(fp, json_string_value(json_object_get(m, "label")) ? json_string_value(json_object_get(m, "label")) : "");
+    fprintf(fp, "</td><td>%lld</td><td>%lld/%lld</td><td>", (long long)x[i], (long long)t.num, (long long)t.den);
+    if (!rat(json_object_get(m, "a2a_f"), &a)) fprintf(fp, "%lld/%lld", (long long)a.num, (long long)a.den);
+    else fputs("-", fp);
+    fputs("</td></tr>\n", fp);
+  }
+  fputs("</table>\n", fp);
+  figure_close(fp, "Read: each point is a Pareto-efficient topology as the finder predicts its allgather; lower "
+                   "left is faster, no topology crosses the dashed bounds, and the red point is the one chosen "
+                   "for your sizes.");
+  free(x);
+}
+
+/* ---- time and algorithmic bandwidth against message size ---- */
+
+void tc_report_fig_curves(FILE *fp, const tc_report_plan *p, int algbw) {
+  if (p->ncurves == 0) return;
+  double lo, hi;
+  tc_report_size_range(p, &lo, &hi);
+  double xs[POINTS], *ys = malloc((size_t)p->ncurves * POINTS * sizeof *ys);
+  if (!ys) return;
+  double ylo = INFINITY, yhi = 0;
+  for (int k = 0; k < POINTS; k++) xs[k] = lo * pow(hi / lo, (double)k / (POINTS - 1));
+  for (int c = 0; c < p->ncurves; c++)
+    for (int k = 0; k < POINTS; k++) {
+      double t = tc_cost_time(&p->curve[c].cost, p->alpha_s, p->link_bw, xs[k]);
+      double v = algbw ? xs[k] / t : t;
+      ys[c * POINTS + k] = v;
+      if (v > 0 && isfinite(v)) {
+        ylo = fmin(ylo, v);
+        yhi = fmax(yhi, v);
+      }
+    }
+  if (!(yhi > 0)) {
+    free(ys);
+    return;
+  }
+  decades(&ylo, &yhi);
+  figure_open(fp, algbw ? "fig-algbw" : "fig-time",
+              algbw ? "Algorithmic bandwidth against message size" : "Allreduce time against message size");
+  tc_svg_plot pl;
+  tc_svg_axis ax = {lo, hi, 1, 0, 0}, ay = {ylo, yhi, 1, 0, 0};
+  tc_svg_plot_begin(&pl, fp, algbw ? "plot-algbw" : "plot-time", WIDTH, HEIGHT, p->ncurves <= 20 ? p->ncurves : 0, ax,
+                    ay, "message size M",
+                    algbw ? "algbw = M / time" : "predicted allreduce time", fmt_size, algbw ? fmt_bw : fmt_time);
+  for (int i = 0; i < p->nsizes; i++) {
+    char label[64];
+    fmt_size(p->bytes[i], label, sizeof label);
+    tc_svg_vline(&pl, p->bytes[i], label);
+  }
+  const char **names = calloc((size_t)p->ncurves, sizeof *names);
+  int *colors = calloc((size_t)p->ncurves, sizeof *colors);
+  for (int c = 0; c < p->ncurves; c++) {
+    const tc_report_curve *k = &p->curve[c];
+    int chosen = !strcmp(k->kind, "chosen");
+    tc_svg_series(&pl, k->name, chosen ? 1 : c + 1, xs, ys + c * POINTS, POINTS, 1, 0, !chosen && !strcmp(k->kind, "member"),
+                  fmt_size, algbw ? fmt_bw : fmt_time);
+    /* the workload's sizes, marked on each curve with their values */
+    double wx[64], wy[64];
+    for (int i = 0; i < p->nsizes; i++) {
+      wx[i] = p->bytes[i];
+      double t = tc_cost_time(&k->cost, p->alpha_s, p->link_bw, wx[i]);
+      wy[i] = algbw ? wx[i] / t : t;
+    }
+    tc_svg_series(&pl, k->name, chosen ? 1 : c + 1, wx, wy, p->nsizes, 0, 1, 0, fmt_size, algbw ? fmt_bw : fmt_time);
+    if (names && colors) {
+      names[c] = k->name;
+      colors[c] = chosen ? 1 : c + 1;
+    }
+  }
+  if (names && colors && p->ncurves <= 20) tc_svg_legend(&pl, names, colors, p->ncurves);
+  tc_svg_plot_end(&pl);
+  free(names);
+  free(colors);
+  figure_close(fp, algbw ? "Read: higher is better; where two curves cross, the lead changes hands (paper 000 "
+                           "§5.4); the dotted lines are your workload's sizes. Click a legend entry to hide a curve."
+                         : "Read: lower is better; at small sizes the step count T_L decides, at large ones the "
+                           "bandwidth term T_B; the dotted lines are your workload's sizes, where the markers "
+                           "give each allreduce's time. Click a legend entry to hide a curve.");
+  free(ys);
+}
+
+/* ---- link utilisation ---- */
+
+int tc_report_utilisation(const tc_graph *g, const tc_schedule *s, double **out, tc_error *err) {
+  *out = NULL;
+  int32_t steps = s->steps;
+  double *u = calloc((size_t)g->m * (steps > 0 ? steps : 1), sizeof *u);
+  double *most = calloc((size_t)(steps > 0 ? steps : 1), sizeof *most);
+  if (!u || !most) {
+    free(u);
+    free(most);
+    return tc_error_set(err, TC_ENOMEM, "out of memory");
+  }
+  for (int64_t i = 0; i < s->count; i++) {
+    const tc_transfer *x = &s->xfer[i];
+    if (x->step < 1 || x->step > steps || x->arc < 0 || x->arc >= g->m) continue;
+    u[x->arc * steps + x->step - 1] += (double)(x->hi - x->lo) / (double)s->units / (double)g->cap[x->arc];
+  }
+  for (int64_t a = 0; a < g->m; a++)
+    for (int32_t t = 0; t < steps; t++) most[t] = fmax(most[t], u[a * steps + t]);
+  for (int64_t a = 0; a < g->m; a++)
+    for (int32_t t = 0; t < steps; t++) u[a * steps + t] = most[t] > 0 ? u[a * steps + t] / most[t] : 0;
+  free(most);
+  *out = u;
+  return TC_OK;
+}
+
+int tc_report_heat_rows(int64_t m, int64_t *per) {
+  *per = (m + TC_REPORT_HEAT_ROWS - 1) / TC_REPORT_HEAT_ROWS;
+  if (*per < 1) *per = 1;
+  return (int)((m + *per - 1) / *per);
+}
+
+int tc_report_fig_heatmap(FILE *fp, const tc_graph *g, const tc_schedule *s, const char *file, tc_error *err) {
+  double *u;
+  int rc = tc_report_utilisation(g, s, &u, err);
+  if (rc) return rc;
+  int32_t steps = s->steps;
+  int64_t per;
+  int rows = tc_report_heat_rows(g->m, &per);
+  char **names = calloc((size_t)rows + 1, sizeof *names);
+  char *text = malloc((size_t)rows * 48 + 1);
+  double *v = calloc((size_t)rows * (steps > 0 ? steps : 1), sizeof *v);
+  if (!names || !text || !v) {
+    free(u);
+    free(names);
+    free(text);
+    free(v);
+    return tc_error_set(err, TC_ENOMEM, "out of memory");
+  }
+  /* a row is one arc, or the mean of `per` consecutive arcs (sorted by source) */
+  for (int r = 0; r < rows; r++) {
+    int64_t a0 = r * per, a1 = a0 + per < g->m ? a0 + per : g->m;
+    names[r] = text + (size_t)r * 48;
+    if (per == 1) snprintf(names[r], 48, "%d->%d", g->src[a0], g->dst[a0]);
+    else snprintf(names[r], 48, "arcs %lld-%lld (from %d-%d)", (long long)a0, (long long)a1 - 1, g->src[a0], g->src[a1 - 1]);
+    for (int32_t t = 0; t < steps; t++) {
+      double sum = 0;
+      for (int64_t a = a0; a < a1; a++) sum += u[a * steps + t];
+      v[(size_t)r * steps + t] = sum / (double)(a1 - a0);
+    }
+  }
+  figure_open(fp, "fig-links", "Link utilisation per step of the chosen allgather");
+  fputs("<p class=\"note\">From ", fp);
+  tc_svg_escape(fp, file);
+  fprintf(fp, ": %d steps on %lld links", steps, (long long)g->m);
+  if (per > 1) fprintf(fp, "; each row is the mean of %lld consecutive links (hover for which)", (long long)per);
+  fputs(".</p>\n", fp);
+  int height = rows <= 64 ? 24 + 12 * rows : 720;
+  tc_svg_heatmap(fp, "plot-links", WIDTH, height + 56, rows, steps, v, (const char *const *)names, "step");
+  figure_close(fp, "Read: one row per link, one column per step; dark is as busy as the step's busiest link, white "
+                   "idle. A column that is dark all down uses every link; pale cells are bandwidth left on the table.");
+  free(names);
+  free(text);
+  free(v);
+  free(u);
+  return TC_OK;
+}
+
+/* ---- the user's results ---- */
+
+static double get_num(json_t *o, const char *key) {
+  json_t *v = json_object_get(o, key);
+  return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The (size, time) points of a results array: time_key per entry. Returns how many. */
+static int points_of(json_t *results, const char *time_key, double *x, double *y, int max) {
+  int n = 0;
+  for (size_t i = 0; i < json_array_size(results) && n < max; i++) {
+    json_t *r = json_array_get(results, i);
+    double s = get_num(r, "size_bytes"), t = get_num(r, time_key);
+    if (s > 0 && t > 0) {
+      x[n] = s;
+      y[n] = t;
+      n++;
+    }
+  }
+  return n;
+}
+
+void tc_report_fig_measured(FILE *fp, const tc_report_plan *p, const tc_doc *docs, int ndocs) {
+  int any = 0;
+  for (int i = 0; i < ndocs; i++) any |= docs[i].kind == TC_DOC_RUN || docs[i].kind == TC_DOC_SIMULATE;
+  if (!any) return;
+  enum { MAXP = 256 };
+  double x[MAXP], y[MAXP];
+  double lo, hi, tlo = INFINITY, thi = 0;
+  tc_report_size_range(p, &lo, &hi);
+  for (int i = 0; i < ndocs; i++) {
+    if (docs[i].kind != TC_DOC_RUN && docs[i].kind != TC_DOC_SIMULATE) continue;
+    int n = points_of(json_object_get(docs[i].root, "results"), docs[i].kind == TC_DOC_RUN ? "time_s" : "sim_time_s",
+                      x, y, MAXP);
+    for (int k = 0; k < n; k++) {
+      lo = fmin(lo, x[k]);
+      hi = fmax(hi, x[k]);
+      tlo = fmin(tlo, y[k]);
+      thi = fmax(thi, y[k]);
+    }
+  }
+  const tc_report_curve *chosen = NULL;
+  for (int c = 0; c < p->ncurves; c++)
+    if (!strcmp(p->curve[c].kind, "chosen")) chosen = &p->curve[c];
+  double xs[POINTS], ys[POINTS];
+  decades(&lo, &hi);
+  for (int k = 0; k < POINTS; k++) {
+    xs[k] = lo * pow(hi / lo, (double)k / (POINTS - 1));
+    ys[k] = chosen ? tc_cost_time(&chosen->cost, p->alpha_s, p->link_bw, xs[k]) : NAN;
+    if (ys[k] > 0) {
+      tlo = fmin(tlo, ys[k]);
+      thi = fmax(thi, ys[k]);
+    }
+  }
+  if (!(thi > 0)) return;
+  decades(&tlo, &thi);
+  figure_open(fp, "fig-measured", "Simulated and measured times over the model");
+  tc_svg_plot pl;
+  tc_svg_axis ax = {lo, hi, 1, 0, 0}, ay = {tlo, thi, 1, 0, 0};
+  int rows = 1; /* the model, then each file and its fit */
+  for (int i = 0; i < ndocs; i++) rows += docs[i].kind == TC_DOC_RUN ? 1 : docs[i].kind == TC_DOC_SIMULATE ? 2 : 0;
+  tc_svg_plot_begin(&pl, fp, "plot-measured", WIDTH, HEIGHT, rows < 30 ? rows : 30, ax, ay, "message size M", "time",
+                    fmt_size, fmt_time);
+  const char *names[32];
+  int colors[32], nl = 0;
+  if (chosen) {
+    tc_svg_series(&pl, "model: chosen allreduce", 1, xs, ys, POINTS, 1, 0, 0, fmt_size, fmt_time);
+    names[nl] = "model: chosen allreduce";
+    colors[nl++] = 1;
+  }
+  char labels[32][300];
+  for (int i = 0; i < ndocs && nl < 30; i++) {
+    if (docs[i].kind != TC_DOC_RUN && docs[i].kind != TC_DOC_SIMULATE) continue;
+    int sim = docs[i].kind == TC_DOC_SIMULATE;
+    int n = points_of(json_object_get(docs[i].root, "results"), sim ? "sim_time_s" : "time_s", x, y, MAXP);
+    snprintf(labels[nl], sizeof labels[nl], "%s: %s", sim ? "simulated" : "measured", docs[i].name);
+    tc_svg_series(&pl, labels[nl], nl + 2, x, y, n, 0, 1, 0, fmt_size, fmt_time);
+    names[nl] = labels[nl];
+    colors[nl] = nl + 2;
+    nl++;
+    json_t *fit = json_object_get(docs[i].root, "fit");
+    double a = get_num(fit, "intercept_s"), b = get_num(fit, "slope_s_per_byte");
+    if (sim && isfinite(a) && isfinite(b)) {
+      double fy[POINTS];
+      for (int k = 0; k < POINTS; k++) fy[k] = a + b * xs[k];
+      snprintf(labels[nl], sizeof labels[nl], "alpha/beta fit: %s", docs[i].name);
+      tc_svg_series(&pl, labels[nl], nl + 1, xs, fy, POINTS, 1, 0, 1, fmt_size, fmt_time);
+      names[nl] = labels[nl];
+      colors[nl] = nl + 1;
+      nl++;
+    }
+  }
+  tc_svg_legend(&pl, names, colors, nl);
+  tc_svg_plot_end(&pl);
+  figure_close(fp, "Read: the markers are what SimGrid simulated and MPI measured; the closer they sit on the "
+                   "model line, the better the alpha-beta model predicts your cluster; the dashed line is the "
+                   "alpha/beta fit to the simulation.");
+}
+
+void tc_report_fig_forest(FILE *fp, const tc_doc *docs, int ndocs) {
+  double bw[64], bound[64];
+  char label[64][200];
+  int n = 0;
+  for (int i = 0; i < ndocs && n < 64; i++) {
+    if (docs[i].kind != TC_DOC_FOREST) continue;
+    json_t *r = docs[i].root, *opt = json_object_get(r, "optimum");
+    if (json_is_object(opt)) { /* forest --k-scan --json: every k against the optimum */
+      json_t *scan = json_object_get(r, "k_scan");
+      double best = get_num(opt, "algbw_float");
+      for (size_t k = 0; k < json_array_size(scan) && n < 64; k++) {
+        json_t *row = json_array_get(scan, k);
+        bw[n] = get_num(row, "algbw_float");
+        bound[n] = best;
+        snprintf(label[n++], 200, "%s k=%lld", docs[i].name, (long long)json_integer_value(json_object_get(row, "k")));
+      }
+      continue;
+    }
+    /* a forest document: the collective's algbw against N / (1/x*), the bottleneck cut's bound */
+    double nc = get_num(r, "compute_nodes");
+    const char *inv = json_string_value(json_object_get(r, "inv_x"));
+    long long pn = 0, pd = 1;
+    double b = NAN;
+    if (inv && sscanf(inv, "%lld/%lld", &pn, &pd) >= 1 && pn > 0 && pd > 0) b = nc * (double)pd / (double)pn;
+    bw[n] = get_num(r, "algbw_float");
+    bound[n] = b;
+    snprintf(label[n++], 200, "%s (%s)", docs[i].name,
+             json_string_value(json_object_get(r, "collective")) ? json_string_value(json_object_get(r, "collective")) : "?");
+  }
+  if (!n) return;
+  double top = 0;
+  for (int i = 0; i < n; i++) top = fmax(top, fmax(isfinite(bw[i]) ? bw[i] : 0, isfinite(bound[i]) ? bound[i] : 0));
+  if (!(top > 0)) return;
+  figure_open(fp, "fig-forest", "ForestColl: algorithmic bandwidth against the cut bound");
+  tc_svg_plot pl;
+  tc_svg_axis ax = {0.5, n + 0.5, 0, 0, 0}, ay = {0, top * 1.15, 0, 0, 0};
+  tc_svg_plot_begin(&pl, fp, "plot-forest", WIDTH, HEIGHT, 0, ax, ay, "forest (hover a bar for its file)",
+                    "algbw (x link bandwidth, or as forest printed)", fmt_index, fmt_num);
+  double w = fmin((pl.x.p1 - pl.x.p0) / n * 0.6, 80);
+  for (int i = 0; i < n; i++) {
+    char t[300];
+    snprintf(t, sizeof t, "%.199s: algbw %.6g, cut bound %.6g", label[i], bw[i], bound[i]);
+    if (isfinite(bw[i])) tc_svg_bar(&pl, i + 1, bw[i], w, 0, t);
+    if (isfinite(bound[i])) {
+      double y = tc_svg_pos(&pl.y, bound[i]), x = tc_svg_pos(&pl.x, i + 1);
+      fprintf(fp, "<line class=\"ref\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#d62728\" "
+                  "stroke-width=\"2\"/>\n", x - w / 2 - 4, y, x + w / 2 + 4, y);
+    }
+  }
+  tc_svg_plot_end(&pl);
+  figure_close(fp, "Read: each bar is ForestColl's algorithmic bandwidth and the red tick above it the bound of the "
+                   "bottleneck cut; a bar that reaches its tick is throughput-optimal (paper 001).");
+}
+
+void tc_report_fig_alltoall(FILE *fp, const tc_report_plan *p, const tc_doc *docs, int ndocs) {
+  json_t *members = json_object_get(json_object_get(p->root, "frontier"), "members");
+  int plan_has = 0, any = 0;
+  for (size_t i = 0; i < json_array_size(members); i++) plan_has |= json_object_get(json_array_get(members, i), "a2a_f") != NULL;
+  for (int i = 0; i < ndocs; i++) any |= docs[i].kind == TC_DOC_A2A;
+  if (!plan_has && !any) return;
+  figure_open(fp, "fig-alltoall", "All-to-all");
+  if (plan_has)
+    fputs("<p class=\"note\">The plan certified each frontier member's all-to-all throughput f: the column "
+          "\"all-to-all f\" of the frontier table above.</p>\n", fp);
+  if (any) {
+    fputs("<table class=\"a2a\"><tr><th>file</th><th>topology</th><th>f</th><th>lower bound</th><th>upper bound</th>"
+          "<th>time</th></tr>\n", fp);
+    for (int i = 0; i < ndocs; i++) {
+      if (docs[i].kind != TC_DOC_A2A) continue;
+      json_t *r = docs[i].root, *f = json_object_get(r, "f");
+      char t[64] = "-", fs[64];
+      if (json_is_number(json_object_get(r, "time_s"))) fmt_time(get_num(r, "time_s"), t, sizeof t);
+      if (json_is_string(f)) snprintf(fs, sizeof fs, "%s", json_string_value(f));
+      else snprintf(fs, sizeof fs, "%.6g", json_number_value(f));
+      fputs("<tr><td>", fp);
+      tc_svg_escape(fp, docs[i].name);
+      fputs("</td><td>", fp);
+      tc_svg_escape(fp, json_string_value(json_object_get(r, "spec")) ? json_string_value(json_object_get(r, "spec")) : "");
+      fputs("</td><td>", fp);
+      tc_svg_escape(fp, fs);
+      fprintf(fp, "</td><td>%.6g</td><td>%.6g</td><td>%s</td></tr>\n", get_num(r, "lower_bound"),
+              get_num(r, "upper_bound"), t);
+    }
+    fputs("</table>\n", fp);
+  }
+  figure_close(fp, "Read: f is the fraction of every node's link bandwidth each all-to-all pair gets at once "
+                   "(paper 003); the nearer the lower and upper bounds, the tighter the certificate.");
+}
+
+/* The timeline's y ticks name its lanes: communication in 0..1, compute in 1..2. */
+static void fmt_lane(double v, char *buf, size_t n) {
+  snprintf(buf, n, "%s", v == 0.5 ? "comm" : v == 1.5 ? "compute" : "");
+}
+
+void tc_report_fig_train(FILE *fp, const tc_doc *doc) {
+  json_t *r = doc->root, *tl = json_object_get(r, "timeline");
+  double end = get_num(r, "iteration_time_s");
+  for (size_t i = 0; i < json_array_size(tl); i++) end = fmax(end, get_num(json_array_get(tl, i), "end_s"));
+  if (!(end > 0)) return;
+  figure_open(fp, "fig-train", "One training iteration (paper 000 Fig. 16)");
+  char a[64], b[64], c[64], d[64];
+  fmt_time(get_num(r, "iteration_time_s"), a, sizeof a);
+  fmt_time(get_num(r, "compute_s"), b, sizeof b);
+  fmt_time(get_num(r, "allreduce_exposed_s"), c, sizeof c);
+  fmt_time(get_num(r, "alltoall_s"), d, sizeof d);
+  fputs("<p class=\"note\">From ", fp);
+  tc_svg_escape(fp, doc->name);
+  fprintf(fp, ": iteration <span class=\"num\" data-key=\"iteration_time_s\">%s</span>, compute %s, exposed "
+              "allreduce %s, all-to-all %s.</p>\n", a, b, c, d);
+  tc_svg_plot pl;
+  tc_svg_axis ax = {0, end, 0, 0, 0}, ay = {0, 2, 0, 0, 0};
+  tc_svg_plot_begin(&pl, fp, "plot-train", WIDTH, 200, 4, ax, ay, "time in the iteration", "lane", fmt_time,
+                    fmt_lane);
+  static const char *const kinds[] = {"forward", "backward", "allreduce", "alltoall"};
+  for (size_t i = 0; i < json_array_size(tl); i++) {
+    json_t *e = json_array_get(tl, i);
+    const char *stream = json_string_value(json_object_get(e, "stream"));
+    const char *kind = json_string_value(json_object_get(e, "kind"));
+    double s = get_num(e, "start_s"), t = get_num(e, "end_s");
+    if (!stream || !kind || !(t >= s)) continue;
+    int comm = !strcmp(stream, "comm"), color = 7;
+    for (int k = 0; k < 4; k++)
+      if (!strcmp(kind, kinds[k])) color = k;
+    double top = tc_svg_pos(&pl.y, comm ? 1 : 2) + 6, h = tc_svg_pos(&pl.y, 0) - tc_svg_pos(&pl.y, 1) - 12;
+    char title[200], ts[64], te[64];
+    fmt_time(s, ts, sizeof ts);
+    fmt_time(t, te, sizeof te);
+    snprintf(title, sizeof title, "%s layer %lld: %s .. %s", kind, (long long)json_integer_value(json_object_get(e, "layer")),
+             ts, te);
+    tc_svg_span(&pl, s, t, top, h, color, title);
+  }
+  const int colors[4] = {0, 1, 2, 3};
+  tc_svg_legend(&pl, kinds, colors, 4);
+  tc_svg_plot_end(&pl);
+  figure_close(fp, "Read: the upper lane is compute, the lower communication; communication that runs under "
+                   "compute is hidden, what sticks out past the last backward pass is the exposed time.");
+}
