@@ -59,7 +59,7 @@ for np in $nps; do
         read -r sizes iters warmup <<<"$band"
         out="$work/$np-$baseline-$run-${sizes//./_}.json"
         # A band whose smallest size exceeds --max-size is skipped.
-        if ! "$bin" run "$plan" --sizes "$sizes" --iters "$iters" --warmup "$warmup" --json \
+        if ! "$bin" run "$plan" --inplace 0 --sizes "$sizes" --iters "$iters" --warmup "$warmup" --json \
           --mpirun-args "$extra" >"$out" 2>"$work/err"; then
           if grep -q -- "--sizes" "$work/err"; then rm -f "$out"; continue; fi
           echo "bench_exec.sh: np $np $baseline run $run $sizes failed:" >&2

@@ -11,7 +11,7 @@
 # T_L* alpha + tau* M/B at 1 GiB.
 #
 # Each topology: `topocoll sched SPEC --coll allreduce --algo bfb --out PLAN`, then
-# `topocoll simulate PLAN --link-bw 100Gbps --alpha 1us --sizes 1KiB..1GiB --json` (every
+# `topocoll simulate PLAN --inplace 0 --link-bw 100Gbps --alpha 1us --sizes 1KiB..1GiB --json` (every
 # SMPI allreduce algorithm, see docs/running.md; sizes <= 1 MB run on real data and are
 # checked, larger ones run without computing). bench_sim_table.py prints the table.
 # Simulation is deterministic: one run per size. SMPI algorithms whose temporary buffers do
@@ -50,7 +50,7 @@ for spec in $topos; do
   out="$work/$name.out.json"
   "$bin" sched "$spec" --coll allreduce --algo bfb --out "$plan" >/dev/null
   start=$(date +%s)
-  "$bin" simulate "$plan" --link-bw 100Gbps --alpha 1us --sizes "$sizes" --smpi-algos "$algos" \
+  "$bin" simulate "$plan" --inplace 0 --link-bw 100Gbps --alpha 1us --sizes "$sizes" --smpi-algos "$algos" \
     --timeout "$timeout" --json >"$out"
   echo "$spec: simulated in $(($(date +%s) - start)) s"
   results+=("$out")

@@ -51,7 +51,7 @@ rows="$work/rows.tsv" # kind, name, run, wall s, max RSS KiB, simulated s, CPU s
 sim() {
   local r sim
   for r in $(seq 1 "$runs"); do
-    if /usr/bin/time -f '%e %M %U %S' -o "$work/time" "$bin" simulate "$2" --link-bw 25Gbps --alpha 10us \
+    if /usr/bin/time -f '%e %M %U %S' -o "$work/time" "$bin" simulate "$2" --inplace 0 --link-bw 25Gbps --alpha 10us \
       --sizes 1MB --smpi-algos none --timeout "$timeout" --json >"$work/out.json" 2>"$work/err"; then
       sim=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["sim_time_s"])' "$work/out.json")
     else # timed out (or failed): one row saying so, no more runs

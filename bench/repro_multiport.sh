@@ -93,14 +93,14 @@ run() {
   local msizes
   msizes=$(python3 "$table" msizes "$coll" "$n" "$blocks")
   local start=$SECONDS
-  if ! "$bin" simulate "$plan" --link-bw "$bw" --alpha 1us --sizes "$msizes" --smpi-algos "$smpi" \
+  if ! "$bin" simulate "$plan" --inplace 0 --link-bw "$bw" --alpha 1us --sizes "$msizes" --smpi-algos "$smpi" \
       --timeout "$timeout" --json >"$json" 2>"$work/err"; then
     # one size that fails (memory, the timeout) must not take the others with it: each
     # alone, and the ones that ran merged; the table says "not in this run" for the rest
     echo "  $setup $coll $algo on $spec at $bw: $(cat "$work/err"); each size alone" >&2
     local parts=() m
     for m in ${msizes//,/ }; do
-      if "$bin" simulate "$plan" --link-bw "$bw" --alpha 1us --sizes "$m" --smpi-algos "$smpi" \
+      if "$bin" simulate "$plan" --inplace 0 --link-bw "$bw" --alpha 1us --sizes "$m" --smpi-algos "$smpi" \
           --timeout "$timeout" --json >"$json.$m" 2>"$work/err"; then
         parts+=("$json.$m")
       else

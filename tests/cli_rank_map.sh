@@ -3,7 +3,8 @@
 # `export --format msccl --rank-map` (issue #14 §8: the cables, the ranks and the schedules
 # agree). Oracles: wiring.csv itself (every ranks.csv row is one end of one of its cables,
 # every end appears once), the rank map (rank r plays compute node r), and the exporter's own
-# re-verification of a relabelled schedule.
+# re-verification of a relabelled schedule; `run --rank-map`'s refusals, before anything is
+# launched (tests/mpi_rank_map.sh runs a mapped schedule).
 bin=${1:?usage: cli_rank_map.sh TOPOCOLL}
 . "$(dirname "$0")/lib_cli.sh"
 
@@ -82,5 +83,31 @@ expect_err 2 "cannot read $tmp/none.csv: No such file or directory" \
 expect_err 2 "--rank-map does not apply to --format simgrid" \
   "$bin" export "$tmp/dup/allreduce.json" --format simgrid --link-bw 1Gbps --alpha 1us --rank-map "$tmp/dup/ranks.csv" --out "$tmp/sg"
 [ ! -e "$tmp/bad.xml" ] && [ ! -e "$tmp/sg" ] || fail "a refused export wrote a file"
+
+# ---- run --rank-map: refused before anything is launched (no executor, no mpirun needed:
+# TOPOCOLL_EXEC and TOPOCOLL_MPIRUN name programs that would fail the test if started) ----
+export TOPOCOLL_EXEC=/bin/false TOPOCOLL_MPIRUN=/bin/false
+expect_err 2 "topocoll run: $tmp/sim/ranks.csv: line 2: node 0 port 0 tx to node" \
+  "$bin" run "$tmp/dup/allreduce.json" --rank-map "$tmp/sim/ranks.csv"
+expect_err 2 "topocoll run: $tmp/twice.csv: line 3: node 0 is rank 0 on an earlier line and 1 here" \
+  "$bin" run "$tmp/dup/allreduce.json" --rank-map "$tmp/twice.csv"
+expect_err 2 "topocoll run: $tmp/swap.csv: rank 0 plays both node 0 and node 1" \
+  "$bin" run "$tmp/dup/allreduce.json" --rank-map "$tmp/swap.csv"
+expect_err 2 "topocoll run: $tmp/short.csv: 4 rows, but the wiring has 16 port ends" \
+  "$bin" run "$tmp/dup/allreduce.json" --rank-map "$tmp/short.csv"
+expect_err 2 "topocoll run: cannot read $tmp/none.csv: No such file or directory" \
+  "$bin" run "$tmp/dup/allreduce.json" --rank-map "$tmp/none.csv"
+expect_err 2 "topocoll run: --rank-map needs a ranks.csv file" "$bin" run "$tmp/dup/allreduce.json" --rank-map
+# a map of 8 ranks for a schedule of 4 (another plan's wiring): refused, not truncated
+expect 0 "$bin" plan --nodes 4 --degree 2 "${W[@]}" --out "$tmp/four"
+expect_err 2 "topocoll run: $tmp/dup/ranks.csv: " "$bin" run "$tmp/four/allreduce.json" --rank-map "$tmp/dup/ranks.csv"
+# a renumbering the executors cannot express: scatter's shards are named by their node
+spec=$(grep -o '"spec": "[^"]*"' "$tmp/dup/allreduce.json" | head -1 | cut -d'"' -f4)
+expect 0 "$bin" sched "$spec" --coll scatter --algo binomial --root 0 --out "$tmp/sc.json"
+expect_err 2 "topocoll run: $tmp/renum.csv: relabel: scatter schedules are not supported (their shards are named by their destination node)" \
+  "$bin" run "$tmp/sc.json" --rank-map "$tmp/renum.csv"
+# the plan's own (identity) map is taken, also for scatter: it renames nothing
+TOPOCOLL_EXEC=/nonexistent expect_err 1 "TOPOCOLL_EXEC" "$bin" run "$tmp/sc.json" --rank-map "$tmp/dup/ranks.csv"
+unset TOPOCOLL_EXEC TOPOCOLL_MPIRUN
 
 finish cli_rank_map

@@ -13,7 +13,7 @@ unset TOPOCOLL_EXEC TOPOCOLL_MPIRUN
 [ -x "$build/topocoll-exec" ] || { echo "FAIL: no $build/topocoll-exec" >&2; exit 1; }
 
 expect 0 "$bin" sched 'biring(2,8)' --coll allreduce --algo bfb --out "$tmp/ar.json"
-expect 0 timeout 120 "$bin" run "$tmp/ar.json" --sizes 1KB,16KB,256KB,1MB --mpirun-args "-x ASAN_OPTIONS=detect_leaks=0" \
+expect 0 timeout 120 "$bin" run "$tmp/ar.json" --sizes 1KB,16KB,256KB,1MB --inplace 0 --mpirun-args "-x ASAN_OPTIONS=detect_leaks=0" \
   --json --calibration-out "$tmp/cal.json"
 cp "$tmp/out" "$tmp/run.json"
 expect 0 "$bin" verify "$tmp/ar.json" --json

@@ -38,6 +38,7 @@ run 10 $t/direct-gk.json $t/sssp-gk.json $t/ewsp-gk.json
 timeout 120 "$bin" run "$t/sssp-torus.json" --sizes 9KB --iters 1 --warmup 0 --mpirun-args "$transport" \
   >"$tmp/out" 2>"$tmp/err" || fail "topocoll run: $(cat "$tmp/err")"
 grep -q '^alltoall "sssp" on torus(3,3), 9 ranks, ' "$tmp/out" || fail "topocoll run header: $(cat "$tmp/out")"
-grep -Eq '^ +9 KB .* yes$' "$tmp/out" || fail "topocoll run: no checked 9 KB line: $(cat "$tmp/out")"
+grep -Eq '^ +9 KB +250 +int32 +- +-( +[0-9.]+){3} +0( +[0-9.]+){3} +0( +[0-9.]+){2}$' "$tmp/out" ||
+  fail "topocoll run: no row checked out of place and in place at 9 KB: $(cat "$tmp/out")"
 
 finish mpi_alltoall

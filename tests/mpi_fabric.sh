@@ -49,7 +49,7 @@ PY
 run_ok dgx-ag.json 16 allgather int32 sum
 run_ok fig-ag.json 8 allgather float sum
 run_ok isl-allgather.json 6 allgather double sum
-run_ok isl-reduce-scatter.json 6 reduce-scatter int64 max --inplace
+run_ok isl-reduce-scatter.json 6 reduce-scatter int64 max --inplace 1
 run_ok isl-allreduce.json 6 allreduce int32 sum
 
 run 6 isl-allgather.json isl-reduce-scatter.json isl-allreduce.json

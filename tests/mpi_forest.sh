@@ -51,11 +51,11 @@ PY
 run_ok hc3-ag 8 allgather int32 sum
 run_ok hc3-rs 8 reduce-scatter double sum
 run_ok hc3-ar 8 allreduce int32 sum
-run_ok hc3-ar 8 allreduce int64 max --inplace
+run_ok hc3-ar 8 allreduce int64 max --inplace 1
 run_ok gk10-ar 10 allreduce float sum
 run_ok toy-ag 8 allgather int32 sum
 run_ok toy-rs 8 reduce-scatter double sum
-run_ok toy-ar 8 allreduce int64 max --inplace
+run_ok toy-ar 8 allreduce int64 max --inplace 1
 run_ok dgx-rs 16 reduce-scatter int32 sum
 run_ok dgx-ar 16 allreduce float sum
 

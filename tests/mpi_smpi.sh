@@ -56,7 +56,7 @@ PY
 verified='all(num(j["time_s"]) and num(j["mpi_time_s"]) and j["verified"] is True for j in lines)'
 smpi "$exe" "$tmp/ar4.json" --sizes 1KB,1MB --iters 2 || fail "allreduce under SMPI: $(cat "$tmp/err")"
 lines "[j['size_bytes'] for j in lines] == [1000, 1000000] and $verified"
-smpi "$exe" "$tmp/ag4.json" --sizes 1KB,1MB --inplace --dtype double --iters 1 || fail "allgather under SMPI: $(cat "$tmp/err")"
+smpi "$exe" "$tmp/ag4.json" --sizes 1KB,1MB --inplace 1 --dtype double --iters 1 || fail "allgather under SMPI: $(cat "$tmp/err")"
 lines "[j['size_bytes'] for j in lines] == [992, 1000000] and $verified"
 smpi "$exe" "$tmp/rs4.json" --sizes 64KB --dtype int64 --op max --iters 1 || fail "reduce-scatter under SMPI: $(cat "$tmp/err")"
 lines "[j['size_bytes'] for j in lines] == [64000] and $verified"

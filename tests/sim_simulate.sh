@@ -111,18 +111,19 @@ expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1K
 python3 - "$tmp/err" <<'PY' || fail "progress lines: $(cat "$tmp/err")"
 import re, sys
 lines = [re.sub(r"^topocoll simulate: \[[0-9]+\.[0-9] s\] ", "", l.rstrip("\n")) for l in open(sys.argv[1])]
-assert lines == ["2 sizes, the schedule then 1 SMPI algorithm, network model ab",
+assert lines == ["2 sizes, the schedule out of place and in place then 1 SMPI algorithm, network model ab",
                  "the schedule: 1 KB done (size 1 of 2)", "the schedule: 1 MB done (size 2 of 2)",
+                 "the schedule in place: 1 KB done (size 1 of 2)", "the schedule in place: 1 MB done (size 2 of 2)",
                  "SMPI rdb: 1 KB done (size 1 of 2)", "SMPI rdb: 1 MB done (size 2 of 2)"], lines
 PY
-[ "$(grep -cE "$prog_re" "$tmp/err")" -eq 5 ] || fail "progress line prefix: $(cat "$tmp/err")"
+[ "$(grep -cE "$prog_re" "$tmp/err")" -eq 7 ] || fail "progress line prefix: $(cat "$tmp/err")"
 grep -q '^SMPI allreduce algorithms run at every size: rdb$' "$tmp/out" || fail "report with --progress: $(cat "$tmp/out")"
 TOPOCOLL_PROGRESS=1 expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 2MB --check-max 1MB \
-  --smpi-algos none
+  --smpi-algos none --inplace 0
 python3 - "$tmp/err" <<'PY' || fail "TOPOCOLL_PROGRESS=1 lines: $(cat "$tmp/err")"
 import re, sys
 lines = [re.sub(r"^topocoll simulate: \[[0-9]+\.[0-9] s\] ", "", l.rstrip("\n")) for l in open(sys.argv[1])]
-assert lines == ["1 sizes, the schedule then 0 SMPI algorithms, network model ab",
+assert lines == ["1 sizes, the schedule out of place then 0 SMPI algorithms, network model ab",
                  "the schedule: checked at 1 MB (--check-max, not reported)", "the schedule: 2 MB done (size 1 of 1)"], lines
 PY
 TOPOCOLL_PROGRESS=1 expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1KB --smpi-algos none \
@@ -170,8 +171,10 @@ for r in R:
 
 # the table: a size at which no compared algorithm ran says so in its row, the reason below
 expect 0 "$bin" simulate "$tmp/t33.json" --link-bw 100Gbps --alpha 1us --sizes 8KB,16KB --check-max 4KB --smpi-algos impi
-grep -qE '^ +16 KB( +[-+0-9.%]+){6} +none ran \(see below\) +- +- +no$' "$tmp/out" || fail "row without SMPI: $(cat "$tmp/out")"
-grep -qE '^ +8 KB( +[-+0-9.%]+){6} +impi( +[0-9.]+){2} +no$' "$tmp/out" || fail "row with impi: $(cat "$tmp/out")"
+grep -qE '^ +16 KB +4000 +int32 +sum +-( +[0-9.]+){3} +-( +[0-9.]+){3} +-( +[-+0-9.%]+){3} +none ran \(see below\) +- +-$' \
+  "$tmp/out" || fail "row without SMPI: $(cat "$tmp/out")"
+grep -qE '^ +8 KB +2000 +int32 +sum +-( +[0-9.]+){3} +-( +[0-9.]+){3} +-( +[-+0-9.%]+){3} +impi( +[0-9.]+){2}$' \
+  "$tmp/out" || fail "row with impi: $(cat "$tmp/out")"
 grep -q '^  impi: some sizes only; no time from 16000 bytes: ' "$tmp/out" || fail "impi line: $(cat "$tmp/out")"
 grep -qx 'SMPI allreduce algorithms run at every size: none' "$tmp/out" || fail "no algorithm at every size: $(cat "$tmp/out")"
 
@@ -226,14 +229,35 @@ done
 expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1MB --smpi-algos none
 grep -q '^allreduce "bfb" on complete(2): 2 ranks in SimGrid SMPI' "$tmp/out" || fail "table title: $(cat "$tmp/out")"
 # times in us: model 2 alpha + M/B = 340 us, simulated + 2 envelopes of 16 bytes (0.01024 us);
-# algbw = 1 MB / 340.01024 us = 2.941 GB/s = busbw (2(N-1)/N = 1 on 2 ranks)
-grep -qE '^ +1 MB +340\.010 +2\.941 +2\.941 +340\.000 +-0\.00% +340\.000 +- +- +- +yes$' "$tmp/out" ||
-  fail "table row: $(cat "$tmp/out")"
+# algbw = 1 MB / 340.01024 us = 2.941 GB/s = busbw (2(N-1)/N = 1 on 2 ranks); nccl-tests'
+# row: size, count, type, redop, root, then out of place and in place side by side (both
+# checked, #wrong 0), then the model, its error, the bound and SMPI's (none compared)
+grep -qE '^ +1 MB +250000 +int32 +sum +- +340\.010 +2\.941 +2\.941 +0 +340\.010 +2\.941 +2\.941 +0 +340\.000 +-0\.00% +340\.000 +- +- +-$' \
+  "$tmp/out" || fail "table row: $(cat "$tmp/out")"
+grep -qE '^ +size +count +type +redop +root +time\(us\) +algbw +busbw +#wrong +time\(us\) +algbw +busbw +#wrong +model\(us\) +error +bound\(us\) +best SMPI +SMPI\(us\) +SMPI/sim$' \
+  "$tmp/out" || fail "table columns: $(cat "$tmp/out")"
 grep -q '^fit: cost-model fit: a line fit needs at least 2 points, not 1' "$tmp/out" || fail "fit line: $(cat "$tmp/out")"
 grep -q 'none compared' "$tmp/out" || fail "SMPI line: $(cat "$tmp/out")"
 expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1MB --smpi-algos none --json
 check - 'assert j["fit"] is None and "at least 2 points" in j["fit_error"] and len(R) == 1
-assert j["busbw_factor"] == 1.0 and R[0]["algbw"] == 1e6 / R[0]["sim_time_s"] / 1e9 == R[0]["busbw"], R'
+assert j["busbw_factor"] == 1.0 and R[0]["algbw"] == 1e6 / R[0]["sim_time_s"] / 1e9 == R[0]["busbw"], R
+assert j["inplace"] == "both" and j["in_place_na"] is None, j
+for key in ("out_of_place", "in_place"):
+    v = R[0][key]
+    assert v["time_us"] == R[0]["sim_time_s"] * 1e6 and v["wrong"] == 0, (key, v)  # alpha-beta: in place costs the same
+    assert v["algbw"] == 1e6 / (v["time_us"] * 1e-6) / 1e9 == v["busbw"], (key, v)'
+# --inplace 1: the in-place variant alone; broadcast has none (n/a; 1 refused)
+expect 0 "$bin" simulate "$tmp/k2.json" --link-bw 25Gbps --alpha 10us --sizes 1MB --smpi-algos none --inplace 1 --json
+check - 'assert R[0]["out_of_place"] is None and R[0]["in_place"]["time_us"] == R[0]["sim_time_s"] * 1e6, R'
+"$bin" sched 'complete(4)' --coll broadcast --algo dbt --root 2 --out "$tmp/c4bc.json" >/dev/null || fail "sched broadcast"
+expect 0 "$bin" simulate "$tmp/c4bc.json" --link-bw 25Gbps --alpha 10us --sizes 1KB,2KB --smpi-algos none
+grep -qx 'in place: n/a, broadcast has no in-place form in MPI (MPI_Bcast has one buffer)' "$tmp/out" ||
+  fail "broadcast n/a line: $(cat "$tmp/out")"
+grep -qE '^ +1 KB +250 +int32 +- +2( +[0-9.]+){3} +0 +n/a +n/a +n/a +n/a ' "$tmp/out" || fail "broadcast row: $(cat "$tmp/out")"
+expect_err 2 "topocoll simulate: --inplace 1: broadcast has no in-place form in MPI (MPI_Bcast has one buffer); use --inplace 0 or both" \
+  "$bin" simulate "$tmp/c4bc.json" --link-bw 25Gbps --alpha 10us --inplace 1
+expect_err 2 "topocoll simulate: --inplace must be 0, 1 or both, got 'no'" \
+  "$bin" simulate "$tmp/c4bc.json" --link-bw 25Gbps --alpha 10us --inplace no
 expect 0 "$bin" simulate "$tmp/t33ag.json" --link-bw 100Gbps --alpha 1us --sizes 9K --smpi-algos none --json
 check - 'assert j["busbw_factor"] == 8 / 9 and R[0]["busbw"] == R[0]["algbw"] * (8 / 9), (j["busbw_factor"], R)'
 expect 0 "$bin" help simulate

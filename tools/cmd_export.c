@@ -168,55 +168,13 @@ static int msccl_options(export_options *o) {
                         NULL);
 }
 
-/* The graph and schedule with node f[u] in place of u (f a permutation). */
-static int relabel(tc_schedule_doc *doc, const int32_t *f, tc_error *err) {
-  const tc_graph *g = doc->graph;
-  tc_graph_builder b;
-  tc_graph *g2 = NULL;
-  tc_schedule s2;
-  memset(&s2, 0, sizeof s2);
-  int rc = tc_graph_builder_init(&b, g->n, err);
-  if (!rc) rc = tc_graph_builder_reserve(&b, g->m, err);
-  for (int64_t a = 0; !rc && a < g->m; a++) rc = tc_graph_builder_add_arc(&b, f[g->src[a]], f[g->dst[a]], g->cap[a], err);
-  for (int32_t u = 0; !rc && u < g->n; u++) {
-    rc = tc_graph_builder_set_kind(&b, f[u], g->kind[u], err);
-    if (!rc && tc_graph_label(g, u)) rc = tc_graph_builder_set_label(&b, f[u], tc_graph_label(g, u), err);
-  }
-  if (rc) tc_graph_builder_destroy(&b);
-  else rc = tc_graph_builder_finish(&b, &g2, err);
-  if (!rc) rc = tc_schedule_relabel(g, &doc->sched, g2, f, &s2, err);
-  if (rc) {
-    tc_graph_destroy(g2);
-    return rc;
-  }
-  tc_graph_destroy(doc->graph);
-  tc_schedule_destroy(&doc->sched);
-  doc->graph = g2;
-  doc->sched = s2;
-  return TC_OK;
-}
-
 /* --rank-map: check the ranks.csv against the schedule's topology and, when its ranks were
-   renumbered, relabel so that rank r (compute node r of the relabelled graph) plays the node
-   the file gives it. Returns an exit code. */
+   renumbered, relabel so that rank r plays the node the file gives it (tc_rank_map_apply).
+   Returns an exit code. */
 static int apply_rank_map(const char *path, tc_schedule_doc *doc) {
-  const tc_graph *g = doc->graph;
-  int32_t ranks = tc_rank_count(g), *node = malloc((size_t)(ranks ? ranks : 1) * sizeof *node);
-  int32_t *f = malloc((size_t)(g->n ? g->n : 1) * sizeof *f);
   tc_error err;
   tc_error_clear(&err);
-  int rc = !node || !f ? tc_error_set(&err, TC_ENOMEM, "out of memory") : tc_rank_ports_read(g, path, node, &err);
-  int identity = 1;
-  for (int32_t r = 0; !rc && r < ranks; r++) identity &= node[r] == r;
-  if (!rc && !identity && ranks != g->n)
-    rc = tc_error_set(&err, TC_EINPUT, "%s renumbers the ranks; that needs a topology without switches", path);
-  if (!rc && !identity) {
-    for (int32_t r = 0; r < ranks; r++) f[node[r]] = r;
-    rc = relabel(doc, f, &err);
-  }
-  free(node);
-  free(f);
-  return rc ? tc_cli_fail("export", &err) : TC_EXIT_OK;
+  return tc_rank_map_apply(path, doc, &err) ? tc_cli_fail("export", &err) : TC_EXIT_OK;
 }
 
 static int export_msccl(export_options *o) {

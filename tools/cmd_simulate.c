@@ -19,9 +19,11 @@
 **   - sizes <= --check-max with real data and the result checked; larger sizes with
 **     --no-compute (shared dummy buffers, so 64 ranks x 1 GB fit in memory). When no size
 **     is small enough, one checked run at --check-max itself stands in (not reported);
-**   - first the schedule (its failure, or a wrong result, ends the command: exit 1);
+**   - first the schedule, out of place then in place (--inplace; broadcast and p2p have no
+**     in-place form, tc_program_no_inplace): its failure, or a wrong result, ends the
+**     command: exit 1;
 **   - then each SMPI algorithm of --smpi-algos (default: sim_smpi.h's few strong ones) for
-**     the schedule's collective. One that
+**     the schedule's collective, out of place. One that
 **     crashes, hangs past --timeout or computes a wrong result is reported as skipped,
 **     with the reason, and takes no part in "best SMPI algorithm".
 ** Model time per size: tc_cost_time (steps·α + tau·M/B); the lower bound uses the cost's
@@ -39,6 +41,7 @@
 #include "cli.h"
 #include "cli_fs.h"
 #include "cli_options.h"
+#include "exec_client.h"
 #include "launch.h"
 #include "progress.h"
 #include "sim_smpi.h"
@@ -61,14 +64,16 @@ void tc_cmd_simulate_help(void) {
   printf(
       "usage: topocoll simulate SCHEDULE.json --link-bw BW --alpha TIME [--sizes LIST] [--factor F]\n"
       "                         [--smpi-algos strong|all|none|A,B,...] [--check-max SIZE]\n"
-      "                         [--model ab|smpi] [--timeout TIME] [--json] [--progress|--quiet]\n"
+      "                         [--model ab|smpi] [--inplace 0|1|both] [--timeout TIME] [--json]\n"
+      "                         [--progress|--quiet]\n"
       "\n"
       "Simulates the schedule in SCHEDULE.json with SimGrid's SMPI on its own topology, built\n"
       "as a SimGrid platform in which every arc is a link of bandwidth BW (times its capacity)\n"
       "and latency TIME, by default configured as a pure alpha-beta network (--model, below;\n"
       "docs/running.md). Prints per\n"
-      "size the simulated time and algorithmic bandwidth (size / time) beside the alpha-beta\n"
-      "model's prediction T = steps*alpha + tau*M/B, the alpha-beta lower bound, and the best of\n"
+      "size one row with nccl-tests' columns (size, count, type, redop, root, then out of place\n"
+      "and in place side by side: simulated time, algorithmic bandwidth size / time, bus\n"
+      "bandwidth, #wrong) beside the alpha-beta model's prediction T = steps*alpha + tau*M/B, the alpha-beta lower bound, and the best of\n"
       "SMPI's own algorithms for the collective on the same platform; then fits alpha and 1/B\n"
       "from the simulated times (paper 000 App. A.2) and prints their relative errors.\n"
       "Runs every collective's schedules (p2p has no SMPI algorithm to compare); the schedule\n"
@@ -100,6 +105,10 @@ void tc_cmd_simulate_help(void) {
       "                    concurrent flows, latency and bandwidth factors by message size (the\n"
       "                    eager/rendezvous switch), TCP window, cross-traffic: closer to a real\n"
       "                    network, further from the model\n"
+      "  --inplace V       the schedule's variants: both (default: out of place, then in place),\n"
+      "                    0 out of place only, 1 in place only (MPI_IN_PLACE); broadcast and p2p\n"
+      "                    have no in-place form (n/a; 1 is refused); SMPI's algorithms, the\n"
+      "                    model and the fit use the out-of-place times (in place with 1)\n"
       "  --check-max SIZE  sizes up to SIZE run on real data and are checked; larger ones run\n"
       "                    without computing (identical messages); default " DEFAULT_CHECK_MAX "\n"
       "  --timeout TIME    kill a simulation (one smpirun) after TIME, e.g. 90s (a bare number\n"
@@ -107,7 +116,8 @@ void tc_cmd_simulate_help(void) {
       "  --progress        a line on stderr as each program finishes each size (default: only\n"
       "                    when stderr is a terminal; TOPOCOLL_PROGRESS=1 or 0 forces it)\n"
       "  --quiet           no progress lines\n"
-      "  --json            {\"busbw_factor\", \"results\": [{\"size_bytes\", \"sim_time_s\", \"algbw\",\n"
+      "  --json            {\"busbw_factor\", \"results\": [{\"size_bytes\", \"out_of_place\": {\"time_us\",\n"
+      "                    \"algbw\", \"busbw\", \"wrong\"}, \"in_place\": {...}, \"sim_time_s\", \"algbw\",\n"
       "                    \"busbw\" (GB/s; busbw = algbw x nccl-tests' factor: 2(N-1)/N allreduce,\n"
       "                    (N-1)/N the others), \"model_time_s\", \"smpi_best_algorithm\",\n"
       "                    \"smpi_best_time_s\", ...}], \"fit\": {\"alpha_s\",\n"
@@ -124,7 +134,9 @@ void tc_cmd_simulate_help(void) {
 
 typedef struct sim_options {
   const char *file, *bw_text, *alpha_text, *sizes_text, *factor_text, *algos_text, *check_text, *timeout_text;
-  const char *model_text, *model_name;
+  const char *model_text, *model_name, *inplace_text;
+  const char *inplace; /* "0", "1" or "both" */
+  int ran[2];          /* the schedule's variants simulated: [0] out of place, [1] in place */
   tc_sim_model model;
   int json, progress, quiet;
   double link_bw, alpha_s, timeout_s;
@@ -133,6 +145,7 @@ typedef struct sim_options {
 } sim_options;
 
 static const char *const models[] = {"ab", "smpi", NULL};
+static const char *const variants[] = {"0", "1", "both", NULL};
 
 #define AT(field) offsetof(sim_options, field)
 static const tc_cli_option sim_table[] = {
@@ -148,6 +161,8 @@ static const tc_cli_option sim_table[] = {
      .fallback = DEFAULT_TIMEOUT},
     {.name = "--model", .kind = TC_CLI_CHOICE, .text = AT(model_text), .value = AT(model_name), .choices = models,
      .fallback = "ab"},
+    {.name = "--inplace", .kind = TC_CLI_CHOICE, .text = AT(inplace_text), .value = AT(inplace), .choices = variants,
+     .fallback = "both"},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
     {.name = "--progress", .kind = TC_CLI_FLAG, .value = AT(progress)},
     {.name = "--quiet", .kind = TC_CLI_FLAG, .value = AT(quiet)},
@@ -167,7 +182,8 @@ static int parse_options(int argc, char **argv, sim_options *o) {
   if (!o->bw_text) return tc_cli_usage_error("simulate", "missing --link-bw");
   if (!o->alpha_text) return tc_cli_usage_error("simulate", "missing --alpha");
   if (o->progress && o->quiet) return tc_cli_usage_error("simulate", "--progress and --quiet exclude each other");
-  status = tc_cli_convert(&sim_cli, o, "--link-bw", "--alpha", "--check-max", "--timeout", "--model", NULL);
+  status = tc_cli_convert(&sim_cli, o, "--link-bw", "--alpha", "--check-max", "--timeout", "--model", "--inplace",
+                          NULL);
   if (status) return status;
   o->model = !strcmp(o->model_name, "smpi") ? TC_SIM_MODEL_SMPI : TC_SIM_MODEL_AB;
   if (o->timeout_s <= 0) { /* quoted as the time parser saw it: a bare number with its "s" */
@@ -306,6 +322,7 @@ static void sim_plan_free(sim_plan *p) {
 typedef struct size_note {
   const sim_plan *p;
   const char *algo;     /* NULL: the schedule */
+  int inplace;          /* the schedule's variant */
   const int64_t *sizes; /* this part's sizes */
   const int *at;        /* their places in the requested list (-1: the stand-in) */
   int n, next;          /* the part's size count; the index the next line answers */
@@ -319,7 +336,7 @@ static void note_size(void *ctx, const char *line, size_t len) {
   char sz[32], who[TC_ERRMSG_MAX];
   tc_units_format_size(s->sizes[i], sz, sizeof sz);
   if (s->algo) snprintf(who, sizeof who, "SMPI %s", s->algo);
-  else snprintf(who, sizeof who, "the schedule");
+  else snprintf(who, sizeof who, "the schedule%s", s->inplace ? " in place" : "");
   if (s->at[i] < 0)
     tc_progress_note(&s->p->progress, "%s: checked at %s (--check-max, not reported)", who, sz);
   else
@@ -336,8 +353,8 @@ static int run_part(const sim_plan *p, const char *algo, const int64_t *sizes, c
   double *t = malloc(sizeof *t * (size_t)n);
   int64_t *u = malloc(sizeof *u * (size_t)n);
   int *verified = malloc(sizeof *verified * (size_t)n);
-  size_note note = {p, algo, sizes, at, n, 0};
   tc_sim_env env = p->env;
+  size_note note = {p, algo, env.inplace, sizes, at, n, 0};
   env.on_line = note_size;
   env.ctx = &note;
   int rc = !t || !u || !verified ? tc_error_set(err, TC_ENOMEM, "out of memory") : TC_OK;
@@ -386,7 +403,9 @@ typedef struct sim_report {
   const sim_options *o;
   const tc_schedule_doc *doc;
   const tc_cost *cost;
-  const prog_result *sched; /* the schedule's times: every size ran */
+  const prog_result *sched; /* the schedule's times the model, the fit and SMPI's are set
+                               against: out of place, or in place with --inplace 1 */
+  const prog_result *variant[2]; /* out of place, in place; NULL: not simulated */
   const int *checked;       /* per requested size: ran on real data and was checked */
   algo_run *algos;
   int nalgos;
@@ -485,15 +504,36 @@ static void print_text(const sim_report *r) {
          tc_rank_count(r->doc->graph),
          o->model == TC_SIM_MODEL_SMPI ? "smpi (SMPI's calibrated model)" : "ab (pure alpha-beta)", a, o->link_bw * 1e-9, r->cost->degree, (double)r->cost->degree * o->link_bw * 1e-9,
          r->cost->steps, tc_rat_to_double(r->cost->tau));
-  double factor = tc_collective_busbw_factor(s->coll, tc_rank_count(r->doc->graph));
-  printf("%10s  %12s  %8s  %8s  %12s  %7s  %12s  %-22s  %12s  %7s  %s\n", "size", "sim(us)", "algbw", "busbw",
-         "model(us)", "error", "bound(us)", "best SMPI", "SMPI(us)", "SMPI/sim", "checked");
+  int32_t ranks = tc_rank_count(r->doc->graph);
+  double factor = tc_collective_busbw_factor(s->coll, ranks);
+  const char *na = tc_program_no_inplace(s->coll);
+  int reduces = s->coll == TC_COLL_ALLREDUCE || s->coll == TC_COLL_REDUCE_SCATTER || s->coll == TC_COLL_REDUCE;
+  char root[16];
+  int32_t root_rank = tc_exec_root_rank(r->doc);
+  if (root_rank >= 0) snprintf(root, sizeof root, "%d", root_rank);
+  else snprintf(root, sizeof root, "-");
+  if (na) printf("in place: n/a, %s has no in-place form in MPI (%s)\n\n", tc_collective_name(s->coll), na);
+  printf("%10s  %10s  %5s  %5s  %4s  %-40s  %s\n", "", "", "", "", "", "out-of-place", "in-place");
+  printf("%10s  %10s  %5s  %5s  %4s  %12s  %8s  %8s  %6s  %12s  %8s  %8s  %6s  %12s  %7s  %12s  %-22s  %12s  %s\n",
+         "size", "count", "type", "redop", "root", "time(us)", "algbw", "busbw", "#wrong", "time(us)", "algbw", "busbw",
+         "#wrong", "model(us)", "error", "bound(us)", "best SMPI", "SMPI(us)", "SMPI/sim");
   for (int i = 0; i < o->sizes.count; i++) {
-    char sz[32], t[32], m[32], bd[32], st[32], ratio[32];
+    char sz[32], m[32], bd[32], st[32], ratio[32], side[2][160];
     int64_t b = r->sched->used[i];
-    double bw = (double)b / r->sched->times[i] * 1e-9;
+    int64_t per = tc_program_count_per_rank(s->coll) ? 4 * (int64_t)ranks : 4; /* the executor's int32 */
     tc_units_format_size(b, sz, sizeof sz);
-    format_us(r->sched->times[i], t, sizeof t);
+    for (int v = 0; v < 2; v++) {
+      const prog_result *pr = r->variant[v];
+      if (!pr) {
+        const char *w = v && na ? "n/a" : "-";
+        snprintf(side[v], sizeof side[v], "  %12s  %8s  %8s  %6s", w, w, w, w);
+        continue;
+      }
+      char t[32];
+      double bw = (double)b / pr->times[i] * 1e-9;
+      format_us(pr->times[i], t, sizeof t);
+      snprintf(side[v], sizeof side[v], "  %12s  %8.3f  %8.3f  %6s", t, bw, bw * factor, r->checked[i] ? "0" : "-");
+    }
     format_us(model_time(r, b), m, sizeof m);
     format_us(bound_time(r, b), bd, sizeof bd);
     int k = best_algorithm(r, i);
@@ -503,16 +543,19 @@ static void print_text(const sim_report *r) {
     /* Algorithms were compared but none ran at this size (each failed there, e.g. out of
        memory for its real temporaries at large sizes): say so in the row, why below. */
     const char *best = k >= 0 ? r->algos[k].name : r->nalgos ? "none ran (see below)" : "-";
-    printf("%10s  %12s  %8.3f  %8.3f  %12s  %+6.2f%%  %12s  %-22s  %12s  %7s  %s\n", sz, t, bw, bw * factor, m,
-           (model_time(r, b) - r->sched->times[i]) / r->sched->times[i] * 100, bd, best,
-           st, ratio, r->checked[i] ? "yes" : "no");
+    printf("%10s  %10" PRId64 "  %5s  %5s  %4s%s%s  %12s  %+6.2f%%  %12s  %-22s  %12s  %s\n", sz, b / per, "int32",
+           reduces ? "sum" : "-", root, side[0], side[1], m,
+           (model_time(r, b) - r->sched->times[i]) / r->sched->times[i] * 100, bd, best, st, ratio);
   }
-  printf("\ntimes in us; algbw = size / simulated time, busbw = algbw x %.6g (nccl-tests' factor for %s on %d ranks),\n"
-         "in GB/s; error = (model - simulated) / simulated; bound = T_L* alpha + tau* M/B;\n",
-         factor, tc_collective_name(s->coll), tc_rank_count(r->doc->graph));
+  printf("\ntimes in us (simulated); algbw = size / time, busbw = algbw x %.6g (nccl-tests' factor for %s on %d\n"
+         "ranks), in GB/s; #wrong: result elements that differ from MPI's (0: checked, sizes up to\n"
+         "--check-max; -: not checked); in place: MPI_IN_PLACE (rooted: at the root); -: not simulated\n"
+         "(--inplace); model, error, bound and SMPI are set against the %s time: error = (model -\n"
+         "simulated) / simulated; bound = T_L* alpha + tau* M/B;\n",
+         factor, tc_collective_name(s->coll), ranks, r->variant[0] ? "out-of-place" : "in-place");
   printf(
-         "SMPI/sim = the best SMPI algorithm's time / the simulated time (above 1: the schedule is faster);\n"
-         "checked: the result was compared with MPI's (sizes up to --check-max)\n\n");
+         "SMPI/sim = the best SMPI algorithm's time (out of place) / the simulated time (above 1: the\n"
+         "schedule is faster)\n\n");
   print_fit_text(r);
   printf("\n");
   print_algorithms_text(r);
@@ -561,6 +604,9 @@ static void print_json(const sim_report *r) {
   json_object_set_new(j, "check_max_bytes", json_integer(o->check_max));
   double factor = tc_collective_busbw_factor(s->coll, tc_rank_count(r->doc->graph));
   json_object_set_new(j, "busbw_factor", json_real(factor));
+  json_object_set_new(j, "inplace", json_string(o->inplace));
+  const char *na = tc_program_no_inplace(s->coll);
+  json_object_set_new(j, "in_place_na", na ? json_string(na) : json_null());
   json_t *list = json_array();
   for (int i = 0; i < o->sizes.count; i++) {
     int64_t b = r->sched->used[i];
@@ -568,6 +614,17 @@ static void print_json(const sim_report *r) {
     json_t *e = json_object(), *smpi = json_object();
     json_object_set_new(e, "size_bytes", json_integer(b));
     json_object_set_new(e, "requested_bytes", json_integer(o->sizes.bytes[i]));
+    for (int v = 0; v < 2; v++) {
+      const prog_result *pr = r->variant[v];
+      json_t *side = pr ? json_object() : json_null();
+      if (pr) {
+        json_object_set_new(side, "time_us", json_real(pr->times[i] * 1e6));
+        json_object_set_new(side, "algbw", json_real((double)b / pr->times[i] * 1e-9));
+        json_object_set_new(side, "busbw", json_real((double)b / pr->times[i] * 1e-9 * factor));
+        json_object_set_new(side, "wrong", r->checked[i] ? json_integer(0) : json_null());
+      }
+      json_object_set_new(e, v ? "in_place" : "out_of_place", side);
+    }
     json_object_set_new(e, "sim_time_s", json_real(r->sched->times[i]));
     json_object_set_new(e, "algbw", json_real((double)b / r->sched->times[i] * 1e-9));
     json_object_set_new(e, "busbw", json_real((double)b / r->sched->times[i] * 1e-9 * factor));
@@ -634,6 +691,18 @@ static int check_schedule(const sim_options *o, tc_schedule_doc *doc, tc_cost *c
   return TC_EXIT_OK;
 }
 
+/* The variants --inplace asks for that the collective has; 1 without an in-place form is
+   refused. */
+static int choose_variants(sim_options *o, tc_collective coll) {
+  const char *na = tc_program_no_inplace(coll);
+  if (!strcmp(o->inplace, "1") && na)
+    return tc_cli_usage_error("simulate", "--inplace 1: %s has no in-place form in MPI (%s); use --inplace 0 or both",
+                              tc_collective_name(coll), na);
+  o->ran[0] = strcmp(o->inplace, "1") != 0;
+  o->ran[1] = strcmp(o->inplace, "0") != 0 && !na;
+  return TC_EXIT_OK;
+}
+
 /* Platform, hostfile and every rank's program into dir. */
 static int prepare(const tc_schedule_doc *doc, const sim_options *o, const char *dir) {
   tc_error err;
@@ -646,18 +715,27 @@ static int prepare(const tc_schedule_doc *doc, const sim_options *o, const char 
   return TC_EXIT_OK;
 }
 
-/* Simulate the schedule, then every chosen SMPI algorithm. */
+/* Simulate the schedule in its variants (sched[0] out of place, sched[1] in place), then
+   every chosen SMPI algorithm, out of place. */
 static int run_all(sim_plan *p, prog_result *sched, algo_run *algos, int nalgos) {
   tc_error err;
   tc_error_clear(&err);
   int interrupted = 0, n = p->o->sizes.count;
-  tc_progress_note(&p->progress, "%d sizes, the schedule then %d SMPI algorithm%s, network model %s", n, nalgos,
-                   nalgos == 1 ? "" : "s", tc_sim_model_name(p->o->model));
-  if (simulate_program(p, NULL, sched, &interrupted, &err)) {
-    if (interrupted) return 128 + interrupted;
-    tc_cli_error("simulate", "%s: simulating the schedule failed: %s", p->o->file, err.msg);
-    return TC_EXIT_FAIL;
+  tc_progress_note(&p->progress, "%d sizes, the schedule %s then %d SMPI algorithm%s, network model %s", n,
+                   p->o->ran[0] && p->o->ran[1] ? "out of place and in place" : p->o->ran[0] ? "out of place"
+                                                                                          : "in place",
+                   nalgos, nalgos == 1 ? "" : "s", tc_sim_model_name(p->o->model));
+  for (int v = 0; v < 2; v++) {
+    if (!p->o->ran[v]) continue;
+    p->env.inplace = v;
+    if (simulate_program(p, NULL, &sched[v], &interrupted, &err)) {
+      if (interrupted) return 128 + interrupted;
+      tc_cli_error("simulate", "%s: simulating the schedule%s failed: %s", p->o->file, v ? " in place" : "", err.msg);
+      return TC_EXIT_FAIL;
+    }
   }
+  p->env.inplace = 0;
+  const prog_result *primary = &sched[p->o->ran[0] ? 0 : 1];
   for (int k = 0; k < nalgos; k++) {
     algo_run *a = &algos[k];
     if (prog_result_init(&a->r, n)) {
@@ -668,10 +746,10 @@ static int run_all(sim_plan *p, prog_result *sched, algo_run *algos, int nalgos)
     a->ok = !simulate_program(p, a->name, &a->r, &interrupted, &err);
     if (interrupted) return 128 + interrupted;
     for (int i = 0; a->ok && i < n; i++)
-      if (a->r.ran[i] && a->r.used[i] != sched->used[i]) { /* the executor sizes both sides alike */
+      if (a->r.ran[i] && a->r.used[i] != primary->used[i]) { /* the executor sizes both sides alike */
         a->ok = 0;
         tc_error_set(&err, TC_EFAIL, "ran %" PRId64 " bytes where the schedule ran %" PRId64, a->r.used[i],
-                     sched->used[i]);
+                     primary->used[i]);
       }
     if (!a->ok) {
       snprintf(a->reason, sizeof a->reason, "%s", err.msg);
@@ -726,17 +804,19 @@ int tc_cmd_simulate(int argc, char **argv) {
   tc_progress_init(&p.progress, "simulate", o.progress, o.quiet);
   algo_run *algos = NULL;
   int nalgos = 0;
-  prog_result sched;
-  memset(&sched, 0, sizeof sched);
+  prog_result sched[2]; /* out of place, in place */
+  memset(sched, 0, sizeof sched);
   int *checked = NULL;
   char smpirun[PATH_MAX], exec[PATH_MAX], prlimit[PATH_MAX], dir[PATH_MAX] = "";
   tc_error err;
   tc_error_clear(&err);
   if ((status = check_schedule(&o, &doc, &cost))) goto out;
+  if ((status = choose_variants(&o, doc.sched.coll))) goto out;
   if ((status = choose_algorithms(&o, doc.sched.coll, &algos, &nalgos))) goto out;
   if ((status = locate_programs(smpirun, exec, prlimit, sizeof smpirun))) goto out;
   checked = calloc((size_t)o.sizes.count, sizeof *checked);
-  if (prog_result_init(&sched, o.sizes.count) || !checked || split_sizes(&o, &p)) {
+  if (prog_result_init(&sched[0], o.sizes.count) || prog_result_init(&sched[1], o.sizes.count) || !checked ||
+      split_sizes(&o, &p)) {
     tc_cli_error("simulate", "out of memory");
     status = TC_EXIT_FAIL;
     goto out;
@@ -749,9 +829,10 @@ int tc_cmd_simulate(int argc, char **argv) {
   p.env = (tc_sim_env){.smpirun = smpirun, .exec = exec, .prlimit = prlimit[0] ? prlimit : NULL, .dir = dir,
                        .ranks = tc_rank_count(doc.graph), .coll = doc.sched.coll, .timeout_s = o.timeout_s,
                        .model = o.model};
-  if ((status = run_all(&p, &sched, algos, nalgos))) goto out;
+  if ((status = run_all(&p, sched, algos, nalgos))) goto out;
   for (int i = 0; i < o.sizes.count; i++) checked[i] = o.sizes.bytes[i] <= o.check_max;
-  sim_report r = {&o, &doc, &cost, &sched, checked, algos, nalgos, 0, {{0, 0}, 0, 0, 0, 0, 0}, ""};
+  sim_report r = {&o, &doc, &cost, &sched[o.ran[0] ? 0 : 1], {o.ran[0] ? &sched[0] : NULL, o.ran[1] ? &sched[1] : NULL},
+                  checked, algos, nalgos, 0, {{0, 0}, 0, 0, 0, 0, 0}, ""};
   fit_results(&r);
   if (o.json) print_json(&r);
   else print_text(&r);
@@ -759,7 +840,8 @@ out:
   tc_cli_remove_scratch_dir(dir);
   for (int k = 0; k < nalgos; k++) prog_result_free(&algos[k].r);
   free(algos);
-  prog_result_free(&sched);
+  prog_result_free(&sched[0]);
+  prog_result_free(&sched[1]);
   free(checked);
   sim_plan_free(&p);
   free(o.sizes.bytes);

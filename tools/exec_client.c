@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "topocoll/program.h"
+#include "topocoll/rank_map.h"
+
 char *tc_exec_sizes_arg(const int64_t *sizes, int n) {
   size_t room = (size_t)n * 21 + 1, len = 0; /* 20 characters hold any int64, 1 the comma */
   char *s = malloc(room);
@@ -46,7 +49,9 @@ static int read_line(const char *text, tc_exec_result *res, char *why, size_t si
   else {
     json_t *sz = json_object_get(line, "size_bytes"), *cnt = json_object_get(line, "count");
     json_t *ver = json_object_get(line, "verified"), *wrong = json_object_get(line, "wrong");
+    json_t *inplace = json_object_get(line, "inplace");
     if (!json_is_integer(sz) || !json_is_integer(cnt)) snprintf(why, size, "size_bytes or count is not an integer");
+    else if (!json_is_boolean(inplace)) snprintf(why, size, "inplace is not a boolean");
     else if (take_time(line, "time_s", &res->time_s) || take_time(line, "mpi_time_s", &res->mpi_time_s) ||
              take_time(line, "time_min_s", &res->time_min_s) || take_time(line, "time_max_s", &res->time_max_s) ||
              take_time(line, "mpi_time_min_s", &res->mpi_time_min_s) ||
@@ -59,6 +64,7 @@ static int read_line(const char *text, tc_exec_result *res, char *why, size_t si
     else {
       res->size_bytes = json_integer_value(sz);
       res->count = json_integer_value(cnt);
+      res->inplace = json_is_true(inplace);
       res->wrong = json_is_null(wrong) ? -1 : json_integer_value(wrong);
       res->verified = json_is_null(ver) ? -1 : json_is_true(ver);
       ok = 1;
@@ -81,4 +87,13 @@ int tc_exec_reader_next(tc_exec_reader *r, tc_exec_result *res, char *why, size_
   r->line = p;
   r->lineno++;
   return read_line(p, res, why, size) ? 1 : -1;
+}
+
+int32_t tc_exec_root_rank(const tc_schedule_doc *doc) {
+  tc_rank_map m;
+  tc_error err;
+  if (!tc_program_rooted(doc->sched.coll) || tc_rank_map_init(&m, doc->graph, &err)) return -1;
+  int32_t rank = m.rank[tc_schedule_root(&doc->sched)];
+  tc_rank_map_destroy(&m);
+  return rank;
 }

@@ -4,8 +4,10 @@
 ** build, topocoll-smpi-exec, under smpirun): how to ask it for sizes, and how to read its
 ** answer.
 **
-** The answer: rank 0 prints one line per requested size, in order,
-**   {"size_bytes": M, "count": c, "time_s": t, "time_min_s": t, "time_max_s": t,
+** The answer: rank 0 prints one line per requested size and variant, in order (a size out
+** of place, then in place, as the executor's --inplace 0|1|both asks and the collective
+** has: tc_program_has_inplace),
+**   {"size_bytes": M, "count": c, "inplace": b, "time_s": t, "time_min_s": t, "time_max_s": t,
 **    "mpi_time_s": t, "mpi_time_min_s": t, "mpi_time_max_s": t, "wrong": w, "verified": b}
 ** where M is the size it ran (the requested one rounded down to whole elements per rank),
 ** t a time in seconds — the median, fastest and slowest iteration of the schedule and of
@@ -23,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "topocoll/sched_io.h"
+
 #define TC_EXEC_NAME "topocoll-exec"
 
 /* The value of the executor's --sizes: "B1,B2,..." in plain bytes, so it runs exactly these
@@ -32,6 +36,7 @@ char *tc_exec_sizes_arg(const int64_t *sizes, int n);
 /* One line of the answer. */
 typedef struct tc_exec_result {
   int64_t size_bytes, count;
+  int inplace;               /* the variant: 1 in place (MPI_IN_PLACE), 0 out of place */
   double time_s, mpi_time_s; /* medians; < 0: null (not measured) */
   double time_min_s, time_max_s, mpi_time_min_s, mpi_time_max_s; /* the spread; < 0: null */
   int64_t wrong;             /* elements that differ from MPI's; -1: null (not checked) */
@@ -51,5 +56,10 @@ void tc_exec_reader_init(tc_exec_reader *r, char *out);
    result, with why[size] saying what is wrong ("not JSON (...)", "size_bytes or count is not
    an integer", ...). */
 int tc_exec_reader_next(tc_exec_reader *r, tc_exec_result *res, char *why, size_t size);
+
+/* The rank of the schedule's root (broadcast, reduce, scatter, gather; p2p: its source),
+   as the executor's ranks number it (rank_map.h); -1 for the other collectives (and when
+   out of memory). The reports' root column. */
+int32_t tc_exec_root_rank(const tc_schedule_doc *doc);
 
 #endif

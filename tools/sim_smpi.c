@@ -253,6 +253,8 @@ static void build_argv(argv_list *a, const tc_sim_env *env, const char *algo, co
   push(a, "1");
   push(a, "--warmup"); /* the executor agrees on a new size before its timed calls (run_mpi.h) */
   push(a, "0");
+  push(a, "--inplace");
+  push(a, env->inplace ? "1" : "0");
   push(a, "--only");
   if (verify) {
     push(a, "both"); /* the check compares the schedule's result with MPI's */
@@ -272,7 +274,7 @@ static void free_argv(argv_list *a) {
 /* The lines printed, in order: *done of them are good results, each with a size and a
    time under `key` (the other time is null). An error names the first bad line, or too
    few or too many. */
-static int parse_output(char *out, int n, const char *key, double *times, int64_t *used, int *verified, int *done,
+static int parse_output(char *out, int n, int inplace, const char *key, double *times, int64_t *used, int *verified, int *done,
                         tc_error *err) {
   tc_exec_reader reader;
   tc_exec_reader_init(&reader, out);
@@ -285,6 +287,9 @@ static int parse_output(char *out, int n, const char *key, double *times, int64_
     /* A result line, but not one this run can use: no size, or no time for its program. */
     if (got > 0 && r.size_bytes <= 0) {
       snprintf(why, sizeof why, "size_bytes is not a size");
+      got = -1;
+    } else if (got > 0 && r.inplace != inplace) {
+      snprintf(why, sizeof why, "inplace is not %s", inplace ? "true" : "false");
       got = -1;
     } else if (got > 0 && t < 0) {
       snprintf(why, sizeof why, "%s is not a time", key);
@@ -357,7 +362,7 @@ int tc_sim_run(const tc_sim_env *env, const char *algo, const int64_t *sizes, in
   *interrupted = res.interrupted;
   /* The executor flushes each size's line as it finishes: what came before a crash holds. */
   tc_error parse_err;
-  int parsed = parse_output(res.out, n, algo ? "mpi_time_s" : "time_s", times, used, verified, done, &parse_err);
+  int parsed = parse_output(res.out, n, env->inplace, algo ? "mpi_time_s" : "time_s", times, used, verified, done, &parse_err);
   char line[256];
   telling_line(res.err_tail, line, sizeof line);
   if (!res.exited || res.exit_code != 0) {

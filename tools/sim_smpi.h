@@ -12,7 +12,7 @@
 **                                             below)
 **           --cfg=smpi/shared-malloc-blocksize:<the largest size, as a power of 2 >= 1 MiB>
 **           --log=root.thres:warning
-**           EXEC DIR/programs.txt --sizes B1,B2,... --iters 1 --warmup 0
+**           EXEC DIR/programs.txt --sizes B1,B2,... --iters 1 --warmup 0 --inplace 0|1
 **           --only both                      (verify: real data, the schedule's result
 **                                             compared with MPI's, i.e. with ALGO's)
 **           --only topocoll|mpi --no-compute (!verify; algo == NULL: the schedule, else ALGO)
@@ -25,6 +25,8 @@
 ** - One timed iteration suffices: a simulation is deterministic. No warm-up either: the
 **   executor agrees on a new size's arguments (one MPI_Allreduce, run_mpi.h) before its
 **   timed call, which then holds the collective's own messages alone.
+** --inplace is env->inplace: the executor runs one variant, in place (MPI_IN_PLACE, the
+** collective must have it: tc_program_has_inplace) or out of place, on both sides.
 ** Rank 0 prints one JSON object per requested size, in order (docs/running.md), and
 ** flushes each as it finishes that size. Per answered size i: times[i] is its "time_s"
 ** (schedule) or "mpi_time_s" (SMPI's algorithm), used[i] its "size_bytes" — the size the
@@ -75,6 +77,7 @@ typedef struct tc_sim_env {
   tc_collective coll;   /* the plan's collective */
   double timeout_s;     /* per run */
   tc_sim_model model;
+  int inplace;          /* 1: the in-place variant (MPI_IN_PLACE), 0: out of place */
   /* NULL, or called with each line the executor prints, as it prints it (launch.h): the
      progress of the run, one line per size. */
   void (*on_line)(void *ctx, const char *line, size_t len);

@@ -235,6 +235,18 @@ static inline int tc_program_count_per_rank(tc_collective c) {
   return c != TC_COLL_ALLREDUCE && c != TC_COLL_BROADCAST && c != TC_COLL_REDUCE && c != TC_COLL_P2P;
 }
 
+/* Why MPI has no in-place form (MPI_IN_PLACE) of collective c, or NULL when it has one:
+   broadcast (MPI_Bcast has one buffer, input at the root and result everywhere: always in
+   place) and p2p (MPI_Send and MPI_Recv name one buffer each, on two ranks) have none.
+   What the executor runs, and `run` and `simulate` report, as the in-place variant
+   (nccl-tests' in-place columns; n/a with this reason). */
+static inline const char *tc_program_no_inplace(tc_collective c) {
+  return c == TC_COLL_BROADCAST ? "MPI_Bcast has one buffer"
+         : c == TC_COLL_P2P     ? "MPI_Send and MPI_Recv have one buffer each"
+                                : NULL;
+}
+static inline int tc_program_has_inplace(tc_collective c) { return tc_program_no_inplace(c) == NULL; }
+
 /* Shard k of chunk c, and the chunk range of shard k: helpers both executors use. */
 static inline int32_t tc_program_chunk_shard(const tc_program *p, int64_t c) { return (int32_t)(c / p->units); }
 

@@ -19,6 +19,7 @@
 #include "topocoll/error.h"
 #include "topocoll/graph.h"
 #include "topocoll/graph_io.h"
+#include "topocoll/sched_io.h"
 
 typedef struct tc_rank_map {
   int32_t ranks; /* the compute nodes of the graph */
@@ -45,5 +46,15 @@ TC_API int tc_rank_ports_write(const tc_graph *g, tc_wiring_links links, const c
    nodes onto 0..ranks-1 that is the same wherever a node appears. node_of_rank (ranks
    entries) gets the node each rank plays. Anything else is TC_EINPUT naming the line. */
 TC_API int tc_rank_ports_read(const tc_graph *g, const char *path, int32_t *node_of_rank, tc_error *err);
+
+/* Apply the ranks.csv at path to doc (rank_apply.c): read it for doc's graph
+   (tc_rank_ports_read) and, unless it is the identity, relabel the graph and the schedule so
+   that rank r — the r-th compute node, as every executor plays it — is the node the file
+   gives rank r, with that node's data (an isomorphic image: shard k of node u becomes shard
+   f(u)). What the map can be applied to: a topology without switches, and a collective
+   tc_schedule_relabel takes (not scatter, gather, p2p); a renumbering of anything else, or a
+   file that does not match the wiring, is TC_EINPUT, one line naming the file. On failure
+   doc is unchanged. */
+TC_API int tc_rank_map_apply(const char *path, tc_schedule_doc *doc, tc_error *err);
 
 #endif

@@ -97,6 +97,14 @@ enum { TC_MPI_TRUSTED = 1 /* skip tc_schedule_verify (the caller has verified th
 /* Collective over comm: load `path`. On failure *out is NULL on every rank. err may be
    NULL (then only the code tells). */
 TC_API int tc_mpi_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, tc_error *err);
+/* As tc_mpi_plan_load, rank r of comm playing the node the plan's ranks.csv `rank_map`
+   assigns to rank r (NULL: the r-th compute node, as above): each rank applies the file to
+   the schedule it read (tc_rank_map_apply, rank_map.h) after verifying it, so every rank's
+   buffers mean what MPI means (an allgather's block r is still rank r's). A file that does
+   not fit the schedule's wiring, that renumbers ranks on a fabric or for scatter, gather or
+   p2p, or given with a programs file, is TC_EINPUT on every rank. */
+TC_API int tc_mpi_plan_load_mapped(const char *path, const char *rank_map, MPI_Comm comm, unsigned flags,
+                                   tc_mpi_plan **out, tc_error *err);
 TC_API void tc_mpi_plan_destroy(tc_mpi_plan *plan);
 
 /* What the plan does; its algorithm name ("bfb", "ring", ...) and its rank count. */

@@ -5,7 +5,7 @@
 **
 **   topocoll-exec PLAN.json [--sizes LIST] [--dtype int32|int64|float|double]
 **                 [--op sum|max|min] [--iters K] [--warmup W] [--only both|topocoll|mpi]
-**                 [--no-check] [--no-compute] [--inplace] [--trusted]
+**                 [--no-check] [--no-compute] [--inplace 0|1|both] [--trusted] [--rank-map FILE]
 **
 ** The collective is the plan's (and its root's: broadcast, reduce, scatter, gather; p2p
 ** from its source to its destination). A size is the collective's whole buffer M in
@@ -21,17 +21,27 @@
 ** warmup + iters calls of
 ** the executor and of MPI_Allgather / MPI_Reduce_scatter_block / MPI_Allreduce /
 ** MPI_Alltoall / MPI_Bcast / MPI_Reduce / MPI_Scatter / MPI_Gather (p2p: MPI_Send and
-** MPI_Recv) on the same input (--inplace: MPI_IN_PLACE at the root of the rooted ones,
-** and nowhere for broadcast and p2p, whose calls have no such form), each timed as MPI_Barrier; t0 = MPI_Wtime(); call; elapsed (under SMPI the ranks
-** start at one common simulated instant instead), the maximum over the
-** ranks taken per iteration; the median over the iters is reported, and the spread: the
-** fastest and the slowest iteration. Rank 0 prints one JSON object per size on its own line:
-**   {"size_bytes": M, "count": c, "time_s": t, "time_min_s": t, "time_max_s": t,
+** MPI_Recv) on the same input, each timed as MPI_Barrier; t0 = MPI_Wtime(); call; elapsed
+** (under SMPI the ranks start at one common simulated instant instead), the maximum over
+** the ranks taken per iteration; the median over the iters is reported, and the spread:
+** the fastest and the slowest iteration.
+** Variants (--inplace): 0 (the default) out of place, 1 in place, both: each size out of
+** place, then in place. In place is MPI_IN_PLACE on both sides, with the input where MPI
+** wants it (allgather, gather: the rank's own block at rank*count of the receive buffer;
+** reduce-scatter, allreduce, reduce, alltoall: the whole receive buffer; scatter: the
+** root's send buffer); the rooted ones pass it at the root only, as MPI defines.
+** Broadcast and p2p have no in-place form (tc_program_has_inplace): "both" runs them out
+** of place only, and 1 is refused.
+** Rank 0 prints one JSON object per size and variant on its own line:
+**   {"size_bytes": M, "count": c, "inplace": b, "time_s": t, "time_min_s": t, "time_max_s": t,
 **    "mpi_time_s": t, "mpi_time_min_s": t, "mpi_time_max_s": t, "wrong": w, "verified": b}
 ** (a time null: that side not run — --only; "wrong", the number of result elements that
 ** differ from MPI's over all ranks (nccl-tests' #wrong), and "verified" null: not checked —
-** --no-check). A mismatch prints one line naming rank, size and first element on stderr,
-** reports "verified": false, and the exit status is 1.
+** --no-check). A mismatch prints one line naming size, variant, rank and first element on
+** stderr, reports "verified": false, and the exit status is 1.
+** --rank-map FILE: a plan's ranks.csv; MPI rank r plays the node it gives rank r
+** (tc_mpi_plan_load_mapped), and MPI's own collective, run on the same ranks, is still the
+** reference: the results mean the same with or without a map.
 ** --no-compute turns the executor's reductions and copies off (tc_mpi_plan_set_compute)
 ** and implies --no-check; under SMPI the buffers then come from SMPI_SHARED_MALLOC, so a
 ** simulation of many ranks and large sizes needs little memory.
@@ -69,15 +79,18 @@ static const exec_type exec_types[] = {{"int32", 4, 0}, {"int64", 8, 0}, {"float
 static const char *const exec_ops[] = {"sum", "max", "min"};
 
 typedef struct exec_opts {
-  const char *plan;
+  const char *plan, *rank_map;
   int64_t *sizes;
   int nsizes;
   int type; /* index into exec_types */
   int op;   /* index into exec_ops */
   long iters, warmup;
   exec_only only;
-  int check, compute, inplace, trusted, help;
+  int variants; /* VARIANT_* bits: out of place, in place, or both */
+  int check, compute, trusted, help;
 } exec_opts;
+
+enum { VARIANT_OUT = 1, VARIANT_IN = 2 };
 
 typedef struct exec_ctx {
   int rank, ranks;
@@ -85,6 +98,7 @@ typedef struct exec_ctx {
   tc_collective coll;
   MPI_Datatype type;
   MPI_Op op;
+  int inplace; /* the variant being run */
   const exec_opts *o;
 } exec_ctx;
 
@@ -103,9 +117,11 @@ static MPI_Op mpi_op(int o) { return o == 0 ? MPI_SUM : o == 1 ? MPI_MAX : MPI_M
 static void usage(void) {
   printf("usage: topocoll-exec PLAN.json [--sizes LIST] [--dtype int32|int64|float|double]\n"
          "                     [--op sum|max|min] [--iters K] [--warmup W] [--only both|topocoll|mpi]\n"
-         "                     [--no-check] [--no-compute] [--inplace] [--trusted]\n"
-         "Runs the plan's collective under MPI beside MPI's own; rank 0 prints one JSON line per size.\n"
-         "Defaults: --sizes %s --dtype int32 --op sum --iters 5 --warmup 1 --only both.\n"
+         "                     [--no-check] [--no-compute] [--inplace 0|1|both] [--trusted]\n"
+         "                     [--rank-map FILE]\n"
+         "Runs the plan's collective under MPI beside MPI's own; rank 0 prints one JSON line per size and\n"
+         "variant.\n"
+         "Defaults: --sizes %s --dtype int32 --op sum --iters 5 --warmup 1 --only both --inplace 0.\n"
          "See docs/running.md.\n",
          EXEC_DEFAULT_SIZES);
 }
@@ -140,7 +156,8 @@ static int parse_opts(int argc, char **argv, exec_opts *o, tc_error *err) {
   o->warmup = 1;
   o->check = o->compute = 1;
   const char *sizes = EXEC_DEFAULT_SIZES;
-  const char *type_names[4], *only_names[] = {"both", "topocoll", "mpi"};
+  const char *type_names[4], *only_names[] = {"both", "topocoll", "mpi"}, *variant_names[] = {"0", "1", "both"};
+  o->variants = VARIANT_OUT;
   for (int i = 0; i < 4; i++) type_names[i] = exec_types[i].name;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -149,18 +166,23 @@ static int parse_opts(int argc, char **argv, exec_opts *o, tc_error *err) {
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) o->help = 1;
     else if (!strcmp(a, "--no-check")) o->check = 0;
     else if (!strcmp(a, "--no-compute")) o->compute = 0;
-    else if (!strcmp(a, "--inplace")) o->inplace = 1;
     else if (!strcmp(a, "--trusted")) o->trusted = 1;
     else if (!strcmp(a, "--sizes") || !strcmp(a, "--dtype") || !strcmp(a, "--op") || !strcmp(a, "--iters") ||
-             !strcmp(a, "--warmup") || !strcmp(a, "--only")) {
+             !strcmp(a, "--warmup") || !strcmp(a, "--only") || !strcmp(a, "--inplace") ||
+             !strcmp(a, "--rank-map")) {
       if (!has_value) return tc_error_set(err, TC_EINPUT, "%s needs a value", a);
       const char *v = argv[++i];
       int rc = TC_OK;
       if (!strcmp(a, "--sizes")) sizes = v;
+      else if (!strcmp(a, "--rank-map")) o->rank_map = v;
       else if (!strcmp(a, "--dtype")) rc = pick(a, v, type_names, 4, &o->type, err);
       else if (!strcmp(a, "--op")) rc = pick(a, v, exec_ops, 3, &o->op, err);
       else if (!strcmp(a, "--iters")) rc = parse_long(a, v, 1, 1000000, &o->iters, err);
       else if (!strcmp(a, "--warmup")) rc = parse_long(a, v, 0, 1000000, &o->warmup, err);
+      else if (!strcmp(a, "--inplace")) {
+        int k = 0;
+        if ((rc = pick(a, v, variant_names, 3, &k, err)) == TC_OK) o->variants = k + 1; /* 1, 2, 3 */
+      }
       else if ((rc = pick(a, v, only_names, 3, &only, err)) == TC_OK) o->only = (exec_only)only;
       if (rc) return rc;
     } else if (a[0] == '-' && a[1]) return tc_error_set(err, TC_EINPUT, "unknown option '%s'", a);
@@ -242,11 +264,11 @@ typedef struct exec_size {
   size_t work_bytes;
 } exec_size;
 
-/* Whether this call passes MPI_IN_PLACE: --inplace, at the root only for the rooted
-   collectives (MPI's rule), never for broadcast and p2p. */
+/* Whether this call passes MPI_IN_PLACE: the in-place variant, at the root only for the
+   rooted collectives (MPI's rule); never for broadcast and p2p (no such form). */
 static int call_inplace(const exec_ctx *c) {
   tc_collective k = c->coll;
-  if (!c->o->inplace || k == TC_COLL_BROADCAST || k == TC_COLL_P2P) return 0;
+  if (!c->inplace || !tc_program_has_inplace(k)) return 0;
   return k < TC_COLL_BROADCAST || k == TC_COLL_ALLTOALL || c->rank == tc_mpi_plan_root(c->plan);
 }
 
@@ -350,7 +372,7 @@ static int time_side(const exec_ctx *c, const exec_size *z, int which, side_time
   }
   /* The executor's agreement for a new count happens here, out of the timed calls: with
      --warmup 0 (simulate) the first call is timed alone. */
-  if (which == 0 && (rc = tci_run_plan_prepare(c->plan, z->count, c->type, c->o->inplace, err))) {
+  if (which == 0 && (rc = tci_run_plan_prepare(c->plan, z->count, c->type, c->inplace, err))) {
     free(t);
     return rc;
   }
@@ -400,8 +422,8 @@ static long long compare(const exec_ctx *c, const exec_size *z) {
     char a[64], b[64];
     describe(a, sizeof a, z->work[0], z->result_at + bad, c->o->type);
     describe(b, sizeof b, z->work[1], z->result_at + bad, c->o->type);
-    snprintf(line, sizeof line, "size %lld: rank %d: element %lld of the result differs: topocoll %s, MPI %s",
-             (long long)z->bytes, c->rank, bad, a, b);
+    snprintf(line, sizeof line, "size %lld%s: rank %d: element %lld of the result differs: topocoll %s, MPI %s",
+             (long long)z->bytes, c->inplace ? " in place" : "", c->rank, bad, a, b);
   }
   MPI_Bcast(line, (int)sizeof line, MPI_CHAR, first.rank, MPI_COMM_WORLD);
   if (c->rank == 0) fprintf(stderr, "topocoll-exec: %s\n", line);
@@ -463,8 +485,9 @@ static void print_times(char *out, size_t room, const char *prefix, int ran, con
   else snprintf(out, room, "\"%stime_s\": null, \"%stime_min_s\": null, \"%stime_max_s\": null", prefix, prefix, prefix);
 }
 
-/* One size: returns TC_OK (with *mismatch set when the results differed) or an agreed error. */
-static int run_size(const exec_ctx *c, int64_t requested, int *mismatch, tc_error *err) {
+/* One size in one variant (c->inplace): returns TC_OK (with *mismatch set when the results
+   differed) or an agreed error. */
+static int run_variant(const exec_ctx *c, int64_t requested, int *mismatch, tc_error *err) {
   exec_size z;
   int rc = size_for(c, requested, &z, err);
   if (!rc) rc = alloc_size(c, &z, err);
@@ -485,11 +508,26 @@ static int run_size(const exec_ctx *c, int64_t requested, int *mismatch, tc_erro
     print_times(b, sizeof b, "mpi_", run_mpi, &t_mpi);
     if (c->o->check) snprintf(w, sizeof w, "%lld", wrong);
     else snprintf(w, sizeof w, "null");
-    printf("{\"size_bytes\": %lld, \"count\": %lld, %s, %s, \"wrong\": %s, \"verified\": %s}\n", (long long)z.bytes,
-           z.count, a, b, w, !c->o->check ? "null" : *mismatch ? "false" : "true");
+    printf("{\"size_bytes\": %lld, \"count\": %lld, \"inplace\": %s, %s, %s, \"wrong\": %s, \"verified\": %s}\n",
+           (long long)z.bytes, z.count, c->inplace ? "true" : "false", a, b, w,
+           !c->o->check ? "null" : *mismatch ? "false" : "true");
     fflush(stdout);
   }
   free_size(c, &z);
+  return rc;
+}
+
+/* One size: out of place, then in place, as --inplace asks and the collective has. */
+static int run_size(exec_ctx *c, int64_t requested, int *mismatch, tc_error *err) {
+  int rc = TC_OK;
+  *mismatch = 0;
+  for (int v = 0; v < 2 && !rc; v++) {
+    int bad = 0;
+    if (!(c->o->variants & (v ? VARIANT_IN : VARIANT_OUT)) || (v && !tc_program_has_inplace(c->coll))) continue;
+    c->inplace = v;
+    rc = run_variant(c, requested, &bad, err);
+    *mismatch |= bad;
+  }
   return rc;
 }
 
@@ -514,9 +552,13 @@ int main(int argc, char **argv) {
     c.o = &o;
     c.type = mpi_type(o.type);
     c.op = mpi_op(o.op);
-    rc = tc_mpi_plan_load(o.plan, MPI_COMM_WORLD, o.trusted ? TC_MPI_TRUSTED : 0, &c.plan, &err);
+    rc = tc_mpi_plan_load_mapped(o.plan, o.rank_map, MPI_COMM_WORLD, o.trusted ? TC_MPI_TRUSTED : 0, &c.plan, &err);
     loading = rc != TC_OK;
-    if (!rc) {
+    if (!rc && o.variants == VARIANT_IN && !tc_program_has_inplace(tc_mpi_plan_collective(c.plan))) {
+      rc = tc_error_set(&err, TC_EINPUT, "--inplace 1: %s has no in-place form in MPI (run it with --inplace 0)",
+                        tc_collective_name(tc_mpi_plan_collective(c.plan)));
+      tc_mpi_plan_destroy(c.plan);
+    } else if (!rc) {
       c.coll = tc_mpi_plan_collective(c.plan);
       if (!o.compute) tc_mpi_plan_set_compute(c.plan, 0);
       for (int i = 0; i < o.nsizes && !rc; i++) {

@@ -396,12 +396,12 @@ static uint64_t schedule_digest(const tc_schedule_doc *doc) {
 
 /* A programs file (program_io.h): this rank's section only; the file's digest stands for
    the schedule's. */
-static int load_programs(tc_mpi_plan *plan, const char *path, int *wrong_size, uint64_t *digest, tc_error *err) {
+static int load_programs(tc_mpi_plan *plan, const char *path, int *cause, uint64_t *digest, tc_error *err) {
   tc_program_file_header hdr;
   tc_program prog;
   int rc = tc_program_file_read_header(path, &hdr, err);
   if (!rc && hdr.ranks != plan->ranks) {
-    *wrong_size = 1;
+    *cause = TCI_LOAD_WRONG_SIZE;
     return tc_error_set(err, TC_EINPUT, "%s: the programs are for %d ranks but the communicator has %d ranks", path,
                         hdr.ranks, plan->ranks);
   }
@@ -415,19 +415,24 @@ static int load_programs(tc_mpi_plan *plan, const char *path, int *wrong_size, u
   return rc;
 }
 
-static int load_local(tc_mpi_plan *plan, const char *path, unsigned flags, int *wrong_size, uint64_t *digest,
-                      tc_error *err) {
-  if (tc_program_file_detect(path)) return load_programs(plan, path, wrong_size, digest, err);
+static int load_local(tc_mpi_plan *plan, const char *path, const char *rank_map, unsigned flags, int *cause,
+                      uint64_t *digest, tc_error *err) {
+  int programs = tc_program_file_detect(path);
+  if (programs && rank_map) {
+    *cause = TCI_LOAD_RANK_MAP;
+    return tc_error_set(err, TC_EINPUT, "%s: a rank map (%s) needs a schedule file, not a programs file", path,
+                        rank_map);
+  }
+  if (programs) return load_programs(plan, path, cause, digest, err);
   tc_schedule_doc doc;
   if (tc_schedule_read_json(path, NULL, &doc, err)) return err->code;
-  const tc_schedule *s = &doc.sched;
+  const tc_schedule *s = &doc.sched; /* doc.sched itself: still the schedule after a rank map */
   int rc = TC_OK;
-  *digest = schedule_digest(&doc);
   if (tc_program_check(doc.graph, s, err)) { /* what `run` checks before launching mpirun */
     tc_error_prefix(err, "%s", path);
     rc = err->code;
   } else if (tc_rank_count(doc.graph) != plan->ranks) { /* rank r plays the r-th compute node */
-    *wrong_size = 1;
+    *cause = TCI_LOAD_WRONG_SIZE;
     int fabric = tc_rank_count(doc.graph) < doc.graph->n;
     rc = tc_error_set(err, TC_EINPUT, "%s: the schedule is for %d %snodes but the communicator has %d ranks", path,
                       tc_rank_count(doc.graph), fabric ? "compute " : "", plan->ranks);
@@ -435,7 +440,11 @@ static int load_local(tc_mpi_plan *plan, const char *path, unsigned flags, int *
     tc_error_prefix(err, "%s: invalid schedule", path);
     rc = TC_EINPUT;
     err->code = rc;
+  } else if (rank_map) { /* onto the verified schedule: the image of a valid schedule is valid */
+    if ((rc = tc_rank_map_apply(rank_map, &doc, err))) *cause = TCI_LOAD_RANK_MAP;
   }
+  /* After the map: ranks given different maps are caught like ranks that read different files. */
+  *digest = rc ? 0 : schedule_digest(&doc);
   if (!rc) {
     plan->coll = s->coll;
     snprintf(plan->algorithm, sizeof plan->algorithm, "%s", s->algorithm);
@@ -451,13 +460,13 @@ static int load_local(tc_mpi_plan *plan, const char *path, unsigned flags, int *
   return rc;
 }
 
-int tci_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, int *wrong_size,
-                  tc_error *err) {
+int tci_run_plan_load(const char *path, const char *rank_map, MPI_Comm comm, unsigned flags, tc_mpi_plan **out,
+                      int *cause, tc_error *err) {
   tc_error local;
   if (!err) err = &local; /* the ranks still need a reason to share */
   tc_error_clear(err);
   *out = NULL;
-  if (wrong_size) *wrong_size = 0;
+  if (cause) *cause = 0;
   int inter = 0;
   MPI_Comm_test_inter(comm, &inter); /* the same answer on every rank: no agreement needed */
   if (inter) return tc_error_set(err, TC_EINPUT, "%s: a plan needs an intracommunicator", path ? path : "(null)");
@@ -481,10 +490,10 @@ int tci_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_pl
     int *ub, flag = 0;
     MPI_Comm_get_attr(dup, MPI_TAG_UB, &ub, &flag);
     plan->tag_ub = flag && *ub > 0 ? *ub : 32767; /* the least MPI guarantees */
-    rc = load_local(plan, path, flags, &mismatch, &digest, err);
+    rc = load_local(plan, path, rank_map, flags, &mismatch, &digest, err);
   }
   rc = tci_run_agree(dup, rc, &mismatch, err);
-  if (wrong_size) *wrong_size = rc ? mismatch : 0;
+  if (cause) *cause = rc ? mismatch : 0;
   if (!rc) { /* every rank must have read the same schedule */
     unsigned long long first = digest;
     if (MPI_Bcast(&first, 1, MPI_UNSIGNED_LONG_LONG, 0, dup) != MPI_SUCCESS)
@@ -506,7 +515,12 @@ int tci_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_pl
 }
 
 int tc_mpi_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, tc_error *err) {
-  return tci_run_plan_load(path, comm, flags, out, NULL, err);
+  return tci_run_plan_load(path, NULL, comm, flags, out, NULL, err);
+}
+
+int tc_mpi_plan_load_mapped(const char *path, const char *rank_map, MPI_Comm comm, unsigned flags,
+                            tc_mpi_plan **out, tc_error *err) {
+  return tci_run_plan_load(path, rank_map, comm, flags, out, NULL, err);
 }
 
 void tc_mpi_plan_destroy(tc_mpi_plan *plan) {

@@ -30,6 +30,13 @@
 ** as for any failed collective.
 ** Internal MPI calls of the executor and the loader reach PMPI directly (a thread-local
 ** guard), so they are neither served nor counted.
+** TOPOCOLL_RANK_MAP, when set, is a plan's ranks.csv (rank_map.h) applied to every plan
+** loaded (tc_mpi_plan_load_mapped): MPI rank r plays the node the file gives rank r, the
+** results still being MPI's. A map that does not apply to a plan of the job's size (not
+** that plan's wiring, a renumbering on a fabric or for scatter or gather) is the one load
+** error that is not a warning: rank 0 prints "topocoll: TOPOCOLL_RANK_MAP: <why>; aborting
+** (...)" and MPI_Abort ends the job with status 2 — falling back to MPI would quietly ignore
+** the placement asked for.
 ** At MPI_Finalize the plans are freed (before PMPI_Finalize) and, with TOPOCOLL_VERBOSE=1,
 ** rank 0 prints one line: "topocoll: S calls served by topocoll (allreduce A, allgather G,
 ** reduce-scatter R, alltoall T, broadcast B, reduce D, scatter C, gather H), F fell back to
@@ -101,12 +108,18 @@ static void warn(const char *fmt, ...) {
   va_end(ap);
 }
 
-static void load_one(const char *path) {
+static void load_one(const char *path, const char *rank_map) {
   tc_mpi_plan *plan = NULL;
   tc_error err;
-  int wrong_size = 0;
-  if (tci_run_plan_load(path, MPI_COMM_WORLD, 0, &plan, &wrong_size, &err)) {
-    if (!wrong_size) warn("%s; plan not used", err.msg);
+  int cause = 0;
+  if (tci_run_plan_load(path, rank_map, MPI_COMM_WORLD, 0, &plan, &cause, &err)) {
+    if (cause == TCI_LOAD_RANK_MAP) { /* every rank got here: the agreement made the error theirs */
+      if (state.world_rank == 0)
+        fprintf(stderr, "topocoll: TOPOCOLL_RANK_MAP: %s; aborting (the ranks would not play the nodes the map "
+                "gives them)\n", err.msg);
+      PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (!cause) warn("%s; plan not used", err.msg);
     else if (state.verbose) warn("%s; plan skipped", err.msg);
     return;
   }
@@ -156,8 +169,10 @@ static void load_plans(int provided) {
     warn("out of memory reading TOPOCOLL_PLANS");
     return;
   }
+  const char *rank_map = getenv("TOPOCOLL_RANK_MAP");
+  if (rank_map && !*rank_map) rank_map = NULL;
   inside = 1;
-  for (char *save = NULL, *p = strtok_r(copy, ":,", &save); p; p = strtok_r(NULL, ":,", &save)) load_one(p);
+  for (char *save = NULL, *p = strtok_r(copy, ":,", &save); p; p = strtok_r(NULL, ":,", &save)) load_one(p, rank_map);
   inside = 0;
   free(copy);
 }

@@ -150,10 +150,14 @@ struct tc_mpi_plan {
    first failing rank's detail value (0 when all succeeded). */
 int tci_run_agree(MPI_Comm comm, int code, int *detail, tc_error *err);
 
-/* Load as tc_mpi_plan_load; *wrong_size (may be NULL) is set on every rank when the
-   failure was the schedule's node count differing from the communicator's size. */
-int tci_run_plan_load(const char *path, MPI_Comm comm, unsigned flags, tc_mpi_plan **out, int *wrong_size,
-                  tc_error *err);
+/* Why a load failed, when the caller must tell (*cause, the same on every rank): the
+   schedule's node count differs from the communicator's size, or the rank map does not
+   apply to it. 0: any other reason (or none). */
+enum { TCI_LOAD_WRONG_SIZE = 1, TCI_LOAD_RANK_MAP = 2 };
+
+/* Load as tc_mpi_plan_load_mapped; *cause (may be NULL) says why it failed. */
+int tci_run_plan_load(const char *path, const char *rank_map, MPI_Comm comm, unsigned flags, tc_mpi_plan **out,
+                      int *cause, tc_error *err);
 
 /* Annotate program p for plan (plan->rank, ranks and coll set; p is copied, not kept):
    fills the plan's chunking, ops and step boundaries and checks that the step discipline
