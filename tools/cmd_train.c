@@ -206,6 +206,10 @@ static int baseline(const ctx *c, entry *e, const tc_graph *g, const char *spec_
     tc_schedule s;
     tc_cost cost;
     rc = tc_collective_build(g, algo, TC_COLL_ALLREDUCE, &opts, &s, &cost, err);
+    if (rc && e->ok && (rc == TC_EINPUT || rc == TC_ERANGE)) { /* a deeper pipeline refused: keep the best */
+      rc = TC_OK;
+      break;
+    }
     if (rc) break;
     entry t = *e;
     memset(&t.r, 0, sizeof t.r);
