@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cli_train.sh — `topocoll train` (paper 000 App. A.4): the model list against the published
 # sizes, a data-parallel run (ResNet-50 on 16 nodes: the frontier, ShiftedRing on
-# circulant(16,1,3), the 2D torus torus(4,4), DBT), an expert-parallel run (Switch-Base on 16
+# circulant(16,1,3), the 2D torus torus(4,4), DBT), the degree-4 baselines refused at degree 2
+# with their reasons, an expert-parallel run (Switch-Base on 16
 # nodes) whose JSON keeps the report's contract (command, the breakdown, comparison, a
 # timeline of one iteration), --plan reading a plan directory, and every refusal's one line
 # with exit 2.
@@ -25,6 +26,14 @@ grep -q '^ShiftedRing circulant(16,1,3) *shiftedring *30 *1\.8750 ' "$tmp/out" |
 grep -q '^2D torus *torus(4,4) *torus-dor *12 *1\.8750 ' "$tmp/out" || fail "resnet50: torus row"
 grep -q '^DBT ' "$tmp/out" || fail "resnet50: DBT row"
 grep -q '^frontier *circulant(16,3,4) *expand *6 *1\.8750 .*  <- ours$' "$tmp/out" || fail "resnet50: ours row"
+
+# degree 2: the degree-4 baselines are listed with the reason, DBT runs on its own topology
+expect 0 "$bin" train --model gpt2-small --nodes 16 --degree 2
+grep -q '^ShiftedRing circulant(16,1,3) *not available: ShiftedRing needs 4 ports per node, the cluster has 2$' \
+  "$tmp/out" || fail "degree 2: ShiftedRing note: $(cat "$tmp/out")"
+grep -q '^2D torus *torus(4,4) *not available: a 2D torus needs 4 ports per node, the cluster has 2$' "$tmp/out" ||
+  fail "degree 2: torus note"
+grep -q '^DBT *its own topology (two trees) *dbt ' "$tmp/out" || fail "degree 2: DBT row"
 
 # the JSON contract; every compute event of one iteration, the breakdown adding up
 expect 0 "$bin" train --model switch-base --nodes 16 --degree 4 --json

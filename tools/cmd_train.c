@@ -263,7 +263,7 @@ static int baselines(const ctx *c, int32_t n, int32_t d, entry *out, int *count,
   tc_error why;
   tc_error_clear(&why);
   tc_graph *g = NULL;
-  int rc = d != 4 ? tc_error_set(&why, TC_EINPUT, "ShiftedRing has degree 4, the cluster %d", (int)d)
+  int rc = d != 4 ? tc_error_set(&why, TC_EINPUT, "ShiftedRing needs 4 ports per node, the cluster has %d", (int)d)
                   : 2 * b >= n ? tc_error_set(&why, TC_EINPUT, "no second ring offset on %d nodes", (int)n)
                                : tc_spec_build(e->topology, &g, &why);
   if (!rc) rc = baseline(c, e, g, NULL, "shiftedring", &why);
