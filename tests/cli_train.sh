@@ -25,6 +25,7 @@ grep -q '^ours       circulant(16,3,4) (the frontier member with the least itera
 grep -q '^ShiftedRing circulant(16,1,3) *shiftedring *30 *1\.8750 ' "$tmp/out" || fail "resnet50: ShiftedRing row"
 grep -q '^2D torus *torus(4,4) *torus-dor *12 *1\.8750 ' "$tmp/out" || fail "resnet50: torus row"
 grep -q '^DBT ' "$tmp/out" || fail "resnet50: DBT row"
+grep -q '^bound *theoretical bound *- *4 *1\.8750 ' "$tmp/out" || fail "resnet50: bound row"
 grep -q '^frontier *circulant(16,3,4) *expand *6 *1\.8750 .*  <- ours$' "$tmp/out" || fail "resnet50: ours row"
 
 # degree 2: the degree-4 baselines are listed with the reason, DBT runs on its own topology
@@ -45,7 +46,9 @@ for k in ("iteration_time_s", "compute_s", "allreduce_exposed_s", "alltoall_s"):
     assert isinstance(d[k], float) and d[k] >= 0, k
 assert abs(d["compute_s"] + d["allreduce_exposed_s"] + d["alltoall_s"] - d["iteration_time_s"]) < 1e-12
 roles = [c["role"] for c in d["comparison"]]
-assert roles == ["frontier", "frontier", "ShiftedRing", "2D torus", "DBT"], roles
+assert roles == ["frontier", "frontier", "ShiftedRing", "2D torus", "DBT", "bound"], roles
+bound = d["comparison"][-1]
+assert bound["topology"] == "theoretical bound" and bound["iteration_vs_ours"] <= 1.0, bound
 ours = [c for c in d["comparison"] if c["topology"] == d["topology"]][0]
 assert ours["iteration_vs_ours"] == 1.0 and ours["mcf_f"] == 0.125, ours
 tl = d["timeline"]

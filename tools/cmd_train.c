@@ -11,7 +11,10 @@
 **     verified again and costed (no re-planning);
 **   - the baselines: ShiftedRing on circulant(N,1,b) (b the least offset > 1 coprime to N),
 **     the 2D torus with its dimension-order schedule, the double binary tree on its own
-**     two-tree topology (pipelined at the depth P = 1..64 that trains fastest).
+**     two-tree topology (pipelined at the depth P = 1..64 that trains fastest);
+**   - without --plan, the theoretical bound row: the frontier's Moore and bandwidth bounds
+**     for the allreduce and its MCF bound for the all-to-all (A.4: ours "within 5 % of the
+**     theoretical lower bound for iteration time").
 ** Allreduce times come from each verified schedule's measured (T_L, T_B); all-to-all times
 ** from each topology's certified MCF lower bound (column generation, `--gap`, stopped at
 ** `--a2a-time-limit`), only for models with experts.
@@ -302,13 +305,25 @@ static int baselines(const ctx *c, int32_t n, int32_t d, entry *out, int *count,
   return TC_OK;
 }
 
-/* Every frontier member: built, its allgather verified and measured, the allreduce twice that. */
-static int frontier(const ctx *c, entry **out, int *count, tc_error *err) {
+/* Every frontier member: built, its allgather verified and measured, the allreduce twice that.
+   *bound gets the frontier's theoretical bound as a network (simulated after the baselines):
+   the allreduce at twice the Moore bound T_L* and twice (N-1)/N (Def. 10, Thm 4), the
+   all-to-all at the MCF bound d/S_min(N,d) (paper 003 Theorem 1) — no topology reaches
+   more, so no iteration is faster (A.4's "theoretical lower bound"). */
+static int frontier(const ctx *c, entry **out, int *count, entry *bound, tc_error *err) {
   tc_find_options fo = {.nodes = c->o->nodes, .degree = c->o->degree};
   tc_frontier f;
   int rc = tc_find(&fo, &f, err);
   if (rc) return rc;
-  *out = calloc((size_t)f.count + 3, sizeof **out);
+  *out = calloc((size_t)f.count + 4, sizeof **out);
+  base_net(c, bound, c->o->nodes);
+  bound->role = "bound";
+  snprintf(bound->topology, sizeof bound->topology, "theoretical bound");
+  snprintf(bound->algorithm, sizeof bound->algorithm, "-");
+  bound->net.ar_steps = 2 * f.bound_steps;
+  bound->net.ar_tau = 2 * tc_rat_to_double(f.bound_tau);
+  bound->net.ar_degree = c->o->degree;
+  if (c->need_a2a) bound->net.a2a_f = tc_rat_to_double(f.bound_mcf);
   if (!*out) {
     tc_frontier_destroy(&f);
     return tc_error_set(err, TC_ENOMEM, "out of memory");
@@ -514,7 +529,8 @@ int tc_cmd_train(int argc, char **argv) {
   c.need_a2a = m.experts > 0;
   if (!o.batch_text) o.batch = m.batch;
 
-  entry *es = NULL;
+  entry *es = NULL, bound;
+  memset(&bound, 0, sizeof bound);
   int count = 0, rc;
   int32_t n = o.nodes, d = o.degree;
   if (o.plan) {
@@ -530,10 +546,14 @@ int tc_cmd_train(int argc, char **argv) {
   } else {
     if (!o.link_bw_text) o.link_bw = 100e9 / 8 / o.degree;
     rc = tc_train_check_nodes(&m, n, &err);
-    if (!rc) rc = frontier(&c, &es, &count, &err);
+    if (!rc) rc = frontier(&c, &es, &count, &bound, &err);
   }
   int nours = count;
   if (!rc) rc = baselines(&c, n, d, es, &count, &err);
+  if (!rc && bound.role) {
+    es[count] = bound;
+    rc = simulate(&c, &es[count++], &err);
+  }
   if (rc) {
     for (int i = 0; i < count; i++) tc_train_result_destroy(&es[i].r);
     free(es);
