@@ -7,7 +7,8 @@
 #   out — sorting, costing, output — shows there) and `topocoll forest` against the
 #   ForestColl authors' figures (bench_forest.py, a few minutes: 1024 GPUs take ~35 s a
 #   run) and the all-to-all master LP on Clp against GLPK (bench_a2a_lp, N = 16..64, at most
-#   3 runs: a few minutes, N = 64 takes 8-16 s a solve); --exec adds the MPI executor overhead
+#   3 runs: a few minutes, N = 64 takes 8-16 s a solve) and `topocoll train` on 1024 nodes
+#   (bench_train.sh, median of 3: about 3 minutes); --exec adds the MPI executor overhead
 #   (bench_exec.sh, about 5 minutes on a quiet machine), --sim the SMPI comparison
 #   (bench_sim.sh, most of an hour: every SMPI algorithm up to 1 GiB on three topologies),
 #   --sim-scale `topocoll simulate` on the 256- and 1024-node plans (bench_sim_scale.sh,
@@ -52,6 +53,8 @@ python3 bench/bench_forest.py --bin build-bench/topocoll --runs "$runs" || statu
 # All-to-all by column generation (method dw): the issue's targets and the scaling table; the
 # 10-minute target and the N >= 512 rows run once.
 python3 bench/bench_a2a_scale.py --bin build-bench/topocoll --runs "$runs" || status=1
+# `topocoll train` at 1024 nodes (the all-to-all MCFs of eight topologies): about a minute a run.
+bash bench/bench_train.sh --build build-bench --runs "$((runs < 3 ? runs : 3))" || status=1
 if [ "$exec_bench" = 1 ]; then bash bench/bench_exec.sh --build build-bench || status=1; fi
 if [ "$sim_bench" = 1 ]; then bash bench/bench_sim.sh --build build-bench || status=1; fi
 if [ "$sim_scale" = 1 ]; then bash bench/bench_sim_scale.sh --build build-bench || status=1; fi

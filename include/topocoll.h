@@ -51,6 +51,7 @@
 /* find, plan */
 #include "topocoll/find.h"
 #include "topocoll/plan.h"
+#include "topocoll/train.h"
 /* lower */
 #include "topocoll/msccl.h"
 #include "topocoll/program.h"

@@ -67,5 +67,7 @@ int tc_cmd_simulate(int argc, char **argv);
 void tc_cmd_simulate_help(void);
 int tc_cmd_cost(int argc, char **argv);
 void tc_cmd_cost_help(void);
+int tc_cmd_train(int argc, char **argv);
+void tc_cmd_train_help(void);
 
 #endif

@@ -33,6 +33,8 @@ static const tc_command commands[] = {
      tc_cmd_simulate, tc_cmd_simulate_help},
     {"cost", "network sizes and the 2dfc's hardware price (paper 002 Figs. 4.16, 4.19)", tc_cmd_cost,
      tc_cmd_cost_help},
+    {"train", "one training iteration simulated on our topologies and the baselines (paper 000 App. A.4)",
+     tc_cmd_train, tc_cmd_train_help},
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# cli_train.sh — `topocoll train` (paper 000 App. A.4): the model list against the published
+# sizes, a data-parallel run (ResNet-50 on 16 nodes: the frontier, ShiftedRing on
+# circulant(16,1,3), the 2D torus torus(4,4), DBT), the degree-4 baselines refused at degree 2
+# with their reasons, an expert-parallel run (Switch-Base on 16
+# nodes) whose JSON keeps the report's contract (command, the breakdown, comparison, a
+# timeline of one iteration), --plan reading a plan directory, and every refusal's one line
+# with exit 2.
+set -u
+bin=$1
+. "$(dirname "$0")/lib_cli.sh"
+
+expect 0 "$bin" train --list
+grep -q '^resnet50 .* 25\.6 M  *54  *8\.178e+09  *0  *64  224x224 image$' "$tmp/out" || fail "list: resnet50: $(cat "$tmp/out")"
+grep -q '^vgg16 .* 138\.4 M  *16 ' "$tmp/out" || fail "list: vgg16"
+grep -q '^gpt2-small .* 124\.4 M  *26 ' "$tmp/out" || fail "list: gpt2-small"
+grep -q '^gpt2-large .* 774\.0 M  *74 ' "$tmp/out" || fail "list: gpt2-large"
+grep -q '^switch-base .* 7\.4 B  *62 .* 128 ' "$tmp/out" || fail "list: switch-base"
+grep -q '^switch-c .* 1571\.3 B  *77 .* 2048 ' "$tmp/out" || fail "list: switch-c"
+[ "$(wc -l <"$tmp/out")" -eq 10 ] || fail "list: $(wc -l <"$tmp/out") lines, expected 10"
+
+expect 0 "$bin" train --model resnet50 --nodes 16 --degree 4
+grep -q '^ours       circulant(16,3,4) (the frontier member with the least iteration time)$' "$tmp/out" ||
+  fail "resnet50: ours: $(cat "$tmp/out")"
+grep -q '^ShiftedRing circulant(16,1,3) *shiftedring *30 *1\.8750 ' "$tmp/out" || fail "resnet50: ShiftedRing row"
+grep -q '^2D torus *torus(4,4) *torus-dor *12 *1\.8750 ' "$tmp/out" || fail "resnet50: torus row"
+grep -q '^DBT ' "$tmp/out" || fail "resnet50: DBT row"
+grep -q '^bound *theoretical bound *- *4 *1\.8750 ' "$tmp/out" || fail "resnet50: bound row"
+grep -q '^frontier *circulant(16,3,4) *expand *6 *1\.8750 .*  <- ours$' "$tmp/out" || fail "resnet50: ours row"
+
+# degree 2: the degree-4 baselines are listed with the reason, DBT runs on its own topology
+expect 0 "$bin" train --model gpt2-small --nodes 16 --degree 2
+grep -q '^ShiftedRing circulant(16,1,3) *not available: ShiftedRing needs 4 ports per node, the cluster has 2$' \
+  "$tmp/out" || fail "degree 2: ShiftedRing note: $(cat "$tmp/out")"
+grep -q '^2D torus *torus(4,4) *not available: a 2D torus needs 4 ports per node, the cluster has 2$' "$tmp/out" ||
+  fail "degree 2: torus note"
+grep -q '^DBT *its own topology (two trees) *dbt ' "$tmp/out" || fail "degree 2: DBT row"
+
+# the JSON contract; every compute event of one iteration, the breakdown adding up
+expect 0 "$bin" train --model switch-base --nodes 16 --degree 4 --json
+python3 - "$tmp/out" <<'PY' || fail "switch-base --json: $(head -c 400 "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["command"] == "train" and d["model"] == "switch-base" and d["nodes"] == 16, d
+for k in ("iteration_time_s", "compute_s", "allreduce_exposed_s", "alltoall_s"):
+    assert isinstance(d[k], float) and d[k] >= 0, k
+assert abs(d["compute_s"] + d["allreduce_exposed_s"] + d["alltoall_s"] - d["iteration_time_s"]) < 1e-12
+roles = [c["role"] for c in d["comparison"]]
+assert roles == ["frontier", "frontier", "ShiftedRing", "2D torus", "DBT", "bound"], roles
+bound = d["comparison"][-1]
+assert bound["topology"] == "theoretical bound" and bound["iteration_vs_ours"] <= 1.0, bound
+ours = [c for c in d["comparison"] if c["topology"] == d["topology"]][0]
+assert ours["iteration_vs_ours"] == 1.0 and ours["mcf_f"] == 0.125, ours
+tl = d["timeline"]
+kinds = {(e["stream"], e["kind"]) for e in tl}
+assert kinds == {("compute", "forward"), ("compute", "backward"), ("comm", "allreduce"), ("comm", "alltoall")}, kinds
+# 62 layers forward and backward, 12 expert layers x 4 all-to-alls, one 1 GB bucket
+assert sum(e["kind"] == "forward" for e in tl) == 62 and sum(e["kind"] == "backward" for e in tl) == 62
+assert sum(e["kind"] == "alltoall" for e in tl) == 48 and sum(e["kind"] == "allreduce" for e in tl) == 1
+assert max(e["end_s"] for e in tl) == d["iteration_time_s"]
+comm = sorted((e for e in tl if e["stream"] == "comm"), key=lambda e: e["start_s"])
+assert all(a["end_s"] <= b["start_s"] for a, b in zip(comm, comm[1:])), "collectives overlap"
+PY
+
+# --plan: the plan's topology and allreduce.json, read back (no search)
+expect 0 "$bin" plan --nodes 8 --degree 4 --alpha 10us --link-bw 25Gbps --size 1MB --out "$tmp/plan"
+expect 0 "$bin" train --model gpt2-small --plan "$tmp/plan"
+grep -q '^ours       .* (the plan.s)$' "$tmp/out" || fail "--plan: ours: $(cat "$tmp/out")"
+grep -q '^plan ' "$tmp/out" || fail "--plan: plan row"
+grep -q '^2D torus *torus(2,4) *not available: 8 nodes make no 2D torus with both sides >= 3$' "$tmp/out" ||
+  fail "--plan: torus note"
+
+expect_err 2 "unknown model 'bert' (resnet50, vgg16, gpt2-small, gpt2-medium, gpt2-large, switch-base, switch-large, switch-xxl, switch-c)" \
+  "$bin" train --model bert --nodes 16 --degree 4
+expect_err 2 "--nodes expects an integer in 2..1048576, got '1'" "$bin" train --model resnet50 --nodes 1 --degree 4
+expect_err 2 "--degree expects an integer in 1..64, got '0'" "$bin" train --model resnet50 --nodes 16 --degree 0
+expect_err 2 "topocoll train: --link-bw: " "$bin" train --model resnet50 --nodes 16 --degree 4 --link-bw fast
+expect_err 2 "missing --model NAME (or --list)" "$bin" train --nodes 16 --degree 4
+expect_err 2 "missing --nodes N (or --plan DIR)" "$bin" train --model resnet50
+expect_err 2 "missing --degree D" "$bin" train --model resnet50 --nodes 16
+expect_err 2 "--plan takes N and D from the plan: drop --nodes and --degree" "$bin" train --model resnet50 --plan "$tmp/plan" --nodes 8
+expect_err 2 "resnet50 has no experts" "$bin" train --model resnet50 --nodes 16 --degree 4 --experts 16
+expect_err 2 "switch-base has 128 experts per expert layer, which 48 nodes cannot shard evenly (use --experts with a multiple of 48)" \
+  "$bin" train --model switch-base --nodes 48 --degree 4
+expect_err 2 "--efficiency expects a number in (0, 1], got '1.5'" "$bin" train --model resnet50 --nodes 16 --degree 4 --efficiency 1.5
+expect_err 2 "--device-flops expects a number in (0, 1e+21], got '-3'" "$bin" train --model resnet50 --nodes 16 --degree 4 --device-flops -3
+expect_err 2 "--batch expects an integer in 1..1000000, got '0'" "$bin" train --model resnet50 --nodes 16 --degree 4 --batch 0
+expect_err 2 "$tmp/nowhere is not a plan directory with an allreduce (no $tmp/nowhere/allreduce.json)" "$bin" train --model resnet50 --plan "$tmp/nowhere"
+
+finish cli_train
