@@ -13,8 +13,17 @@ unset TOPOCOLL_EXEC TOPOCOLL_MPIRUN
 [ -x "$build/topocoll-exec" ] || { echo "FAIL: no $build/topocoll-exec" >&2; exit 1; }
 
 expect 0 "$bin" sched 'biring(2,8)' --coll allreduce --algo bfb --out "$tmp/ar.json"
-expect 0 timeout 120 "$bin" run "$tmp/ar.json" --sizes 1KB,16KB,256KB,1MB --inplace 0 --mpirun-args "-x ASAN_OPTIONS=detect_leaks=0" \
-  --json --calibration-out "$tmp/cal.json"
+# A loaded machine can make the measured times fit a negative alpha or a flat slope, which
+# run refuses (one line saying so) rather than write fiction; only that refusal is
+# measured again, at most three times. Any other outcome is checked at once.
+for attempt in 1 2 3; do
+  timeout 120 "$bin" run "$tmp/ar.json" --sizes 1KB,16KB,256KB,1MB --inplace 0 --mpirun-args "-x ASAN_OPTIONS=detect_leaks=0" \
+    --json --calibration-out "$tmp/cal.json" >"$tmp/out" 2>"$tmp/err"
+  got=$?
+  [ "$got" -ne 0 ] && grep -qE "fit a negative alpha|do not grow with the size" "$tmp/err" && [ "$attempt" -lt 3 ] && continue
+  [ "$got" -eq 0 ] || fail "run --calibration-out exited $got: $(cat "$tmp/err")"
+  break
+done
 cp "$tmp/out" "$tmp/run.json"
 expect 0 "$bin" verify "$tmp/ar.json" --json
 cp "$tmp/out" "$tmp/verify.json"
