@@ -42,6 +42,7 @@
 
 #include "exec_client.h"
 #include "launch.h"
+#include "topocoll/units.h"
 
 static const char *const alpha_beta_cfg[] = {
     "--cfg=network/model:CM02",          "--cfg=network/latency-factor:1",
@@ -325,6 +326,27 @@ static void telling_line(const char *text, char *buf, size_t size) {
   }
 }
 
+/* Why an SMPI algorithm ran out of memory at size m, in place of SimGrid's bare
+   "Uncaught exception std::bad_alloc": only the schedule runs on shared dummy buffers; SMPI's
+   own algorithms allocate real temporaries inside the collective, up to about m per rank,
+   and the simulation's private memory is capped at `budget` bytes (0: unknown). */
+static void out_of_memory_note(const tc_sim_env *env, int64_t m, uint64_t budget, char *buf, size_t size) {
+  char each[32], all[32];
+  tc_units_format_size(m, each, sizeof each);
+  tc_units_format_size(m > INT64_MAX / env->ranks ? INT64_MAX : m * env->ranks, all, sizeof all);
+  if (budget)
+    snprintf(buf, size,
+             "out of memory at M = %s: SMPI's algorithms allocate real temporary buffers (only the schedule runs "
+             "on shared dummy data), up to about M per rank, %s on %d ranks, where the simulation may use %.1f GiB "
+             "(half the memory available, and the ranks' stacks)",
+             each, all, (int)env->ranks, (double)budget / (1 << 30));
+  else
+    snprintf(buf, size,
+             "out of memory at M = %s: SMPI's algorithms allocate real temporary buffers (only the schedule runs "
+             "on shared dummy data), up to about M per rank, %s on %d ranks",
+             each, all, (int)env->ranks);
+}
+
 int tc_sim_run(const tc_sim_env *env, const char *algo, const int64_t *sizes, int n, int verify, double *times,
                int64_t *used, int *verified, int *done, int *interrupted, tc_error *err) {
   *interrupted = 0;
@@ -359,8 +381,10 @@ int tc_sim_run(const tc_sim_env *env, const char *algo, const int64_t *sizes, in
   /* The executor flushes each size's line as it finishes: what came before a crash holds. */
   tc_error parse_err;
   int parsed = parse_output(res.out, n, algo ? "mpi_time_s" : "time_s", times, used, verified, done, &parse_err);
-  char line[256];
+  char line[512];
   telling_line(res.err_tail, line, sizeof line);
+  if (algo && *done < n && strstr(line, "std::bad_alloc"))
+    out_of_memory_note(env, sizes[*done], bytes, line, sizeof line);
   if (!res.exited || res.exit_code != 0) {
     char how[128];
     tc_launch_describe(&res, env->timeout_s, how, sizeof how);
