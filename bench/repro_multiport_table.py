@@ -8,9 +8,10 @@ experiments, digest-002 §7-§8).
   msizes COLL N LIST       simulate's --sizes for COLL on N ranks: M = b N for alltoall,
                            allgather and scatter, M = b for allreduce (the vector) and p2p
   merge J1 J2...           one simulate JSON from several runs of one plan at different sizes
-  table DIR                the tables of DIR's SETUP.COLL.ALGO.BWTAG.json (simulate --json):
+  table DIR...             the tables of the DIRs' SETUP.COLL.ALGO.BWTAG.json (simulate --json):
                            every run, then each headline number of the dissertation beside
-                           our simulated value and the alpha-beta model's
+                           our simulated value and the alpha-beta model's; one run kept in
+                           several DIRs (runs of the same plan at other sizes) is one run
 
 The headline rows take the claim's setup and block size when the run has them; otherwise the
 nearest it has, and the "at" column says so with a '*'. A value the run cannot give is said
@@ -80,9 +81,9 @@ class Runs:
     """(setup, coll, algo, bwtag) -> {b: (simulated, model)}; SMPI algorithms as 'smpi:NAME'
     with no model."""
 
-    def __init__(self, d):
+    def __init__(self, dirs):
         self.data, self.specs, self.order = {}, {}, []
-        for name in sorted(os.listdir(d)):
+        for d, name in sorted((d, name) for d in dirs for name in os.listdir(d)):
             parts = name.split(".")
             if len(parts) != 5 or parts[4] != "json":
                 continue
@@ -337,8 +338,8 @@ def headlines(runs):
     return h.rows
 
 
-def table(d):
-    runs = Runs(d)
+def table(dirs):
+    runs = Runs(dirs)
     print("## Every run (b: the block per destination; allreduce: the vector; p2p: the message)\n")
     print("| setup | topology | collective | algorithm | link | b | simulated | α-β model |")
     print("| --- | --- | --- | --- | --- | ---: | ---: | ---: |")
@@ -372,10 +373,10 @@ def main(argv):
         merged["fit"] = None
         merged["fit_error"] = "merged from runs of single sizes"
         json.dump(merged, sys.stdout)
-    elif len(argv) == 3 and argv[1] == "table":
-        table(argv[2])
+    elif len(argv) >= 3 and argv[1] == "table":
+        table(argv[2:])
     else:
-        die("repro_multiport_table.py: usage: blocks LIST | msizes COLL N LIST | merge JSON... | table DIR")
+        die("repro_multiport_table.py: usage: blocks LIST | msizes COLL N LIST | merge JSON... | table DIR...")
 
 
 if __name__ == "__main__":
