@@ -31,7 +31,9 @@
 # usage: bench/repro_multiport.sh [--quick] [--setups LIST] [--sizes LIST] [--colls LIST]
 #                                 [--build DIR] [--timeout 3600] [--keep DIR]
 #   default: --setups kautz16,2dfc4,2dfc8,2dfc16,sweep8 --sizes 1KiB..64MiB (the full run:
-#   hours on 2 cores, and memory for 272 x 64 MiB x 272 blocks that a small machine lacks);
+#   hours on 2 cores; the schedules' large sizes run without computing, in no memory per
+#   byte, but SMPI's own algorithms need up to M per rank of real temporaries, and those
+#   that do not fit leave their large sizes out);
 #   --quick: --setups kautz2,2dfc4,sweep4 --sizes 1KiB,64KiB (a minute or so).
 #   --sizes takes a comma list or a doubling range A..B of KiB/MiB/GiB (powers of two).
 #   --colls runs only these collectives of each setup (a comma list of allgather, alltoall,
