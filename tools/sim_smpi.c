@@ -334,17 +334,14 @@ static void out_of_memory_note(const tc_sim_env *env, int64_t m, uint64_t budget
   char each[32], all[32];
   tc_units_format_size(m, each, sizeof each);
   tc_units_format_size(m > INT64_MAX / env->ranks ? INT64_MAX : m * env->ranks, all, sizeof all);
-  if (budget)
-    snprintf(buf, size,
-             "out of memory at M = %s: SMPI's algorithms allocate real temporary buffers (only the schedule runs "
-             "on shared dummy data), up to about M per rank, %s on %d ranks, where the simulation may use %.1f GiB "
-             "(half the memory available, and the ranks' stacks)",
-             each, all, (int)env->ranks, (double)budget / (1 << 30));
-  else
-    snprintf(buf, size,
-             "out of memory at M = %s: SMPI's algorithms allocate real temporary buffers (only the schedule runs "
-             "on shared dummy data), up to about M per rank, %s on %d ranks",
-             each, all, (int)env->ranks);
+  int len = snprintf(buf, size,
+                     "out of memory at M = %s: SMPI's algorithms allocate real temporary buffers (only the schedule "
+                     "runs on shared dummy data), up to about M per rank, %s on %d ranks",
+                     each, all, (int)env->ranks);
+  if (budget && len > 0 && (size_t)len < size)
+    snprintf(buf + len, size - (size_t)len,
+             ", where the simulation may use %.1f GiB (half the memory available, and the ranks' stacks)",
+             (double)budget / (1 << 30));
 }
 
 int tc_sim_run(const tc_sim_env *env, const char *algo, const int64_t *sizes, int n, int verify, double *times,
