@@ -11,6 +11,12 @@
 #            12.5 D/(2D-1) GB/s per link (Table 3.3: D = 16, 272 nodes, 6.45 GB/s);
 #            allgather, alltoall, allreduce by kautz-c and kautz-m, and DF-C read as `do`
 #            on the Dragonfly (docs/reproduction.md says why). No SMPI algorithms.
+#            K7: scatter from node 0 by kautz-c and kautz-m against FC, fc-direct on
+#            complete(D(D+1)) at the same per-node bandwidth, 12.5 D/(N-1) GB/s per link
+#            (no DF-C: `do` builds no scatter). K10: p2p from node 0 by kautz-mp and
+#            kautz-sp to one destination of each of §3.3.1's three types (found by the
+#            schedules' hop counts), at its own sizes M = 2 MiB..512 MiB (--quick:
+#            1 MiB, 4 MiB); the table weighs the types by how many destinations each has.
 #   2dfcM    the M x M 2dfc hyperx(M,M) at 100 Gbps: alltoall do/md/multitree against SMPI's
 #            bruck and pair; allgather do/md/multitree against bruck, pair, ring; allreduce
 #            do/md against lr (ring) and rdb (Figs 4.9-4.12).
@@ -18,15 +24,20 @@
 #            100/200/400 Gbps: alltoall do/md, allgather md against SMPI's ring, allreduce
 #            do/md against lr and rdb (Figs 4.13-4.15: M = 8).
 # alpha = 1 us everywhere. b maps to simulate's M (docs/running.md) as M = b N for alltoall
-# (each rank's send buffer) and allgather (the whole result), and M = b for allreduce (the
-# vector; Fig. 4.12's rdb at 35.9 us for 8 KB on 256 nodes rules out b N).
+# (each rank's send buffer), allgather (the whole result) and scatter (the root's buffer),
+# and M = b for allreduce (the vector; Fig. 4.12's rdb at 35.9 us for 8 KB on 256 nodes
+# rules out b N) and p2p (the message).
 #
-# usage: bench/repro_multiport.sh [--quick] [--setups LIST] [--sizes LIST] [--build DIR]
-#                                 [--timeout 3600] [--keep DIR]
+# usage: bench/repro_multiport.sh [--quick] [--setups LIST] [--sizes LIST] [--colls LIST]
+#                                 [--build DIR] [--timeout 3600] [--keep DIR]
 #   default: --setups kautz16,2dfc4,2dfc8,2dfc16,sweep8 --sizes 1KiB..64MiB (the full run:
-#   hours on 2 cores, and memory for 272 x 64 MiB x 272 blocks that a small machine lacks);
+#   hours on 2 cores; the schedules' large sizes run without computing, in no memory per
+#   byte, but SMPI's own algorithms need up to M per rank of real temporaries, and those
+#   that do not fit leave their large sizes out);
 #   --quick: --setups kautz2,2dfc4,sweep4 --sizes 1KiB,64KiB (a minute or so).
 #   --sizes takes a comma list or a doubling range A..B of KiB/MiB/GiB (powers of two).
+#   --colls runs only these collectives of each setup (a comma list of allgather, alltoall,
+#   allreduce, scatter, p2p; default all), e.g. to add K7/K10 to a kept directory.
 #   --keep DIR keeps the plans and simulate's JSON there. Default build: build-bench
 #   (configured and built if it lacks topocoll-smpi-exec).
 set -euo pipefail
@@ -36,6 +47,8 @@ build="$root/build-bench"
 setups=kautz16,2dfc4,2dfc8,2dfc16,sweep8
 sizes=1KiB..64MiB
 sweep_size=16MiB
+p2p_sizes=2MiB..512MiB
+colls=allgather,alltoall,allreduce,scatter,p2p
 timeout=3600
 keep=
 quick=0
@@ -45,6 +58,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift ;;
     --setups) [ $# -ge 2 ] || usage_error "--setups needs a value"; setups_given=$2; shift 2 ;;
     --sizes) [ $# -ge 2 ] || usage_error "--sizes needs a value"; sizes_given=$2; shift 2 ;;
+    --colls) [ $# -ge 2 ] || usage_error "--colls needs a value"; colls=$2; shift 2 ;;
     --build) [ $# -ge 2 ] || usage_error "--build needs a value"
       build=$(cd "$2" 2>/dev/null && pwd) || usage_error "--build: no directory '$2'"; shift 2 ;;
     --timeout) [ $# -ge 2 ] || usage_error "--timeout needs a value"
@@ -58,7 +72,13 @@ if [ "$quick" = 1 ]; then
   setups=kautz2,2dfc4,sweep4
   sizes=1KiB,64KiB
   sweep_size=64KiB
+  p2p_sizes=1MiB,4MiB
 fi
+for c in ${colls//,/ }; do
+  case $c in allgather | alltoall | allreduce | scatter | p2p) ;;
+    *) usage_error "--colls: unknown collective '$c' (allgather, alltoall, allreduce, scatter, p2p)" ;;
+  esac
+done
 setups=${setups_given:-$setups}
 sizes=${sizes_given:-$sizes}
 table="$here/repro_multiport_table.py"
@@ -80,16 +100,21 @@ out=$work/json
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-# run SETUP SPEC COLL ALGO BW SMPI_ALGOS BLOCKS: plan, simulate, keep the JSON as
-# SETUP.COLL.ALGO.BWTAG.json (the table reads the setup and the link rate from the name)
+wanted() { [[ ,$colls, == *,$1,* ]]; }
+
+# run SETUP SPEC COLL ALGO BW SMPI_ALGOS BLOCKS [NAME [SCHED_OPTION...]]: plan, simulate,
+# keep the JSON as SETUP.COLL.NAME.BWTAG.json (NAME defaults to ALGO; the table reads the
+# setup and the link rate from the name)
 run() {
-  local setup=$1 spec=$2 coll=$3 algo=$4 bw=$5 smpi=$6 blocks=$7
+  local setup=$1 spec=$2 coll=$3 algo=$4 bw=$5 smpi=$6 blocks=$7 name=${8:-$4}
+  shift $(($# < 8 ? $# : 8))
+  wanted "$coll" || return 0
   local n tag plan json
   n=$("$bin" topo "$spec" | awk '$1 == "nodes" { print $2; exit }')
   tag=$(echo "$bw" | tr -c 'A-Za-z0-9\n' '_')
-  plan="$work/$setup.$coll.$algo.$tag.plan.json"
-  json="$out/$setup.$coll.$algo.$tag.json"
-  "$bin" sched "$spec" --coll "$coll" --algo "$algo" --out "$plan" >/dev/null
+  plan="$work/$setup.$coll.$name.$tag.plan.json"
+  json="$out/$setup.$coll.$name.$tag.json"
+  "$bin" sched "$spec" --coll "$coll" --algo "$algo" "$@" --out "$plan" >/dev/null
   local msizes
   msizes=$(python3 "$table" msizes "$coll" "$n" "$blocks")
   local start=$SECONDS
@@ -114,7 +139,25 @@ run() {
       rm -f "${parts[@]}"
     fi
   fi
-  echo "  $setup $coll $algo on $spec at $bw: $((SECONDS - start)) s" >&2
+  echo "  $setup $coll $name on $spec at $bw: $((SECONDS - start)) s" >&2
+}
+
+# p2p_types D: "TYPE DST" for one destination of each of §3.3.1's types from node 0 of
+# kautz(D,1): type 1 is 2 hops away, types 2 and 3 one hop; kautz-mp splits type 2 over d
+# paths of up to 3 hops (3 steps, T_B factor 3 M/B) and type 3 over d - 1 (anything else)
+p2p_types() {
+  local d=$1 dst hops tb seen=
+  for ((dst = 1; dst < d * (d + 1) && ${#seen} < 3; dst++)); do
+    hops=$("$bin" sched "kautz($d,1)" --coll p2p --algo kautz-sp --src 0 --dst "$dst" --out "$work/p2p.json" |
+      sed -n 's/^steps .*distance [0-9]* -> [0-9]*: \([0-9]*\) hops*$/\1/p')
+    tb=$("$bin" sched "kautz($d,1)" --coll p2p --algo kautz-mp --src 0 --dst "$dst" --out "$work/p2p.json" |
+      awk '$1 == "T_B" { print $3; exit }')
+    local t=1
+    [ "$hops" = 2 ] || { [ "$tb" = 3/1 ] && t=2 || t=3; }
+    [[ $seen == *$t* ]] && continue
+    seen+=$t
+    echo "$t $dst"
+  done
 }
 
 echo "machine: $(nproc) cores, $(smpirun -version 2>/dev/null | head -1); alpha 1 us"
@@ -127,7 +170,18 @@ for s in ${setups//,/ }; do
         run "$s" "kautz($d,1)" "$coll" kautz-c 12.5GBps none "$sizes"
         run "$s" "kautz($d,1)" "$coll" kautz-m 12.5GBps none "$sizes"
         run "$s" "hyperx($((d + 1)),$d)" "$coll" "do" "$df_bw" none "$sizes"
-      done ;;
+      done
+      fc_bw=$(python3 -c "print(f'{12.5 * $d / ($d * ($d + 1) - 1):.9f}GBps')")
+      run "$s" "kautz($d,1)" scatter kautz-c 12.5GBps none "$sizes"
+      run "$s" "kautz($d,1)" scatter kautz-m 12.5GBps none "$sizes"
+      run "$s" "complete($((d * (d + 1))))" scatter fc-direct "$fc_bw" none "$sizes"
+      if wanted p2p; then
+        while read -r t dst; do
+          for algo in kautz-mp kautz-sp; do
+            run "$s" "kautz($d,1)" p2p "$algo" 12.5GBps none "$p2p_sizes" "$algo-t$t" --src 0 --dst "$dst"
+          done
+        done < <(p2p_types "$d")
+      fi ;;
     2dfc*)
       m=${s#2dfc}
       for algo in "do" md multitree; do

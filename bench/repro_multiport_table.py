@@ -5,12 +5,13 @@ experiments, digest-002 §7-§8).
   blocks LIST              check a --sizes list of per-destination blocks b (comma list or a
                            doubling range A..B; B, KiB, MiB, GiB: powers of two) and print it
                            in bytes; a bad list is one error line and exit 2
-  msizes COLL N LIST       simulate's --sizes for COLL on N ranks: M = b N for alltoall and
-                           allgather, M = b for allreduce (the vector)
+  msizes COLL N LIST       simulate's --sizes for COLL on N ranks: M = b N for alltoall,
+                           allgather and scatter, M = b for allreduce (the vector) and p2p
   merge J1 J2...           one simulate JSON from several runs of one plan at different sizes
-  table DIR                the tables of DIR's SETUP.COLL.ALGO.BWTAG.json (simulate --json):
+  table DIR...             the tables of the DIRs' SETUP.COLL.ALGO.BWTAG.json (simulate --json):
                            every run, then each headline number of the dissertation beside
-                           our simulated value and the alpha-beta model's
+                           our simulated value and the alpha-beta model's; one run kept in
+                           several DIRs (runs of the same plan at other sizes) is one run
 
 The headline rows take the claim's setup and block size when the run has them; otherwise the
 nearest it has, and the "at" column says so with a '*'. A value the run cannot give is said
@@ -50,8 +51,13 @@ def parse_blocks(text):
     return [parse_size(p) for p in text.split(",")]
 
 
+def per_rank_blocks(coll):
+    """whether simulate's M is b N (a block per rank) rather than b"""
+    return coll not in ("allreduce", "p2p")
+
+
 def msize(coll, n, b):
-    return b if coll == "allreduce" else b * n
+    return b * n if per_rank_blocks(coll) else b
 
 
 def fmt_size(b):
@@ -75,9 +81,9 @@ class Runs:
     """(setup, coll, algo, bwtag) -> {b: (simulated, model)}; SMPI algorithms as 'smpi:NAME'
     with no model."""
 
-    def __init__(self, d):
+    def __init__(self, dirs):
         self.data, self.specs, self.order = {}, {}, []
-        for name in sorted(os.listdir(d)):
+        for d, name in sorted((d, name) for d in dirs for name in os.listdir(d)):
             parts = name.split(".")
             if len(parts) != 5 or parts[4] != "json":
                 continue
@@ -92,7 +98,7 @@ class Runs:
             n = j["nodes"]
             self.specs[setup, coll, algo, tag] = (j["spec"], n)
             for r in j["results"]:
-                b = r["size_bytes"] if coll == "allreduce" else r["size_bytes"] // n
+                b = r["size_bytes"] // n if per_rank_blocks(coll) else r["size_bytes"]
                 self.put((setup, coll, algo, tag), b, r["sim_time_s"], r["model_time_s"])
                 for smpi, t in (r.get("smpi_time_s") or {}).items():
                     if t is not None:
@@ -192,6 +198,36 @@ class Headlines:
         self.row(num, claim, paper, f"{setup}, b in {span}{star}",
                  f"{sims[bs]:.2f} at {fmt_size(bs)}", f"{models[bm]:.2f} at {fmt_size(bm)}")
 
+    def p2p(self, want_d):
+        """K10 and K11: multi-path over single-path P2P from one source, its destinations'
+        times summed over §3.3.1's types, each type's one simulated destination weighted
+        by how many there are: d^2 - 1 of type 1, 1 of type 2, d - 1 of type 3 (Eq. 3.9's
+        average, whose limit is (2d^2 + d - 2) / (3(d + 1)))"""
+        setup, exact_s = self.r.setup("kautz", want_d)
+        claims = (("K10", "multi-path P2P / single path, 2-500 MB, K(16,2)", "6.1-10.3"),
+                  ("K11", "P2P limit (2d^2+d-2)/(3(d+1)), d = 16", "10.31"))
+        keys = {(a, t): self.r.key(setup, "p2p", f"kautz-{a}-t{t}") for a in ("mp", "sp") for t in (1, 2, 3)}
+        common = sorted(set.intersection(*(set(self.r.data.get(k, {})) for k in keys.values()))) if setup else []
+        if not common:
+            for num, claim, paper in claims:
+                self.missing(num, claim, paper, f"not in this run (p2p kautz-mp/kautz-sp on kautz{want_d})")
+            return
+        d = int(setup[len("kautz"):])
+        weight = {1: d * d - 1, 2: 1, 3: d - 1}
+
+        def speedup(b, kind):
+            total = {a: sum(weight[t] * self.r.get(keys[a, t], b)[kind] for t in weight) for a in ("sp", "mp")}
+            return total["sp"] / total["mp"]
+        star = "" if exact_s else "*"
+        sims = [speedup(b, 0) for b in common]
+        models = [speedup(b, 1) for b in common]
+        span = f"{fmt_size(common[0])}..{fmt_size(common[-1])}"
+        self.row("K10", claims[0][1], claims[0][2], f"{setup}, M in {span}{star}",
+                 f"{min(sims):.2f}-{max(sims):.2f}", f"{min(models):.2f}-{max(models):.2f}")
+        limit = (2 * d * d + d - 2) / (3 * (d + 1))
+        self.row("K11", claims[1][1], claims[1][2], f"{setup}, M = {fmt_size(common[-1])}{star}",
+                 f"{sims[-1]:.2f} (limit at d = {d}: {limit:.2f})", f"{models[-1]:.2f}")
+
     def sweep(self, num, claim, paper, coll, num_algo, den_algos):
         setup, exact_s = self.r.setup("sweep", 8)
         if setup is None:
@@ -249,16 +285,16 @@ def headlines(runs):
                "kautz-m", "kautz-c", 100 * 1000)
     h.missing("K6", "bcast DF-C and Kautz-C as a share of FC, 4160 nodes (numerical)", "6 % and 3 %",
               "not in this script: an alpha-beta comparison with FC, no simulation in the text either")
-    h.missing("K7", "scatter Kautz -> FC, DF-C ~ 2x FC (numerical)", "1x / 2x",
-              "not simulated yet: simulate runs no scatter (branch mp-exec adds it)")
+    for algo in ("kautz-c", "kautz-m"):
+        name = {"kautz-c": "Kautz-C", "kautz-m": "Kautz-M"}[algo]
+        h.pair("K7", f"scatter {name} / FC at equal per-node bandwidth, large M (numerical)", "~1", K, 16,
+               "scatter", algo, "fc-direct", 64 * MiB)
+    h.missing("K7", "scatter DF-C / FC (numerical)", "~2", "not simulated: `do` builds no scatter (no DF-C scatter schedule)")
     for coll in ("allgather", "alltoall"):
         h.pair("K8", f"{coll} DF-C / Kautz-C for large M", "up to 2", K, 16, coll, "do", "kautz-c", 64 * MiB)
     h.missing("K9", "training time Kautz-M / DF-C (ResNet50, VGG16)", "85 %, 79 %",
               "not reproduced: the V100 compute times are not given")
-    h.missing("K10", "multi-path P2P / single path, 2-500 MB, K(16,2)", "6.1-10.3",
-              "not simulated yet: simulate runs no p2p (model: tests/test_kautz_p2p.c)")
-    h.missing("K11", "P2P limit (2d^2+d-2)/(3(d+1)), d = 16", "10.31",
-              "model only: asserted in tests/test_kautz_p2p.c (no simulation)")
+    h.p2p(16)
     F = "2dfc"
     h.pair("F1", "allreduce DO / MD, 4x4, 32 MB", "1.38", F, 4, "allreduce", "do", "md", 32 * MiB)
     for algo in ("do", "multitree", "md"):
@@ -302,9 +338,9 @@ def headlines(runs):
     return h.rows
 
 
-def table(d):
-    runs = Runs(d)
-    print("## Every run (b: the block per destination; allreduce: the vector)\n")
+def table(dirs):
+    runs = Runs(dirs)
+    print("## Every run (b: the block per destination; allreduce: the vector; p2p: the message)\n")
     print("| setup | topology | collective | algorithm | link | b | simulated | α-β model |")
     print("| --- | --- | --- | --- | --- | ---: | ---: | ---: |")
     for key in runs.order:
@@ -337,10 +373,10 @@ def main(argv):
         merged["fit"] = None
         merged["fit_error"] = "merged from runs of single sizes"
         json.dump(merged, sys.stdout)
-    elif len(argv) == 3 and argv[1] == "table":
-        table(argv[2])
+    elif len(argv) >= 3 and argv[1] == "table":
+        table(argv[2:])
     else:
-        die("repro_multiport_table.py: usage: blocks LIST | msizes COLL N LIST | merge JSON... | table DIR")
+        die("repro_multiport_table.py: usage: blocks LIST | msizes COLL N LIST | merge JSON... | table DIR...")
 
 
 if __name__ == "__main__":

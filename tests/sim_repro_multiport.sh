@@ -67,7 +67,49 @@ grep -qxF '| F13 | alltoall MD / DO, 8x8, 16 MB | 0.70 / 0.89 / 0.95 | - | not i
   "$tmp/table" || fail "F13 row: $(grep '^| F13 ' "$tmp/table")"
 grep -qxF '| K1 | alltoall DF-C / Kautz-M, 272 nodes, 64 MB | up to 11 | - | not in this run (setup kautz16) | - |' \
   "$tmp/table" || fail "K1 row: $(grep '^| K1 ' "$tmp/table")"
-[ "$(grep -c '^| [KF][0-9]* |' "$tmp/table")" -eq 42 ] || fail "expected 42 headline rows, got $(grep -c '^| [KF][0-9]* |' "$tmp/table")"
+[ "$(grep -c '^| [KF][0-9]* |' "$tmp/table")" -eq 44 ] || fail "expected 44 headline rows, got $(grep -c '^| [KF][0-9]* |' "$tmp/table")"
+grep -qxF '| K10 | multi-path P2P / single path, 2-500 MB, K(16,2) | 6.1-10.3 | - | not in this run (p2p kautz-mp/kautz-sp on kautz16) | - |' \
+  "$tmp/table" || fail "K10 row without p2p runs: $(grep '^| K10 ' "$tmp/table")"
+
+# K7 and K10 on K(2,2) (--colls: scatter and p2p alone), alpha = 1 us, 12.5 GB/s per Kautz link:
+#   scatter (M = 6b): Kautz-C = Kautz-M = 2α + 4bβ (Table 3.2: (d+2)M/(d(d+1)) = 4b), FC on
+#   complete(6) at 12.5·2/5 = 5 GB/s per link α + b/5 GB/s; 2 steps resp. 1 of 16 bytes more
+#   simulated; large-b ratio 1.6, at 64 KiB 22.97152 / 14.1072 = 1.63
+#   p2p from node 0 (M = 1 MiB and 4 MiB): type 1 (node 1, 2 hops) multi-path 3(α + (M/2)β)
+#   against single path 2(α + Mβ); type 2 (node 2) 3(α + (M/2)β) against α + Mβ; type 3
+#   (node 3: on K(2,2) only the arc itself, §3.3.1's 4-hop detour being refused) α + Mβ both
+bash "$root/bench/repro_multiport.sh" --quick --setups kautz2 --colls scatter,p2p --build "$build" \
+  --keep "$tmp/kautz" >"$tmp/ktable" 2>"$tmp/klog" || fail "repro_multiport.sh --colls scatter,p2p failed: $(cat "$tmp/klog")"
+# krow SPEC COLL ALGO BW STEPS COEF B LABEL: model STEPS + COEF*B/BW us, simulated + STEPS*16/BW
+krow() {
+  local model sim want
+  model=$(us "$(awk -v s="$5" -v c="$6" -v b="$7" -v w="$4" 'BEGIN { printf "%.10f", s + c * b / w }')")
+  sim=$(us "$(awk -v s="$5" -v c="$6" -v b="$7" -v w="$4" 'BEGIN { printf "%.10f", s + c * b / w + s * 16 / w }')")
+  want="| kautz2 | \`$1\` | $2 | $3 | $([ "$4" = 5000 ] && echo 5.000000000GBps || echo 12.5GBps) | $8 | $sim | $model |"
+  grep -qxF -- "$want" "$tmp/ktable" || fail "no row '$want' in: $(grep -F "| $2 | $3 |" "$tmp/ktable")"
+}
+for size in "1024 1 KiB" "65536 64 KiB"; do
+  set -- $size
+  krow 'kautz(2,1)' scatter kautz-c 12500 2 4 "$1" "$2 $3"
+  krow 'kautz(2,1)' scatter kautz-m 12500 2 4 "$1" "$2 $3"
+  krow 'complete(6)' scatter fc-direct 5000 1 1 "$1" "$2 $3"
+done
+for size in "1048576 1 MiB" "4194304 4 MiB"; do
+  set -- $size
+  krow 'kautz(2,1)' p2p kautz-mp-t1 12500 3 1.5 "$1" "$2 $3"
+  krow 'kautz(2,1)' p2p kautz-sp-t1 12500 2 2 "$1" "$2 $3"
+  krow 'kautz(2,1)' p2p kautz-mp-t2 12500 3 1.5 "$1" "$2 $3"
+  krow 'kautz(2,1)' p2p kautz-sp-t2 12500 1 1 "$1" "$2 $3"
+  krow 'kautz(2,1)' p2p kautz-mp-t3 12500 1 1 "$1" "$2 $3"
+  krow 'kautz(2,1)' p2p kautz-sp-t3 12500 1 1 "$1" "$2 $3"
+done
+grep -qxF '| K7 | scatter Kautz-C / FC at equal per-node bandwidth, large M (numerical) | ~1 | kautz2, b = 64 KiB* | 1.63 | 1.63 |' \
+  "$tmp/ktable" || fail "K7 row: $(grep '^| K7 ' "$tmp/ktable")"
+# K10 weighs the types 3 : 1 : 1 (d^2 - 1, 1, d - 1 destinations): at 1 MiB single path
+# 3·169.7722 + 2·84.8861 = 679.0888 us against multi-path 4·128.8291 + 84.8861 = 600.2025 us,
+# 1.13; at 4 MiB 2692.3544 / 2361.8103 = 1.14
+grep -qxF '| K10 | multi-path P2P / single path, 2-500 MB, K(16,2) | 6.1-10.3 | kautz2, M in 1 MiB..4 MiB* | 1.13-1.14 | 1.13-1.14 |' \
+  "$tmp/ktable" || fail "K10 row: $(grep '^| K10 ' "$tmp/ktable")"
 
 # bad input: one line, exit 2, before anything runs
 expect_err 2 "--sizes: bad size '3KB'" bash "$root/bench/repro_multiport.sh" --sizes 3KB --build "$build"
@@ -75,5 +117,7 @@ expect_err 2 "unknown setup 'torus4'" bash "$root/bench/repro_multiport.sh" --se
 expect_err 2 "setup 'kautz1': the size must be 2..64" bash "$root/bench/repro_multiport.sh" --setups 2dfc4,kautz1 \
   --build "$build"
 expect_err 2 "--timeout: '1h' is not a whole number of seconds" bash "$root/bench/repro_multiport.sh" --timeout 1h
+expect_err 2 "--colls: unknown collective 'bcast' (allgather, alltoall, allreduce, scatter, p2p)" \
+  bash "$root/bench/repro_multiport.sh" --colls scatter,bcast --build "$build"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left behind in TMPDIR: $(ls -A "$TMPDIR")"
 finish sim_repro_multiport

@@ -42,6 +42,7 @@
 
 #include "exec_client.h"
 #include "launch.h"
+#include "topocoll/units.h"
 
 static const char *const alpha_beta_cfg[] = {
     "--cfg=network/model:CM02",          "--cfg=network/latency-factor:1",
@@ -220,7 +221,7 @@ static void push_fmt(argv_list *a, const char *fmt, const char *x, const char *y
 }
 
 static void build_argv(argv_list *a, const tc_sim_env *env, const char *algo, const char *size_list, int verify,
-                       const char *np, const char *blocksize, const char *budget) {
+                       const char *np, const char *budget) {
   memset(a, 0, sizeof *a);
   /* SMPI's algorithms allocate real temporaries of up to M bytes per rank; capping the
      private memory of the simulation (RLIMIT_DATA, which SMPI_SHARED_MALLOC's file
@@ -243,7 +244,14 @@ static void build_argv(argv_list *a, const tc_sim_env *env, const char *algo, co
   /* The schedule's checked run compares with MPI's result, computed by the reference. */
   const char *pick = algo ? algo : verify ? reference_algorithm(env->coll) : NULL;
   if (pick) push_fmt(a, "--cfg=smpi/%s:%s", cfg_item(env->coll), pick);
-  push(a, blocksize);
+  /* SMPI_SHARED_MALLOC (the --no-compute buffers) in SimGrid's "local" mode: one shared
+     memory file per call site, mapped by every rank and every call, whose pages exist only
+     once touched — and the executor touches none without computing. The default, "global",
+     maps one block of a file over and over with MAP_POPULATE, so every byte of every
+     rank's dummy buffers gets a page-table entry and counts in the resident set: 2.2 GB on
+     256 ranks for a 1 MB alltoall relayed over 5 hops (docs/running.md, "Scale"), and its
+     blocks had to be as large as the largest buffer to stay under vm.max_map_count. */
+  push(a, "--cfg=smpi/shared-malloc:local");
   push(a, "--log=root.thres:warning");
   push(a, env->exec);
   push_fmt(a, "%s/%s", env->dir, TC_SIM_PROGRAMS);
@@ -323,24 +331,36 @@ static void telling_line(const char *text, char *buf, size_t size) {
   }
 }
 
+/* Why an SMPI algorithm ran out of memory at size m, in place of SimGrid's bare
+   "Uncaught exception std::bad_alloc": only the schedule runs on shared dummy buffers; SMPI's
+   own algorithms allocate real temporaries inside the collective, up to about m per rank,
+   and the simulation's private memory is capped at `budget` bytes (0: unknown). */
+static void out_of_memory_note(const tc_sim_env *env, int64_t m, uint64_t budget, char *buf, size_t size) {
+  char each[32], all[32];
+  tc_units_format_size(m, each, sizeof each);
+  tc_units_format_size(m > INT64_MAX / env->ranks ? INT64_MAX : m * env->ranks, all, sizeof all);
+  int len = snprintf(buf, size,
+                     "out of memory at M = %s: SMPI's algorithms allocate real temporary buffers (only the schedule "
+                     "runs on shared dummy data), up to about M per rank, %s on %d ranks",
+                     each, all, (int)env->ranks);
+  if (budget && len > 0 && (size_t)len < size)
+    snprintf(buf + len, size - (size_t)len,
+             ", where the simulation may use %.1f GiB (half the memory available, and the ranks' stacks)",
+             (double)budget / (1 << 30));
+}
+
 int tc_sim_run(const tc_sim_env *env, const char *algo, const int64_t *sizes, int n, int verify, double *times,
                int64_t *used, int *verified, int *done, int *interrupted, tc_error *err) {
   *interrupted = 0;
   *done = 0;
-  char np[16], blocksize[64];
+  char np[16];
   snprintf(np, sizeof np, "%d", env->ranks);
-  /* SMPI_SHARED_MALLOC maps one block of this size over and over; with 1 MiB blocks, 64
-     ranks' 1 GB buffers would pass the kernel's limit of memory mappings (65530). */
-  int64_t block = INT64_C(1) << 20;
-  for (int i = 0; i < n; i++)
-    while (block < sizes[i] && block < (INT64_C(1) << 40)) block *= 2;
-  snprintf(blocksize, sizeof blocksize, "--cfg=smpi/shared-malloc-blocksize:%" PRId64, block);
   char budget[64] = "";
   uint64_t bytes = memory_budget(env->ranks);
   if (bytes) snprintf(budget, sizeof budget, "--data=%" PRIu64 ":", bytes);
   char *size_list = tc_exec_sizes_arg(sizes, n);
   argv_list a;
-  if (size_list) build_argv(&a, env, algo, size_list, verify, np, blocksize, *budget ? budget : NULL);
+  if (size_list) build_argv(&a, env, algo, size_list, verify, np, *budget ? budget : NULL);
   if (!size_list || a.failed) {
     if (size_list) free_argv(&a);
     free(size_list);
@@ -363,8 +383,10 @@ int tc_sim_run(const tc_sim_env *env, const char *algo, const int64_t *sizes, in
   /* The executor flushes each size's line as it finishes: what came before a crash holds. */
   tc_error parse_err;
   int parsed = parse_output(res.out, n, env->inplace, algo ? "mpi_time_s" : "time_s", times, used, verified, done, &parse_err);
-  char line[256];
+  char line[512];
   telling_line(res.err_tail, line, sizeof line);
+  if (algo && *done < n && strstr(line, "std::bad_alloc"))
+    out_of_memory_note(env, sizes[*done], bytes, line, sizeof line);
   if (!res.exited || res.exit_code != 0) {
     char how[128];
     tc_launch_describe(&res, env->timeout_s, how, sizeof how);

@@ -10,7 +10,8 @@
 **           -hostfile DIR/hostfile <tc_sim_model_cfg(env->model)> --cfg=contexts/stack-size:8192
 **           [--cfg=smpi/<coll>:ALGO]         (the schedule's checked run: the reference,
 **                                             below)
-**           --cfg=smpi/shared-malloc-blocksize:<the largest size, as a power of 2 >= 1 MiB>
+**           --cfg=smpi/shared-malloc:local   (the --no-compute buffers: one lazily mapped
+**                                             file per call site, sim_smpi.c says why)
 **           --log=root.thres:warning
 **           EXEC DIR/programs.txt --sizes B1,B2,... --iters 1 --warmup 0 --inplace 0|1
 **           --only both                      (verify: real data, the schedule's result
