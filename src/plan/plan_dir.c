@@ -195,12 +195,12 @@ static char *target_dir(const char *dir) {
   return target;
 }
 
-int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
+int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_progress_fn progress, void *ctx,
                   tc_error *err) {
   return tc_plan_write_extra(p, dir, force, progress, ctx, NULL, NULL, err);
 }
 
-int tc_plan_write_extra(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
+int tc_plan_write_extra(const tc_plan *p, const char *dir, int force, tc_progress_fn progress, void *ctx,
                         tc_plan_extra_files extra, void *extra_ctx, tc_error *err) {
   plan_file files[MAX_FILES];
   int nfiles = plan_files(p, files);
@@ -208,7 +208,7 @@ int tc_plan_write_extra(const tc_plan *p, const char *dir, int force, tc_plan_pr
   if (rc) return rc;
   char *target = target_dir(dir), *tmp = NULL;
   if (!target) return tc_error_set(err, TC_ENOMEM, "out of memory");
-  tci_plan_progress_line(progress, ctx, "writing %s", target);
+  tci_progress(progress, ctx, 0, 0, "writing %s", target);
   int tmp_slot = -1;
   rc = make_recorded_sibling(target, "tmp", &tmp, &tmp_slot, err);
   /* the caller's files go in before the summary and the marker: all of them, or none */
