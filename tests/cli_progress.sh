@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_progress.sh — progress on stderr of the long commands (tools/progress.h): forest, plan,
-# find (--sweep and --a2a) and a2a, each on a small instance.
+# find (--sweep and --a2a), a2a and sched, each on a small instance.
 #   - with --progress every stderr line is "topocoll <cmd>: [<s> s] <text>" and the lines that
 #     are always shown are there, exactly: the first report, every phase's start (done 0) and
 #     end (done == total), and the last report;
@@ -90,6 +90,12 @@ rounds=$(sed -n 's/^  solved by .* \([0-9]*\) rounds, .*/\1/p' "$tmp/a2a.out")
 tail -n 1 "$tmp/a2a.lines" | grep -qE "^dw: round $rounds, f in \[0\.0470588235, 0\.0470588235\], gap " ||
   fail "a2a: last line is not round $rounds: $(tail -n 1 "$tmp/a2a.lines")"
 
+# ---- sched: the topology, then the pipeline's steps ----
+run_three sched sched "$bin" sched 'hypercube(3)' --coll allreduce --algo bfb --json
+has sched 'building the topology' 'bfb: generating the allgather' 'bfb: deriving the reduce-scatter (Theorem 2)' \
+  'bfb: composing the allreduce' 'bfb allreduce: verifying'
+last sched 'bfb allreduce: costing'
+
 # ---- TOPOCOLL_PROGRESS=1 asks for them, --quiet wins over it ----
 TOPOCOLL_PROGRESS=1 expect 0 "$bin" forest 'dgx_a100(2)' --json
 cmp -s "$tmp/out" "$tmp/forest.out" || fail "TOPOCOLL_PROGRESS=1: forest stdout differs"
@@ -99,6 +105,7 @@ TOPOCOLL_PROGRESS=1 expect 0 "$bin" forest 'dgx_a100(2)' --json --quiet
 
 # ---- both: one usage error ----
 for cmd in "forest dgx_a100(2)" "a2a hypercube(3)" "find --nodes 16 --degree 4" \
+  "sched hypercube(3) --coll allgather --algo bfb" \
   "plan --nodes 8 --degree 2 --alpha 10us --link-bw 25Gbps --size 1MB --out $tmp/q"; do
   # shellcheck disable=SC2086
   expect_err 2 "topocoll ${cmd%% *}: --progress and --quiet exclude each other (see 'topocoll help ${cmd%% *}')" \
@@ -107,7 +114,7 @@ done
 [ ! -e "$tmp/q" ] || fail "plan --progress --quiet wrote $tmp/q"
 
 # ---- every command that takes them says so in its help ----
-for cmd in forest plan find a2a run simulate; do
+for cmd in forest plan find a2a sched run simulate; do
   expect 0 "$bin" help $cmd
   grep -q -- '--progress|--quiet' "$tmp/out" || fail "help $cmd: no [--progress|--quiet] in the usage"
   grep -qE -- '^  --quiet +no progress lines$' "$tmp/out" || fail "help $cmd: no --quiet line"

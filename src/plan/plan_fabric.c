@@ -37,7 +37,7 @@ static int build_bfb(tc_plan *p, tc_progress_fn progress, void *ctx, tc_error *e
   }
   tci_progress(progress, ctx, 0, 0, "building BFB's allgather, reduce-scatter and allreduce on %s", p->spec);
   tc_collective_set set;
-  tc_collective_opts opts = {.spec = NULL};
+  tc_collective_opts opts = {.spec = NULL, .progress = progress, .progress_ctx = ctx};
   tc_error why;
   tc_error_clear(&why);
   int rc = tc_collective_build_set(p->graph, "bfb", &opts, &set, &why);

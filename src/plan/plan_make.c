@@ -63,7 +63,7 @@ static int build_chosen(tc_plan *p, tc_progress_fn progress, void *ctx, tc_error
   memset(&set, 0, sizeof set);
   int rc = tc_spec_parse(c->spec, &spec, err);
   if (!rc) rc = tc_spec_eval(spec, NULL, &p->graph, err);
-  tc_collective_opts opts = {.spec = spec};
+  tc_collective_opts opts = {.spec = spec, .progress = progress, .progress_ctx = ctx}; /* seconds each at N = 1024 */
   if (!rc) rc = tc_collective_build_set(p->graph, "expand", &opts, &set, err);
   tc_spec_destroy(spec);
   if (rc) {
