@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_progress.sh — progress on stderr of the long commands (tools/progress.h): forest, plan,
-# find (--sweep and --a2a), a2a and sched, each on a small instance.
+# find (--sweep and --a2a), a2a, sched and export, each on a small instance.
 #   - with --progress every stderr line is "topocoll <cmd>: [<s> s] <text>" and the lines that
 #     are always shown are there, exactly: the first report, every phase's start (done 0) and
 #     end (done == total), and the last report;
@@ -96,6 +96,16 @@ has sched 'building the topology' 'bfb: generating the allgather' 'bfb: deriving
   'bfb: composing the allreduce' 'bfb allreduce: verifying'
 last sched 'bfb allreduce: costing'
 
+# ---- export --format msccl: reading, then the export's steps; the file the same either way ----
+expect 0 "$bin" sched 'hypercube(3)' --coll allreduce --algo bfb --out "$tmp/ar.json"
+run_three export export "$bin" export "$tmp/ar.json" --format msccl --out "$tmp/ar.xml"
+has export 'reading the schedule' 'msccl: verifying the schedule' 'msccl: lowering to per-GPU programs' \
+  'msccl: choosing channels and threadblocks'
+last export "msccl: writing $tmp/ar.xml"
+cp "$tmp/ar.xml" "$tmp/ar.plain.xml"
+expect 0 "$bin" export "$tmp/ar.json" --format msccl --out "$tmp/ar.xml" --progress
+cmp -s "$tmp/ar.xml" "$tmp/ar.plain.xml" || fail "export: the XML differs with --progress"
+
 # ---- TOPOCOLL_PROGRESS=1 asks for them, --quiet wins over it ----
 TOPOCOLL_PROGRESS=1 expect 0 "$bin" forest 'dgx_a100(2)' --json
 cmp -s "$tmp/out" "$tmp/forest.out" || fail "TOPOCOLL_PROGRESS=1: forest stdout differs"
@@ -105,7 +115,7 @@ TOPOCOLL_PROGRESS=1 expect 0 "$bin" forest 'dgx_a100(2)' --json --quiet
 
 # ---- both: one usage error ----
 for cmd in "forest dgx_a100(2)" "a2a hypercube(3)" "find --nodes 16 --degree 4" \
-  "sched hypercube(3) --coll allgather --algo bfb" \
+  "sched hypercube(3) --coll allgather --algo bfb" "export hypercube(3) --format simgrid --out $tmp/sg" \
   "plan --nodes 8 --degree 2 --alpha 10us --link-bw 25Gbps --size 1MB --out $tmp/q"; do
   # shellcheck disable=SC2086
   expect_err 2 "topocoll ${cmd%% *}: --progress and --quiet exclude each other (see 'topocoll help ${cmd%% *}')" \
@@ -114,7 +124,7 @@ done
 [ ! -e "$tmp/q" ] || fail "plan --progress --quiet wrote $tmp/q"
 
 # ---- every command that takes them says so in its help ----
-for cmd in forest plan find a2a sched run simulate; do
+for cmd in forest plan find a2a sched export run simulate; do
   expect 0 "$bin" help $cmd
   grep -q -- '--progress|--quiet' "$tmp/out" || fail "help $cmd: no [--progress|--quiet] in the usage"
   grep -qE -- '^  --quiet +no progress lines$' "$tmp/out" || fail "help $cmd: no --quiet line"
