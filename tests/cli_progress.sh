@@ -62,7 +62,7 @@ cp "$tmp/p/summary.md" "$tmp/summary.plain"
 expect 0 run_plan --progress
 cmp -s "$tmp/p/summary.md" "$tmp/summary.plain" || fail "plan: summary.md differs with --progress"
 has plan 'finding the Pareto frontier for N = 8, d = 2' \
-  'all-to-all MCF: certifying biring(2,8) (0/1)' 'all-to-all MCF: certified biring(2,8) (1/1)' \
+  'all-to-all MCF: certifying biring(2,8) (8 nodes) (0/1)' 'all-to-all MCF: biring(2,8): f = 0.125, gap 0 (1/1)' \
   'building biring(2,8) and its allgather, reduce-scatter and allreduce' \
   'all-to-all schedules: building and verifying mcf on biring(2,8) (0/3)' \
   'all-to-all schedules: built and verified on biring(2,8) (3/3)' \

@@ -186,14 +186,6 @@ static int run_mpi(const a2a_cli *o, const tc_a2a_options *ao) {
   return rc;
 }
 
-/* dw's rounds, through the command's reporter (progress.h). */
-static void report_round(const tc_a2a_progress *p, void *ctx) {
-  char phase[256];
-  snprintf(phase, sizeof phase, "dw: round %lld, f in [%.9g, %.9g], gap %.3g, %lld columns", (long long)p->round,
-           p->lower, p->upper, p->gap, (long long)p->columns);
-  tc_progress_report(ctx, phase, (double)p->round, 0);
-}
-
 /* {"exact": "p/q", "value": x} */
 static json_t *json_rat(tc_rat r) {
   char buf[48];
@@ -246,7 +238,7 @@ static int a2a_command_run(int argc, char **argv, int64_t **sizes) {
   tc_progress progress;
   if ((status = tc_cli_progress_init(&progress, "a2a", o.progress, o.quiet))) return status;
   if (progress.on) {
-    ao.progress = report_round;
+    ao.progress = tc_progress_report; /* dw's rounds (a2a.h) */
     ao.progress_ctx = &progress;
   }
   if (o.no_symmetry) ao.symmetry = 0;

@@ -492,31 +492,13 @@ static void print_table(const tc_frontier *f, const find_options *o) {
 
 /* ---- the all-to-all column ---- */
 
-/* The members certified (a counted phase: "certifying" as one begins, its f when it is
-   done) and, between them, the column generation's rounds (a phase of their own). */
-static void on_a2a_progress(void *ctx, const tc_frontier *f, int32_t member, int done, const tc_a2a_progress *p) {
-  const tc_candidate *c = &f->member[member];
-  char phase[512];
-  if (p) {
-    snprintf(phase, sizeof phase, "all-to-all MCF of %s: round %lld, f in [%.6g, %.6g], gap %.2g", c->spec,
-             (long long)p->round, p->lower, p->upper, p->gap);
-    tc_progress_report(ctx, phase, (double)p->round, 0);
-  } else {
-    if (!done) snprintf(phase, sizeof phase, "all-to-all MCF: certifying %s (%d nodes)", c->spec, (int)c->nodes);
-    else
-      snprintf(phase, sizeof phase, "all-to-all MCF: %s: f %s %.6g, gap %.2g", c->spec, c->a2a_exact ? "=" : ">=",
-               tc_rat_to_double(c->a2a_lower), c->a2a_gap);
-    tc_progress_report(ctx, phase, member + done, f->count);
-  }
-}
-
 /* --a2a: every member's certified MCF (tc_frontier_a2a). */
 static int certify_a2a(tc_frontier *f, const tc_cli_cluster *cl, tc_progress *progress, tc_error *err) {
   tc_find_a2a_options ao;
   tc_find_a2a_options_default(&ao);
   ao.time_limit = cl->workload.a2a_time_limit;
   if (progress->on) {
-    ao.progress = on_a2a_progress;
+    ao.progress = tc_progress_report; /* the members certified, their f and rounds (find.h) */
     ao.ctx = progress;
   }
   int rc = tc_frontier_a2a(f, &ao, err);

@@ -20,33 +20,12 @@
 
 static const char *const a2a_algorithms[TC_PLAN_MAX_A2A] = {"mcf", "ewsp", "sssp"};
 
-/* The MCF certification's reports, through the plan's callback: the members certified (a
-   counted phase) and, between them, the column generation's rounds (a phase of its own). */
-typedef struct mcf_progress {
-  tc_progress_fn progress;
-  void *ctx;
-} mcf_progress;
-
-static void on_member(void *ctx, const tc_frontier *f, int32_t member, int done, const tc_a2a_progress *p) {
-  const mcf_progress *mp = ctx;
-  const char *spec = f->member[member].spec;
-  if (p)
-    tci_progress(mp->progress, mp->ctx, (double)p->round, 0, "all-to-all MCF of %s: round %lld, gap %.2g", spec,
-                 (long long)p->round, p->gap);
-  else
-    tci_progress(mp->progress, mp->ctx, member + done, f->count, "all-to-all MCF: %s %s", done ? "certified" : "certifying",
-                 spec);
-}
-
 int tci_plan_certify_a2a(tc_plan *p, tc_progress_fn progress, void *ctx, tc_error *err) {
   tc_find_a2a_options o;
   tc_find_a2a_options_default(&o);
   if (p->workload.a2a_time_limit > 0) o.time_limit = p->workload.a2a_time_limit;
-  mcf_progress mp = {progress, ctx};
-  if (progress) {
-    o.progress = on_member;
-    o.ctx = &mp;
-  }
+  o.progress = progress; /* the members certified and their rounds (find.h) */
+  o.ctx = ctx;
   return tc_frontier_a2a(&p->frontier, &o, err);
 }
 
