@@ -70,7 +70,8 @@ has plan 'finding the Pareto frontier for N = 8, d = 2' \
   "building and pipelining ForestColl's allreduce trees on biring(2,8)" \
   'forest: optimality search' 'forest: packing trees, roots done (8/8)' \
   'baselines: bfb on its own topology (0/32)' 'baselines: built and verified (32/32)'
-last plan "writing $tmp/p"
+has plan "writing $tmp/p: topology.json (0/9)"
+last plan "wrote $tmp/p (9/9)"
 
 # ---- find --sweep: the sizes of N done ----
 run_three sweep find "$bin" find --sweep 16..24 --degree 4 --alpha 10us --link-bw 25Gbps --size 1MB

@@ -67,8 +67,8 @@
 **   - nothing prints: progress goes through the caller's callback (topocoll/progress.h): a
 **     phase per step ("finding the Pareto frontier for N = 64, d = 4", "building
 **     genkautz(4,64) and its allgather, reduce-scatter and allreduce", "resilience: ...",
-**     "baselines: ...", "writing DIR"), counted where the step has parts (failures tried,
-**     baselines built, members certified), ForestColl's own phases ("forest: ...") inside.
+**     "baselines: ...", "writing DIR: FILE"), counted where the step has parts (failures
+**     tried, baselines built, members certified, files written), ForestColl's own phases ("forest: ...") inside.
 */
 #ifndef TOPOCOLL_PLAN_H
 #define TOPOCOLL_PLAN_H
