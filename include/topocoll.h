@@ -11,6 +11,7 @@
 #include "topocoll/error.h"
 #include "topocoll/rational.h"
 #include "topocoll/units.h"
+#include "topocoll/progress.h"
 #include "topocoll/budget.h"
 /* graph */
 #include "topocoll/graph.h"

@@ -197,13 +197,20 @@ typedef struct seen {
   double last_gap;
 } seen;
 
-static void record(const tc_a2a_progress *p, void *ctx) {
+/* The round report (a2a.h): "dw: round R, f in [lower, upper], gap G, C columns", done R. */
+static void record(void *ctx, const char *phase, double done, double total) {
   seen *s = ctx;
-  assert_int_equal(p->round, s->rounds + 1);
-  assert_true(p->lower <= p->upper * (1 + 1e-12));
-  assert_true(p->columns >= 1); /* progress reports its columns */
-  s->rounds = p->round;
-  s->last_gap = p->gap;
+  long long round = 0, columns = 0;
+  double lower = 0, upper = 0, gap = 0;
+  if (sscanf(phase, "dw: round %lld, f in [%lf, %lf], gap %lf, %lld columns", &round, &lower, &upper, &gap,
+             &columns) != 5)
+    fail_msg("round report '%s'", phase);
+  assert_int_equal(round, s->rounds + 1);
+  assert_true(done == (double)round && total == 0);
+  assert_true(lower <= upper * (1 + 1e-8)); /* printed to 9 digits */
+  assert_true(columns >= 1); /* progress reports its columns */
+  s->rounds = round;
+  s->last_gap = gap;
 }
 
 static void test_early_stop_and_progress(void **state) {

@@ -4,6 +4,8 @@
 ** collectives of a set, Theorem 2 vs Corollary 1.1 chosen by reverse symmetry, --chunks by
 ** algorithm kind, the plan's baseline topologies, and every refusal's message.
 */
+#include <stdio.h>
+
 #include "tc_test.h"
 
 #include "topocoll/construct.h"
@@ -241,6 +243,61 @@ static void registry_and_homes(void **state) {
                    TC_ALGO_NO_HOME);
 }
 
+/* The pipeline's progress reports (collective.h, topocoll/progress.h): its steps in order,
+   phases without a count; Corollary 1.1 generates the allgather again, on g^T. */
+typedef struct report_log {
+  int count;
+  char line[16][96];
+} report_log;
+
+static void record_report(void *ctx, const char *phase, double done, double total) {
+  report_log *log = ctx;
+  assert_true(done == 0 && total == 0);
+  assert_true(log->count < 16);
+  snprintf(log->line[log->count++], sizeof log->line[0], "%s", phase);
+}
+
+static void progress_reports(void **state) {
+  (void)state;
+  static const char *const set_want[] = {
+      "bfb: generating the allgather", "bfb allgather: verifying", "bfb allgather: costing",
+      "bfb: deriving the reduce-scatter (Corollary 1.1)", "bfb: generating the allgather",
+      "bfb reduce-scatter: verifying", "bfb reduce-scatter: costing", "bfb: composing the allreduce",
+      "bfb allreduce: verifying", "bfb allreduce: costing"};
+  static const char *const ar_want[] = {"bfb: generating the allgather", "bfb: deriving the reduce-scatter (Theorem 2)",
+                                        "bfb: composing the allreduce", "bfb allreduce: verifying",
+                                        "bfb allreduce: costing"};
+  tc_error err;
+  report_log log = {0};
+  tc_collective_opts opts = {.progress = record_report, .progress_ctx = &log};
+  tc_graph *g = tc_test_spec("genkautz(2,10)");
+  tc_collective_set set;
+  if (tc_collective_build_set(g, "bfb", &opts, &set, &err)) fail_msg("set: %s", err.msg);
+  assert_int_equal(log.count, 10);
+  for (int i = 0; i < 10; i++) assert_string_equal(log.line[i], set_want[i]);
+  tc_collective_set_destroy(&set);
+  tc_graph_destroy(g);
+  g = tc_test_spec("kautz(2,2)");
+  log.count = 0;
+  tc_schedule s;
+  tc_cost c;
+  if (tc_collective_build(g, "bfb", TC_COLL_ALLREDUCE, &opts, &s, &c, &err)) fail_msg("allreduce: %s", err.msg);
+  assert_int_equal(log.count, 5);
+  for (int i = 0; i < 5; i++) assert_string_equal(log.line[i], ar_want[i]);
+  /* the same schedule without reports */
+  tc_schedule s2;
+  tc_cost c2;
+  assert_int_equal(tc_collective_build(g, "bfb", TC_COLL_ALLREDUCE, NULL, &s2, &c2, &err), TC_OK);
+  assert_int_equal(c2.steps, c.steps);
+  assert_int_equal(tc_rat_cmp(c2.tau, c.tau), 0);
+  assert_int_equal(s2.count, s.count);
+  tc_schedule_destroy(&s);
+  tc_schedule_destroy(&s2);
+  tc_cost_destroy(&c);
+  tc_cost_destroy(&c2);
+  tc_graph_destroy(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bfb_on_complete),
@@ -249,6 +306,7 @@ int main(void) {
       cmocka_unit_test(chunks),
       cmocka_unit_test(refusals),
       cmocka_unit_test(registry_and_homes),
+      cmocka_unit_test(progress_reports),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,7 +20,10 @@
 **     units, a root with more than k trees, an overloaded arc, a cut that does not re-add, a
 **     promise the trees miss, the wrong tree direction; with weights: a tree too many or too
 **     few for k·w, a weight on a switch, a negative weight, all weights 0) is refused with its
-**     exact message.
+**     exact message;
+**   - progress (topocoll/progress.h): on dgx_a100(2) the phases in order, each counted one
+**     from 0 to its total one step at a time (20 switches, 16 roots), and the same forest
+**     with and without reports.
 */
 #include <stdio.h>
 
@@ -503,6 +506,59 @@ static void test_mutations(void **state) {
   mutate_w("fig2toy()", 0, toy_w, m_w_all_zero, "forestcoll: verifier: every weight is 0");
 }
 
+/* The reports of one build, folded: a phase's name is recorded when it changes, with the
+   last done and total seen; counted phases must go 0, 1, ..., total. */
+typedef struct phase_log {
+  int count;
+  char name[16][64];
+  double last_done[16], total[16];
+} phase_log;
+
+static void record_phase(void *ctx, const char *phase, double done, double total) {
+  phase_log *log = ctx;
+  int i = log->count - 1;
+  if (i < 0 || strcmp(log->name[i], phase)) {
+    assert_true(log->count < 16);
+    i = log->count++;
+    snprintf(log->name[i], sizeof log->name[i], "%s", phase);
+    assert_true(done == 0); /* a phase begins at 0 */
+  } else {
+    assert_true(total > 0 && done == log->last_done[i] + 1 && total == log->total[i]);
+  }
+  log->last_done[i] = done;
+  log->total[i] = total;
+}
+
+static void test_progress(void **state) {
+  (void)state;
+  static const struct {
+    const char *name;
+    double total;
+  } want[] = {{"forest: optimality search", 0}, {"forest: removing switches", 20},
+              {"forest: packing trees, roots done", 16}, {"forest: mapping trees to paths", 0},
+              {"forest: verifying the trees", 0}};
+  tc_graph *g = tc_test_spec("dgx_a100(2)");
+  phase_log log = {0};
+  tc_forest_options o = {.coll = TC_COLL_ALLGATHER, .progress = record_phase, .progress_ctx = &log};
+  tc_forest f, plain;
+  tc_error err;
+  if (tc_forest_build(g, &o, &f, &err)) fail_msg("dgx_a100(2): %s", err.msg);
+  assert_int_equal(log.count, 5);
+  for (int i = 0; i < 5; i++) {
+    assert_string_equal(log.name[i], want[i].name);
+    assert_true(log.total[i] == want[i].total && log.last_done[i] == want[i].total); /* ended at its total */
+  }
+  o.progress = NULL;
+  if (tc_forest_build(g, &o, &plain, &err)) fail_msg("dgx_a100(2) without progress: %s", err.msg);
+  assert_int_equal(plain.part[0].opt.k, f.part[0].opt.k);
+  assert_int_equal(tc_rat_cmp(plain.algbw, f.algbw), 0);
+  assert_int_equal(plain.part[0].nbatches, f.part[0].nbatches);
+  assert_int_equal(plain.part[0].logical_arcs, f.part[0].logical_arcs);
+  tc_forest_destroy(&f);
+  tc_forest_destroy(&plain);
+  tc_graph_destroy(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_paper),
@@ -510,6 +566,7 @@ int main(void) {
       cmocka_unit_test(test_weighted_brute_force),
       cmocka_unit_test(test_unit_weights_are_unweighted),
       cmocka_unit_test(test_mutations),
+      cmocka_unit_test(test_progress),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,14 +90,21 @@ static void parse_refused(const char *text, const char *msg) {
 
 typedef struct progress_log {
   int calls;
+  int begins, ends; /* of the counted phases: reports of done 0, of done == total */
 } progress_log;
 
-/* plan.h: one call per phase with a short line. */
-static void on_progress(void *ctx, const char *phase) {
+/* topocoll/progress.h: a phase in words on one line; 0 <= done <= total when counted. */
+static void on_progress(void *ctx, const char *phase, double done, double total) {
   progress_log *log = ctx;
   assert_non_null(phase);
   assert_true(phase[0] != '\0');
   assert_null(strchr(phase, '\n'));
+  assert_true(done >= 0 && total >= 0);
+  if (total > 0) {
+    assert_true(done <= total);
+    log->begins += done == 0;
+    log->ends += done == total;
+  }
   log->calls++;
 }
 
@@ -112,6 +119,9 @@ static void make_plan(int bidirectional, const char *sizes, tc_plan *p) {
   tc_error err;
   if (tc_plan_make(&o, &w, on_progress, &log, p, &err)) fail_msg("plan N=16 d=4 %s: %s", sizes, err.msg);
   assert_true(log.calls >= 1);
+  /* every counted phase that began ended: resilience, baselines, ForestColl's packing (at least) */
+  assert_int_equal(log.begins, log.ends);
+  assert_true(log.begins >= 3);
 }
 
 static void assert_rat(tc_rat got, int64_t num, int64_t den, const char *what) {

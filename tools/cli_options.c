@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "topocoll/budget.h"
 #include "topocoll/find.h"
 #include "topocoll/units.h"
@@ -189,5 +190,15 @@ int tc_cli_convert(const tc_cli_command *cmd, void *opts, ...) {
     }
   }
   va_end(ap);
+  return status;
+}
+
+int tc_cli_progress_check(const char *cmd, int progress, int quiet) {
+  return progress && quiet ? tc_cli_usage_error(cmd, "--progress and --quiet exclude each other") : TC_EXIT_OK;
+}
+
+int tc_cli_progress_init(tc_progress *p, const char *cmd, int progress, int quiet) {
+  int status = tc_cli_progress_check(cmd, progress, quiet);
+  if (!status) tc_progress_init(p, cmd, progress, quiet);
   return status;
 }

@@ -77,6 +77,12 @@ typedef struct tc_cli_size_list {
 #define TC_CLI_FACTOR_HELP                                                                         \
   "  --factor F      a range LO..HI runs LO, LO*F, ... below HI, then HI (default 2)\n"
 
+/* --progress and --quiet (progress.h) of a command whose options struct `type` has the int
+   fields `progress` and `quiet`; tc_cli_progress_init refuses the two together. */
+#define TC_CLI_PROGRESS_OPTIONS(type)                                                              \
+  {.name = "--progress", .kind = TC_CLI_FLAG, .value = offsetof(type, progress)},                \
+      {.name = "--quiet", .kind = TC_CLI_FLAG, .value = offsetof(type, quiet)}
+
 typedef struct tc_cli_option {
   const char *name;           /* "--iters" */
   tc_cli_kind kind;
@@ -129,6 +135,12 @@ int tc_cli_convert(const tc_cli_command *cmd, void *opts, ...)
    ("--sweep N1"). Returns 0, or TC_EXIT_USAGE after printing the error line. */
 int tc_cli_parse_integer(const char *cmd, const char *what, const char *text, long long lo, long long hi,
                          long long *out);
+
+struct tc_progress;
+/* "--progress and --quiet exclude each other" (exit 2) when both are set; else 0. */
+int tc_cli_progress_check(const char *cmd, int progress, int quiet);
+/* That check, then p initialised for `cmd` (tc_progress_init). */
+int tc_cli_progress_init(struct tc_progress *p, const char *cmd, int progress, int quiet);
 
 /* 1 if text is a number without a unit (digits and points), which TC_CLI_SECONDS reads as
    seconds. */

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "progress.h"
 #include "launch.h"
 #include "topocoll/a2a.h"
 #include "topocoll/spec.h"
@@ -26,7 +27,7 @@
 void tc_cmd_a2a_help(void) {
   printf(
       "usage: topocoll a2a SPEC [--method lp|full|dw] [--engine clp|glpk] [--host-cap C] [--gap G]\n"
-      "                         [--time-limit T] [--progress] [--no-symmetry]\n"
+      "                         [--time-limit T] [--progress|--quiet] [--no-symmetry]\n"
       "                         [--alpha A --link-bw B --size SIZES] [--threads N] [--json]\n"
       "\n"
       "All-to-all on SPEC (compute nodes only) as a maximum concurrent multi-commodity flow\n"
@@ -52,7 +53,10 @@ void tc_cmd_a2a_help(void) {
       "  --alpha A       the latency term of that time (default 0), e.g. 2us\n"
       "  --time-limit T  dw: stop after T (e.g. 60s, 10min) with the bounds reached so far;\n"
       "                  lp, full: the limit of each LP solve\n"
-      "  --progress      dw: a line per round on stderr (bounds, gap, columns, time)\n"
+      "  --progress      progress on stderr: dw's rounds (round, bounds, gap, columns), a few\n"
+      "                  lines a second and the last (default: only when stderr is a terminal;\n"
+      "                  TOPOCOLL_PROGRESS=1 or 0 forces it)\n"
+      "  --quiet         no progress lines\n"
       "  --no-symmetry   dw: solve every source, not only one per orbit of the automorphisms\n"
       "  --threads N     child LPs (dw: its shortest-path trees) on N threads (default:\n"
       "                  OpenMP's; 1: serial)\n"
@@ -74,7 +78,7 @@ typedef struct a2a_cli {
   int mpi;
   tc_cli_size_list sizes;
   double link_bw, alpha, time_limit;
-  int threads, json, progress, no_symmetry;
+  int threads, json, progress, quiet, no_symmetry;
 } a2a_cli;
 
 static const char *const method_names[] = {"lp", "full", "dw", NULL};
@@ -93,7 +97,7 @@ static const tc_cli_option a2a_table[] = {
     {.name = "--mpi", .kind = TC_CLI_INT, .text = AT(mpi_text), .value = AT(mpi), .lo = 1, .hi = 4096},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
     {.name = "--time-limit", .kind = TC_CLI_TIME, .text = AT(limit_text), .value = AT(time_limit)},
-    {.name = "--progress", .kind = TC_CLI_FLAG, .value = AT(progress)},
+    TC_CLI_PROGRESS_OPTIONS(a2a_cli),
     {.name = "--no-symmetry", .kind = TC_CLI_FLAG, .value = AT(no_symmetry)},
 };
 static const tc_cli_command a2a_command = {
@@ -182,13 +186,6 @@ static int run_mpi(const a2a_cli *o, const tc_a2a_options *ao) {
   return rc;
 }
 
-/* --progress: one line per column-generation round on stderr. */
-static void print_progress(const tc_a2a_progress *p, void *ctx) {
-  (void)ctx;
-  fprintf(stderr, "topocoll a2a: round %lld: f in [%.9g, %.9g], gap %.3g, %lld columns, %.1f s\n", (long long)p->round,
-          p->lower, p->upper, p->gap, (long long)p->columns, p->seconds);
-}
-
 /* {"exact": "p/q", "value": x} */
 static json_t *json_rat(tc_rat r) {
   char buf[48];
@@ -238,7 +235,12 @@ static int a2a_command_run(int argc, char **argv, int64_t **sizes) {
   if (o.gap_text && (status = parse_gap(o.gap_text, &ao.gap))) return status;
   if (o.threads_text) ao.threads = o.threads;
   if (o.limit_text) ao.time_limit = o.time_limit;
-  if (o.progress) ao.progress = print_progress;
+  tc_progress progress;
+  if ((status = tc_cli_progress_init(&progress, "a2a", o.progress, o.quiet))) return status;
+  if (progress.on) {
+    ao.progress = tc_progress_report; /* dw's rounds (a2a.h) */
+    ao.progress_ctx = &progress;
+  }
   if (o.no_symmetry) ao.symmetry = 0;
   if (o.size_text && !o.bw_text) return tc_cli_usage_error("a2a", "--size needs --link-bw (the bandwidth of capacity 1)");
   if ((o.bw_text || o.alpha_text) && !o.size_text)
@@ -253,7 +255,9 @@ static int a2a_command_run(int argc, char **argv, int64_t **sizes) {
   tc_graph *g = NULL;
   if (tc_spec_build(o.spec, &g, &err)) return tc_cli_fail("a2a", &err);
   tc_a2a_result r;
-  if (tc_a2a_solve(g, &ao, &r, &err)) {
+  int solved = tc_a2a_solve(g, &ao, &r, &err);
+  tc_progress_finish(&progress);
+  if (solved) {
     tc_graph_destroy(g);
     return tc_cli_fail("a2a", &err);
   }

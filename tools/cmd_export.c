@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "progress.h"
 #include "topocoll/msccl.h"
 #include "topocoll/output.h"
 #include "topocoll/rank_map.h"
@@ -35,7 +36,9 @@ void tc_cmd_export_help(void) {
       "usage: topocoll export SCHEDULE.json --format msccl --out FILE.xml [--name NAME]\n"
       "                       [--proto Simple|LL|LL128] [--min-bytes SIZE] [--max-bytes SIZE]\n"
       "                       [--op sum|max|min|prod] [--max-steps N] [--channels N] [--instances N]\n"
+      "                       [--progress|--quiet]\n"
       "       topocoll export SPEC|SCHEDULE.json --format simgrid --link-bw BW --alpha TIME --out DIR\n"
+      "                       [--progress|--quiet]\n"
       "\n"
       "--format msccl writes the schedule (allgather, reduce-scatter, allreduce or alltoall,\n"
       "re-verified first) as an MSCCL algorithm file for the MSCCL runtime (MSCCL_ALGO_DIR):\n"
@@ -77,6 +80,10 @@ void tc_cmd_export_help(void) {
       "  --link-bw BW      bandwidth of a unit-capacity link, e.g. 25Gbps\n"
       "  --alpha TIME      latency of every link, e.g. 10us\n"
       "  --out DIR         the directory (created if missing); both files or neither\n"
+      "\n"
+      "  --progress        progress on stderr: reading, verifying, lowering, writing (default:\n"
+      "                    only when stderr is a terminal; TOPOCOLL_PROGRESS=1 or 0 forces it)\n"
+      "  --quiet           no progress lines\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Exit status: 0 written, 1 the schedule fails verification or a write failed, 2 bad usage\n"
@@ -89,6 +96,8 @@ typedef struct export_options {
   const char *rank_map;
   tc_msccl_options msccl; /* --format msccl: what the options convert to */
   double link_bw, alpha_s; /* --format simgrid */
+  int progress, quiet;
+  tc_progress reporter; /* progress.h */
 } export_options;
 
 #define AT(field) offsetof(export_options, field)
@@ -109,6 +118,7 @@ static const tc_cli_option export_table[] = {
     {.name = "--link-bw", .kind = TC_CLI_BANDWIDTH, .text = AT(bw_text), .value = AT(link_bw)},
     {.name = "--alpha", .kind = TC_CLI_TIME, .text = AT(alpha_text), .value = AT(alpha_s)},
     {.name = "--rank-map", .kind = TC_CLI_STRING, .text = AT(rank_map), .needs = "a ranks.csv file"},
+    TC_CLI_PROGRESS_OPTIONS(export_options),
 };
 static const tc_cli_command export_cli = {
     .name = "export", .help = tc_cmd_export_help, .options = export_table, .noptions = TC_CLI_COUNT(export_table),
@@ -140,14 +150,16 @@ static int parse_options(int argc, char **argv, export_options *o) {
                                    : o->instances_text ? "--instances"
                                                    : NULL);
   if (misplaced) return tc_cli_usage_error("export", "%s does not apply to --format %s", misplaced, o->format);
-  return TC_EXIT_OK;
+  return tc_cli_progress_init(&o->reporter, "export", o->progress, o->quiet);
 }
 
 /* Read a schedule file: unreadable or malformed is bad input (exit 2), like `verify`. */
-static int read_schedule(const char *path, tc_schedule_doc *doc) {
+static int read_schedule(export_options *o, const char *path, tc_schedule_doc *doc) {
+  tc_progress_report(&o->reporter, "reading the schedule", 0, 0);
   tc_error err;
   tc_error_clear(&err);
   if (!tc_schedule_read_json(path, NULL, doc, &err)) return TC_EXIT_OK;
+  tc_progress_finish(&o->reporter);
   tc_cli_fail("export", &err);
   return TC_EXIT_USAGE;
 }
@@ -182,7 +194,7 @@ static int export_msccl(export_options *o) {
   if (status) return status;
   tc_msccl_options *mo = &o->msccl;
   tc_schedule_doc doc;
-  if ((status = read_schedule(o->input, &doc))) return status;
+  if ((status = read_schedule(o, o->input, &doc))) return status;
   char name[256];
   if (!mo->name) {
     const tc_schedule *s = &doc.sched;
@@ -196,12 +208,16 @@ static int export_msccl(export_options *o) {
   }
   tc_error err;
   tc_error_clear(&err);
+  if (o->rank_map) tc_progress_finish(&o->reporter); /* its errors are printed as they are found */
   if (o->rank_map && (status = apply_rank_map(o->rank_map, &doc))) {
     tc_schedule_doc_destroy(&doc);
     return status;
   }
   tc_msccl_stats st;
-  if (tc_msccl_export(doc.graph, &doc.sched, mo, o->out, &st, &err)) {
+  if (o->reporter.on) mo->progress = tc_progress_report, mo->progress_ctx = &o->reporter;
+  int rc = tc_msccl_export(doc.graph, &doc.sched, mo, o->out, &st, &err);
+  tc_progress_finish(&o->reporter);
+  if (rc) {
     tc_schedule_doc_destroy(&doc);
     if (err.code == TC_EFAIL) {
       tc_cli_error("export", "%s: %s", o->input, err.msg);
@@ -238,13 +254,15 @@ static int export_simgrid(export_options *o) {
   memset(&doc, 0, sizeof doc);
   tc_graph *built = NULL;
   if (is_regular_file(o->input)) {
-    if ((status = read_schedule(o->input, &doc))) return status;
+    if ((status = read_schedule(o, o->input, &doc))) return status;
   } else if (tc_spec_build(o->input, &built, &err)) {
     tc_error_prefix(&err, "'%s' is neither a schedule file nor a topology spec", o->input);
     return tc_cli_fail("export", &err);
   }
   const tc_graph *g = built ? built : doc.graph;
+  tc_progress_report(&o->reporter, "simgrid: writing the platform and the hostfile", 0, 0);
   int rc = tc_simgrid_write_platform(g, o->link_bw, o->alpha_s, o->out, &err);
+  tc_progress_finish(&o->reporter);
   int32_t hosts = tc_rank_count(g);
   if (!rc && hosts == g->n) printf("wrote %s/platform.xml and %s/hostfile: %d hosts\n", o->out, o->out, hosts);
   else if (!rc)

@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "cli_cluster.h"
 #include "cli_options.h"
+#include "progress.h"
 #include "topocoll/find.h"
 #include "topocoll/plan.h"
 #include "topocoll/units.h"
@@ -32,7 +33,9 @@ void tc_cmd_find_help(void) {
       "usage: topocoll find --nodes N --degree D [--bidirectional] [--build] [--json]\n"
       "                     [--alpha TIME --link-bw BW --size SIZES]\n"
       "                     [--a2a] [--a2a-size M [--a2a-weight W]] [--a2a-time-limit T]\n"
+      "                     [--progress|--quiet]\n"
       "       topocoll find --sweep N1..N2 --degree D [--bidirectional] --alpha TIME --link-bw BW --size SIZES\n"
+      "                     [--progress|--quiet]\n"
       "\n"
       "The Pareto frontier of topologies with N nodes of degree D (paper 000 §5.4): base\n"
       "topologies, generative families and chains of expansions, with their allgather costs\n"
@@ -55,7 +58,7 @@ void tc_cmd_find_help(void) {
       "                    least one marked\n"
       TC_CLI_A2A_HELP
       "                    (--build does not imply --a2a: the MCF takes seconds to minutes per\n"
-      "                    member from N = 256; from N = 128 a line per member goes to stderr)\n"
+      "                    member from N = 256)\n"
       "  --json            one JSON object instead of the table\n"
       "  --compare LIST    alternatives you are deciding between, at your sizes (needs --alpha,\n"
       "                    --link-bw, --size): topology specs and algorithm names, comma-\n"
@@ -66,6 +69,10 @@ void tc_cmd_find_help(void) {
       "                    time, as CSV: n,spec,label,steps,tb_factor,time_s (needs --alpha,\n"
       "                    --link-bw and --size); an N that no topology reaches (e.g. odd N\n"
       "                    with odd D and --bidirectional) has no row\n"
+      "  --progress        progress on stderr: the sweep's sizes, each member's all-to-all MCF\n"
+      "                    and its rounds (default: only when stderr is a terminal;\n"
+      "                    TOPOCOLL_PROGRESS=1 or 0 forces it)\n"
+      "  --quiet           no progress lines\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
       "The terms (T_L, T_B, tau, Moore bound, \"paper 000 Thm 22\"): see 'topocoll --help'.\n"
@@ -81,7 +88,7 @@ typedef struct find_options {
   int32_t ncompare;
   tc_plan_alternative *alt; /* --compare, measured before the frontier */
   int sweep_lo, sweep_hi;
-  int build, json;
+  int build, json, progress, quiet;
 } find_options;
 
 static const tc_cli_option find_table[] = {
@@ -92,6 +99,7 @@ static const tc_cli_option find_table[] = {
     {.name = "--json", .kind = TC_CLI_FLAG, .value = offsetof(find_options, json)},
     {.name = "--compare", .kind = TC_CLI_STRING, .text = offsetof(find_options, compare),
      .needs = "a list of topologies or algorithms"},
+    TC_CLI_PROGRESS_OPTIONS(find_options),
 };
 static const tc_cli_command find_cli = {
     .name = "find", .help = tc_cmd_find_help, .options = find_table, .noptions = TC_CLI_COUNT(find_table),
@@ -484,59 +492,40 @@ static void print_table(const tc_frontier *f, const find_options *o) {
 
 /* ---- the all-to-all column ---- */
 
-/* Members of this many nodes take seconds each: say on stderr what is being solved. */
-#define A2A_PROGRESS_NODES 128
-/* Within one member, a round line at most this often (s). */
-#define A2A_ROUND_EVERY 10.0
-
-typedef struct a2a_progress_ctx {
-  double next_round; /* the next round line after this many seconds into the member */
-} a2a_progress_ctx;
-
-static void on_a2a_progress(void *ctx, const tc_frontier *f, int32_t member, int done, const tc_a2a_progress *p) {
-  a2a_progress_ctx *pc = ctx;
-  const tc_candidate *c = &f->member[member];
-  if (p) {
-    if (p->seconds < pc->next_round) return;
-    pc->next_round = p->seconds + A2A_ROUND_EVERY;
-    fprintf(stderr, "topocoll find: all-to-all %d/%d: round %lld, f in [%.6g, %.6g], gap %.2g, %.0f s\n",
-            (int)member + 1, (int)f->count, (long long)p->round, p->lower, p->upper, p->gap, p->seconds);
-  } else if (!done) {
-    pc->next_round = A2A_ROUND_EVERY;
-    fprintf(stderr, "topocoll find: all-to-all %d/%d: %s (%d nodes)\n", (int)member + 1, (int)f->count, c->spec,
-            (int)c->nodes);
-  } else {
-    fprintf(stderr, "topocoll find: all-to-all %d/%d: f %s %.6g, gap %.2g\n", (int)member + 1, (int)f->count,
-            c->a2a_exact ? "=" : ">=", tc_rat_to_double(c->a2a_lower), c->a2a_gap);
-  }
-}
-
-/* --a2a: every member's certified MCF (tc_frontier_a2a), with progress for large N. */
-static int certify_a2a(tc_frontier *f, const tc_cli_cluster *cl, tc_error *err) {
+/* --a2a: every member's certified MCF (tc_frontier_a2a). */
+static int certify_a2a(tc_frontier *f, const tc_cli_cluster *cl, tc_progress *progress, tc_error *err) {
   tc_find_a2a_options ao;
   tc_find_a2a_options_default(&ao);
   ao.time_limit = cl->workload.a2a_time_limit;
-  a2a_progress_ctx pc = {A2A_ROUND_EVERY};
-  if (f->nodes >= A2A_PROGRESS_NODES) {
-    ao.progress = on_a2a_progress;
-    ao.ctx = &pc;
+  if (progress->on) {
+    ao.progress = tc_progress_report; /* the members certified, their f and rounds (find.h) */
+    ao.ctx = progress;
   }
-  return tc_frontier_a2a(f, &ao, err);
+  int rc = tc_frontier_a2a(f, &ao, err);
+  tc_progress_finish(progress);
+  return rc;
 }
 
 /* ---- the sweep ---- */
 
-static int run_sweep(const find_options *o) {
+static int run_sweep(const find_options *o, tc_progress *progress) {
   tc_error err;
   tc_error_clear(&err);
   printf("n,spec,label,steps,tb_factor,time_s\n");
+  double total = (double)o->sweep_hi - o->sweep_lo + 1;
+  char phase[64];
+  snprintf(phase, sizeof phase, "sweep: the frontiers for N = %d..%d", o->sweep_lo, o->sweep_hi);
+  tc_progress_report(progress, phase, 0, total);
   for (int32_t n = o->sweep_lo; n <= o->sweep_hi; n++) {
     tc_find_options fo = {n, o->cluster.degree, o->cluster.bidirectional, 0};
     tc_frontier f;
     int rc = tc_find(&fo, &f, &err);
+    snprintf(phase, sizeof phase, "sweep: the frontier for N = %d", (int)n);
+    if (!rc || rc == TC_EINPUT) tc_progress_report(progress, phase, n - o->sweep_lo + 1, total);
     if (rc == TC_EINPUT) continue; /* the options are valid, so no construction reaches this N */
     if (rc) {
       fflush(stdout);
+      tc_progress_finish(progress);
       tc_error_prefix(&err, "N = %d", n);
       return tc_cli_fail("find", &err);
     }
@@ -548,6 +537,7 @@ static int run_sweep(const find_options *o) {
            tc_candidate_allreduce_time(c, &o->cluster.workload));
     tc_frontier_destroy(&f);
   }
+  tc_progress_finish(progress);
   return TC_EXIT_OK;
 }
 
@@ -579,7 +569,9 @@ int tc_cmd_find(int argc, char **argv) {
   find_options o;
   int status = parse_options(argc, argv, &o);
   if (status) return status < 0 ? TC_EXIT_OK : status;
-  if (o.sweep_text) return run_sweep(&o);
+  tc_progress progress;
+  if ((status = tc_cli_progress_init(&progress, "find", o.progress, o.quiet))) return status;
+  if (o.sweep_text) return run_sweep(&o, &progress);
   tc_error err;
   tc_error_clear(&err);
   if (o.compare && (status = measure_compare(&o))) return status;
@@ -589,7 +581,7 @@ int tc_cmd_find(int argc, char **argv) {
     free(o.alt);
     return tc_cli_fail("find", &err);
   }
-  if (o.cluster.a2a && certify_a2a(&f, &o.cluster, &err)) {
+  if (o.cluster.a2a && certify_a2a(&f, &o.cluster, &progress, &err)) {
     tc_frontier_destroy(&f);
     free(o.alt);
     return tc_cli_fail("find", &err);

@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "progress.h"
 #include "topocoll/forest.h"
 #include "topocoll/output.h"
 #include "topocoll/spec.h"
@@ -28,7 +29,7 @@
 void tc_cmd_forest_help(void) {
   printf(
       "usage: topocoll forest SPEC [--coll C] [--k K | --k-scan A..B] [--weights W] [--size SIZES] [--out FILE]\n"
-      "                       [--json]\n"
+      "                       [--json] [--progress|--quiet]\n"
       "\n"
       "ForestColl (paper 001): the throughput-optimal spanning-tree schedule on SPEC — a fabric\n"
       "with switches and unequal links (dgx_a100(2), mi250(2), fattree(4), file(x.json)) or any\n"
@@ -53,6 +54,10 @@ void tc_cmd_forest_help(void) {
       "                  certificate (small fabrics: refused beyond 40000 LP columns)\n"
       "  --out FILE      write the forest (every tree and route) as JSON (docs/formats.md)\n"
       "  --json          print that JSON document instead of the report\n"
+      "  --progress      progress on stderr: the optimality search, switch removal, tree\n"
+      "                  packing (default: only when stderr is a terminal; TOPOCOLL_PROGRESS=1\n"
+      "                  or 0 forces it)\n"
+      "  --quiet         no progress lines\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Exit status: 0 success, 1 our failure (a forest that fails verification, an I/O error),\n"
@@ -64,7 +69,7 @@ typedef struct forest_options {
   int64_t k;
   tc_cli_size_list sizes;
   double link_bw;
-  int json, lp;
+  int json, lp, progress, quiet;
 } forest_options;
 
 static const char *const coll_names[] = {"allgather", "reduce-scatter", "allreduce", NULL};
@@ -82,6 +87,7 @@ static const tc_cli_option forest_table[] = {
     {.name = "--out", .kind = TC_CLI_PATH, .text = AT(out)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
     {.name = "--lp", .kind = TC_CLI_FLAG, .value = AT(lp)},
+    TC_CLI_PROGRESS_OPTIONS(forest_options),
 };
 static const tc_cli_command forest_cli = {
     .name = "forest", .help = tc_cmd_forest_help, .options = forest_table, .noptions = TC_CLI_COUNT(forest_table),
@@ -154,30 +160,10 @@ static int parse_weights(const forest_options *o, const tc_graph *g, int64_t **w
   return st;
 }
 
-/* ---- progress: a line on stderr per phase change once the work has taken 2 s ---- */
-
-typedef struct progress_state {
-  struct timespec start;
-  double last;
-  char phase[16];
-} progress_state;
-
 static double seconds_since(const struct timespec *t0) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
-
-static void progress(void *ctx, const char *phase, int64_t done, int64_t total) {
-  progress_state *p = ctx;
-  double now = seconds_since(&p->start);
-  int new_phase = strcmp(p->phase, phase) != 0;
-  if (now < 2.0 || (!new_phase && now - p->last < 2.0)) return;
-  snprintf(p->phase, sizeof p->phase, "%s", phase);
-  p->last = now;
-  const char *what = !strcmp(phase, "split") ? "switch removal: switch" : !strcmp(phase, "pack") ? "tree packing over" : phase;
-  if (!strcmp(phase, "pack")) fprintf(stderr, "topocoll forest: %.0f s: %s %lld nodes\n", now, what, (long long)total);
-  else fprintf(stderr, "topocoll forest: %.0f s: %s %lld of %lld\n", now, what, (long long)done, (long long)total);
 }
 
 /* ---- report ---- */
@@ -385,6 +371,8 @@ static int forest_command(int argc, char **argv, int64_t **sizes) {
   if (o.k_scan && o.weights) return tc_cli_usage_error("forest", "--weights and --k-scan exclude each other");
   if (o.weights && !strcmp(o.weights, "auto") && (!o.coll || strcmp(o.coll, "allreduce")))
     return tc_cli_usage_error("forest", "--weights auto is the allreduce's water-filling: give --coll allreduce");
+  tc_progress progress;
+  if ((status = tc_cli_progress_init(&progress, "forest", o.progress, o.quiet))) return status;
   tc_error err;
   if (o.out && tc_output_check(o.out, &err)) return tc_cli_fail("forest", &err);
   double unit = o.link_bw > 0 ? o.link_bw / 1e9 : 1.0;
@@ -404,17 +392,18 @@ static int forest_command(int argc, char **argv, int64_t **sizes) {
     tc_graph_destroy(g);
     return status;
   }
-  progress_state ps = {0};
-  clock_gettime(CLOCK_MONOTONIC, &ps.start);
+  struct timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
   tc_forest_options fo = {.coll = (tc_collective)tc_collective_parse(o.coll ? o.coll : "allgather"),
                           .k = o.k,
                           .search = search,
-                          .progress = progress,
-                          .progress_ctx = &ps,
+                          .progress = tc_progress_report,
+                          .progress_ctx = &progress,
                           .weights = weights};
   tc_forest f;
   rc = tc_forest_build(g, &fo, &f, &err);
-  double secs = seconds_since(&ps.start);
+  tc_progress_finish(&progress);
+  double secs = seconds_since(&start);
   if (!rc && o.out) rc = tc_forest_write_json(g, o.spec, &f, 1, o.out, &err);
   if (!rc)
     rc = o.json ? tc_forest_write_json(g, o.spec, &f, 1, "-", &err) : report(&o, g, &f, unit, unit_name, secs, how, &err);

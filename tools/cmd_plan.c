@@ -25,6 +25,7 @@
 #include "plan_json.h"
 #include "report_page.h"
 #include "report_topo.h"
+#include "progress.h"
 #include "topocoll/fit.h"
 #include "topocoll/plan.h"
 #include "topocoll/rank_map.h"
@@ -35,8 +36,9 @@ void tc_cmd_plan_help(void) {
       "usage: topocoll plan --nodes N --degree D (--alpha TIME --link-bw BW | --calibration FILE)\n"
       "                     --size SIZES [--links duplex|simplex] [--compare LIST]\n"
       "                     [--a2a-size M [--a2a-weight W] [--a2a-time-limit T]]\n"
-      "                     [--out DIR] [--force]\n"
+      "                     [--out DIR] [--force] [--progress|--quiet]\n"
       "       topocoll plan --fabric SPEC --alpha TIME --link-bw BW --size SIZES [--out DIR] [--force]\n"
+      "                     [--progress|--quiet]\n"
       "\n"
       "The main job. Finds the Pareto frontier of topologies for N nodes with D ports each\n"
       "(see 'topocoll help find'), picks the member with the least expected allreduce time\n"
@@ -109,6 +111,10 @@ void tc_cmd_plan_help(void) {
       "                    directory beside it and renamed into place when complete\n"
       "  --force           replace DIR when it is a plan directory (written by plan: it holds\n"
       "                    the marker .topocoll-plan); any other non-empty DIR is refused\n"
+      "  --progress        progress on stderr: each step, the failures tried, the baselines\n"
+      "                    built, ForestColl's phases (default: only when stderr is a terminal;\n"
+      "                    TOPOCOLL_PROGRESS=1 or 0 forces it)\n"
+      "  --quiet           no progress lines\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
       "The terms (T_L, T_B, tau, Moore bound, \"paper 000 Thm 22\"): see 'topocoll --help'.\n"
@@ -124,7 +130,7 @@ typedef struct plan_options {
   const char *calibration;
   tc_calibration cal;
   char default_out[64];
-  int force;
+  int force, progress, quiet;
 } plan_options;
 
 static const tc_cli_option plan_table[] = {
@@ -138,6 +144,7 @@ static const tc_cli_option plan_table[] = {
      .needs = "a calibration file"},
     {.name = "--compare", .kind = TC_CLI_STRING, .text = offsetof(plan_options, compare),
      .needs = "a list of topologies or algorithms"},
+    TC_CLI_PROGRESS_OPTIONS(plan_options),
 };
 static const tc_cli_command plan_cli = {
     .name = "plan", .help = tc_cmd_plan_help, .options = plan_table, .noptions = TC_CLI_COUNT(plan_table),
@@ -218,12 +225,6 @@ static int parse_options(int argc, char **argv, plan_options *o) {
   }
   if (!*o->out) return tc_cli_usage_error("plan", "--out needs a directory");
   return TC_EXIT_OK;
-}
-
-/* Progress on a terminal: one line per phase. */
-static void show_progress(void *ctx, const char *phase) {
-  (void)ctx;
-  tc_cli_error("plan", "%s", phase);
 }
 
 static void print_fabric_result(const tc_plan *p, const char *dir) {
@@ -342,7 +343,8 @@ static void print_result(const tc_plan *p, const char *dir) {
 
 /* The alternatives of --compare, measured before the plan so a bad item costs nothing;
    *out (malloc'd) and *count. Returns an exit code. */
-static int measure_alternatives(const plan_options *o, tc_plan_alternative **out, int32_t *count) {
+static int measure_alternatives(const plan_options *o, tc_progress *progress, tc_plan_alternative **out,
+                                int32_t *count) {
   char items[TC_CLI_MAX_LIST][256];
   int n = tc_cli_split_list(o->compare, items, TC_CLI_MAX_LIST);
   if (n < 0) return tc_cli_usage_error("plan", "--compare: an empty or too long item in '%s'", o->compare);
@@ -351,6 +353,7 @@ static int measure_alternatives(const plan_options *o, tc_plan_alternative **out
   tc_error err;
   tc_error_clear(&err);
   for (int i = 0; i < n; i++) {
+    tc_progress_report(progress, "--compare: measuring", i, n);
     int rc = tc_plan_compare(items[i], o->cluster.nodes, o->cluster.degree, o->cluster.bidirectional,
                              &o->cluster.workload, &v[i], &err);
     if (rc) {
@@ -359,6 +362,7 @@ static int measure_alternatives(const plan_options *o, tc_plan_alternative **out
       return tc_cli_fail("plan", &err);
     }
   }
+  tc_progress_report(progress, "--compare: measured", n, n);
   *out = v;
   *count = n;
   return TC_EXIT_OK;
@@ -404,21 +408,27 @@ int tc_cmd_plan(int argc, char **argv) {
   if (tc_plan_check_dir(o.out, o.force, &err)) return tc_cli_fail("plan", &err);
   if (tc_report_check_graphviz(&err)) return tc_cli_fail("plan", &err); /* the report needs it: before any work */
   tc_find_options fo = {o.cluster.nodes, o.cluster.degree, o.cluster.bidirectional, 0};
-  tc_plan_progress progress = isatty(STDERR_FILENO) ? show_progress : NULL;
+  tc_progress progress;
+  if ((status = tc_cli_progress_init(&progress, "plan", o.progress, o.quiet))) return status;
   tc_plan_alternative *alts = NULL;
   int32_t nalts = 0;
-  if (o.compare && (status = measure_alternatives(&o, &alts, &nalts))) return status;
+  if (o.compare && (status = measure_alternatives(&o, &progress, &alts, &nalts))) {
+    tc_progress_finish(&progress);
+    return status;
+  }
   tc_plan p;
-  int rc = o.fabric ? tc_plan_fabric_make(o.fabric, &o.cluster.workload, progress, NULL, &p, &err)
-                    : tc_plan_make(&fo, &o.cluster.workload, progress, NULL, &p, &err);
+  int rc = o.fabric ? tc_plan_fabric_make(o.fabric, &o.cluster.workload, tc_progress_report, &progress, &p, &err)
+                    : tc_plan_make(&fo, &o.cluster.workload, tc_progress_report, &progress, &p, &err);
   if (rc) {
     free(alts);
+    tc_progress_finish(&progress);
     return tc_cli_fail("plan", &err);
   }
   p.compare = alts;
   p.ncompare = nalts;
-  if (tc_plan_write_extra(&p, o.out, o.force, progress, NULL, write_extras, NULL, &err))
-    status = tc_cli_fail("plan", &err);
+  rc = tc_plan_write_extra(&p, o.out, o.force, tc_progress_report, &progress, write_extras, NULL, &err);
+  tc_progress_finish(&progress);
+  if (rc) status = tc_cli_fail("plan", &err);
   else if (print_calibration(&o), p.fabric) print_fabric_result(&p, o.out);
   else print_result(&p, o.out);
   tc_plan_destroy(&p);

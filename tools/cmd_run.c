@@ -161,8 +161,7 @@ static const tc_cli_option run_table[] = {
      .fallback = "both"},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
     {.name = "--calibration-out", .kind = TC_CLI_PATH, .text = AT(calibration_out)},
-    {.name = "--progress", .kind = TC_CLI_FLAG, .value = AT(progress)},
-    {.name = "--quiet", .kind = TC_CLI_FLAG, .value = AT(quiet)},
+    TC_CLI_PROGRESS_OPTIONS(run_options),
 };
 static const tc_cli_command run_cli = {
     .name = "run", .help = tc_cmd_run_help, .options = run_table, .noptions = TC_CLI_COUNT(run_table),
@@ -177,7 +176,7 @@ static int parse_options(int argc, char **argv, run_options *o) {
   int status = tc_cli_parse(&run_cli, argc, argv, o);
   if (status) return status;
   if (!o->file) return tc_cli_usage_error("run", "missing SCHEDULE.json");
-  if (o->progress && o->quiet) return tc_cli_usage_error("run", "--progress and --quiet exclude each other");
+  if (tc_cli_progress_check("run", o->progress, o->quiet)) return TC_EXIT_USAGE;
   status = tc_cli_convert(&run_cli, o, "--dtype", "--op", "--np", "--iters", "--warmup", "--timeout", "--inplace",
                           NULL);
   if (status) return status;
@@ -586,7 +585,7 @@ static int report_failed_run(const run_options *o, const tc_launch_result *res) 
 /* Progress (progress.h): the executor prints one line per size and variant, in order, as it
    finishes it; a size is done with its last variant. */
 typedef struct size_note {
-  const tc_progress *progress;
+  tc_progress *progress;
   const run_options *o;
   int lines; /* lines seen */
 } size_note;
@@ -607,7 +606,7 @@ static void note_size(void *ctx, const char *line, size_t len) {
    from MPI's and still reports every size: that is a report with "verified": false, not a
    failed run. Anything else that is not a clean exit with every size is a failed run. */
 static int launch_and_collect(const run_options *o, tc_collective coll, char *const *argv, tc_launch_result *res,
-                              run_row *rows, const tc_progress *progress) {
+                              run_row *rows, tc_progress *progress) {
   tc_error err;
   tc_error_clear(&err);
   size_note note = {progress, o, 0};

@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "progress.h"
 #include "sched_report.h"
 #include "topocoll/a2a_flows.h"
 #include "topocoll/a2a_route.h"
@@ -45,6 +46,7 @@ void tc_cmd_sched_help(void) {
   printf(
       "usage: topocoll sched SPEC --coll COLL --algo ALGO [--root R | --src S --dst T] [--chunks P]\n"
       "                      [--alpha TIME] [--link-bw BW] [--size SIZES] [--out FILE.json] [--json]\n"
+      "                      [--progress|--quiet]\n"
       "       topocoll sched SPEC --coll alltoall (--algo ALGO | --routes FILE) [--routes-out FILE] ...\n"
       "       topocoll sched --list\n"
       "\n"
@@ -98,6 +100,10 @@ void tc_cmd_sched_help(void) {
       "                  report and the schedule file name; refused when it disconnects\n"
       "  --json          one JSON object instead of the text report\n"
       "  --list          the algorithms, one a line: name, collectives, topology, summary\n"
+      "  --progress      progress on stderr: building the topology, generating, deriving,\n"
+      "                  verifying and costing each schedule (default: only when stderr is a\n"
+      "                  terminal; TOPOCOLL_PROGRESS=1 or 0 forces it)\n"
+      "  --quiet         no progress lines\n"
       TC_CLI_MAX_MEMORY_HELP
       "\n"
       "The terms (T_L, T_B, tau, Moore bound, \"paper 000 Thm 22\"): see 'topocoll --help'.\n"
@@ -125,7 +131,8 @@ typedef struct sched_options {
       *size_text, *factor_text, *out;
   const char *routes, *routes_out, *steps_text, *paths_text, *time_limit_text, *without;
   char degraded[4096]; /* --without-links: "without(SPEC,u1,v1,...)", then the spec used */
-  int json, steps;
+  int json, steps, progress, quiet;
+  tc_progress *reporter; /* the command's progress (progress.h) */
   double time_limit;
   tc_a2a_path_set paths;
   tc_collective coll;
@@ -156,6 +163,7 @@ static const tc_cli_option sched_table[] = {
     {.name = "--paths", .kind = TC_CLI_STRING, .text = AT(paths_text)},
     {.name = "--time-limit", .kind = TC_CLI_TIME, .text = AT(time_limit_text), .value = AT(time_limit)},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
+    TC_CLI_PROGRESS_OPTIONS(sched_options),
     {.name = "--without-links", .kind = TC_CLI_STRING, .text = AT(without), .needs = "links u-v,u-v,..."},
     {.name = "--list", .kind = TC_CLI_ACTION, .action = list_algorithms},
 };
@@ -316,6 +324,7 @@ static int produce(const tc_graph *g, const tc_spec *spec, const sched_options *
   variant[0] = '\0';
   tc_collective_opts opts = {.root = o->root, .dst = o->dst, .chunks = o->chunks, .spec = spec, .chosen = variant,
                              .chosen_size = TC_ERRMSG_MAX};
+  if (o->reporter->on) opts.progress = tc_progress_report, opts.progress_ctx = o->reporter;
   if (model_given(o)) { /* for builders that choose by the message size (kautz) */
     opts.alpha_s = o->alpha_s, opts.link_bw = o->link_bw, opts.bytes = (double)o->size_bytes;
     opts.copy_bw = o->copy_bw;
@@ -362,6 +371,7 @@ static int produce_alltoall(const tc_graph *g, const tc_spec *spec, const sched_
                             tc_cost *c, tc_cli_routing_report *rep, int *routed, tc_error *err) {
   tc_collective_opts opts = {.root = -1, .chunks = o->chunks, .spec = spec, .steps = o->steps_text ? o->steps : 0,
                              .paths = (int)o->paths, .time_limit = o->time_limit_text ? o->time_limit : 0};
+  if (o->reporter->on) opts.progress = tc_progress_report, opts.progress_ctx = o->reporter;
   *routed = o->routes || tc_algorithm_routes(tc_algorithm_find(o->algo));
   if (!*routed) { /* a step schedule of its own (mcf): no routing to report or write */
     if (o->routes_out)
@@ -425,9 +435,15 @@ static int sched_sizes(sched_options *o) {
   /* A target no writer accepts (output.h) is refused before any work. */
   if ((o->out && tc_output_check(o->out, &err)) || (o->routes_out && tc_output_check(o->routes_out, &err)))
     return tc_cli_fail("sched", &err);
+  tc_progress progress;
+  int status = tc_cli_progress_init(&progress, "sched", o->progress, o->quiet);
+  if (status) return status;
+  o->reporter = &progress;
   tc_graph *g = NULL;
   tc_spec *spec = NULL;
+  tc_progress_report(&progress, "building the topology", 0, 0);
   if (tc_spec_parse(o->spec, &spec, &err) || tc_spec_eval(spec, NULL, &g, &err)) {
+    tc_progress_finish(&progress);
     tc_spec_destroy(spec);
     return tc_cli_fail("sched", &err);
   }
@@ -435,12 +451,13 @@ static int sched_sizes(sched_options *o) {
   sched_built *b = calloc((size_t)nbuilt, sizeof *b);
   tc_cli_sched_report *r = calloc((size_t)nreports, sizeof *r);
   tc_cli_routing_report routing = {{0, 1}, {0, 1}, -1, 0, 0, o->routes, o->routes_out};
-  int status = TC_EXIT_OK, routed = 0, rc = b && r ? TC_OK : tc_error_set(&err, TC_ENOMEM, "out of memory");
+  int routed = 0, rc = b && r ? TC_OK : tc_error_set(&err, TC_ENOMEM, "out of memory");
   for (int i = 0; !rc && i < nbuilt; i++) {
     o->size_bytes = o->sizes.count ? o->sizes.bytes[i] : -1; /* what build_fastest picks P for */
     rc = o->coll == TC_COLL_ALLTOALL ? produce_alltoall(g, spec, o, &b[i].s, &b[i].c, &routing, &routed, &err)
                                      : produce(g, spec, o, &b[i].s, &b[i].c, &b[i].chosen, b[i].variant, &err);
   }
+  tc_progress_finish(&progress);
   if (rc) status = tc_cli_fail("sched", &err);
   for (int i = 0; !rc && i < nreports; i++) {
     const sched_built *x = &b[nbuilt > 1 ? i : 0];

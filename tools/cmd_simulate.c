@@ -164,8 +164,7 @@ static const tc_cli_option sim_table[] = {
     {.name = "--inplace", .kind = TC_CLI_CHOICE, .text = AT(inplace_text), .value = AT(inplace), .choices = variants,
      .fallback = "both"},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
-    {.name = "--progress", .kind = TC_CLI_FLAG, .value = AT(progress)},
-    {.name = "--quiet", .kind = TC_CLI_FLAG, .value = AT(quiet)},
+    TC_CLI_PROGRESS_OPTIONS(sim_options),
 };
 static const tc_cli_command sim_cli = {
     .name = "simulate", .help = tc_cmd_simulate_help, .options = sim_table, .noptions = TC_CLI_COUNT(sim_table),
@@ -181,7 +180,7 @@ static int parse_options(int argc, char **argv, sim_options *o) {
   if (!o->file) return tc_cli_usage_error("simulate", "missing SCHEDULE.json");
   if (!o->bw_text) return tc_cli_usage_error("simulate", "missing --link-bw");
   if (!o->alpha_text) return tc_cli_usage_error("simulate", "missing --alpha");
-  if (o->progress && o->quiet) return tc_cli_usage_error("simulate", "--progress and --quiet exclude each other");
+  if (tc_cli_progress_check("simulate", o->progress, o->quiet)) return TC_EXIT_USAGE;
   status = tc_cli_convert(&sim_cli, o, "--link-bw", "--alpha", "--check-max", "--timeout", "--model", "--inplace",
                           NULL);
   if (status) return status;
@@ -281,7 +280,7 @@ static int choose_algorithms(const sim_options *o, tc_collective coll, algo_run 
 typedef struct sim_plan {
   const sim_options *o;
   tc_sim_env env;
-  tc_progress progress;
+  tc_progress *progress; /* the command's reporter (progress.h) */
   int64_t *small, *large; /* sizes <= check_max (or check_max alone) and the rest */
   int *small_at, *large_at; /* where each stands in the options' list; -1 for the stand-in */
   int nsmall, nlarge;
@@ -330,7 +329,7 @@ typedef struct size_note {
 
 static void note_size(void *ctx, const char *line, size_t len) {
   size_note *s = ctx;
-  if (!s->p->progress.on || !len || s->next >= s->n) return;
+  if (!s->p->progress->on || !len || s->next >= s->n) return;
   (void)line;
   int i = s->next++;
   char sz[32], who[TC_ERRMSG_MAX];
@@ -338,9 +337,9 @@ static void note_size(void *ctx, const char *line, size_t len) {
   if (s->algo) snprintf(who, sizeof who, "SMPI %s", s->algo);
   else snprintf(who, sizeof who, "the schedule%s", s->inplace ? " in place" : "");
   if (s->at[i] < 0)
-    tc_progress_note(&s->p->progress, "%s: checked at %s (--check-max, not reported)", who, sz);
+    tc_progress_note(s->p->progress, "%s: checked at %s (--check-max, not reported)", who, sz);
   else
-    tc_progress_note(&s->p->progress, "%s: %s done (size %d of %d)", who, sz, s->at[i] + 1, s->p->o->sizes.count);
+    tc_progress_note(s->p->progress, "%s: %s done (size %d of %d)", who, sz, s->at[i] + 1, s->p->o->sizes.count);
 }
 
 /* The runs over one part of the sizes; results land at their places in r. A checked part
@@ -721,7 +720,7 @@ static int run_all(sim_plan *p, prog_result *sched, algo_run *algos, int nalgos)
   tc_error err;
   tc_error_clear(&err);
   int interrupted = 0, n = p->o->sizes.count;
-  tc_progress_note(&p->progress, "%d sizes, the schedule %s then %d SMPI algorithm%s, network model %s", n,
+  tc_progress_note(p->progress, "%d sizes, the schedule %s then %d SMPI algorithm%s, network model %s", n,
                    p->o->ran[0] && p->o->ran[1] ? "out of place and in place" : p->o->ran[0] ? "out of place"
                                                                                           : "in place",
                    nalgos, nalgos == 1 ? "" : "s", tc_sim_model_name(p->o->model));
@@ -753,7 +752,7 @@ static int run_all(sim_plan *p, prog_result *sched, algo_run *algos, int nalgos)
       }
     if (!a->ok) {
       snprintf(a->reason, sizeof a->reason, "%s", err.msg);
-      tc_progress_note(&p->progress, "SMPI %s: skipped: %.300s", a->name, a->reason);
+      tc_progress_note(p->progress, "SMPI %s: skipped: %.300s", a->name, a->reason);
     }
   }
   return TC_EXIT_OK;
@@ -801,7 +800,9 @@ int tc_cmd_simulate(int argc, char **argv) {
   sim_plan p;
   memset(&p, 0, sizeof p);
   p.o = &o;
-  tc_progress_init(&p.progress, "simulate", o.progress, o.quiet);
+  tc_progress progress;
+  tc_progress_init(&progress, "simulate", o.progress, o.quiet);
+  p.progress = &progress;
   algo_run *algos = NULL;
   int nalgos = 0;
   prog_result sched[2]; /* out of place, in place */

@@ -27,6 +27,7 @@
 #ifndef TOPOCOLL_A2A_H
 #define TOPOCOLL_A2A_H
 
+#include "topocoll/progress.h"
 #include "topocoll/export.h"
 
 #include <stdint.h>
@@ -48,16 +49,6 @@ typedef enum {
 
 typedef enum { TC_A2A_CLP = 0, TC_A2A_GLPK = 1 } tc_a2a_engine;
 
-/* Where a long solve stands (method dw, once per round): F is known to lie in
-   [lower, upper] (floats of the solver's bounds; the certificate recomputes them exactly). */
-typedef struct tc_a2a_progress {
-  int64_t round;
-  double lower, upper, gap; /* gap = upper/lower − 1 */
-  int64_t columns;          /* trees in the master */
-  double seconds;           /* since the solve began */
-} tc_a2a_progress;
-typedef void (*tc_a2a_progress_fn)(const tc_a2a_progress *p, void *ctx);
-
 typedef struct tc_a2a_options {
   tc_a2a_method method;
   tc_a2a_engine engine;
@@ -70,7 +61,11 @@ typedef struct tc_a2a_options {
   double time_limit;  /* seconds per LP solve (lp, full); of the whole solve (dw); 0 = none */
   int symmetry;       /* dw: 1 (default) solves on the orbits of a free automorphism group
                          (found by BLISS; the certificate is checked on the whole graph) */
-  tc_a2a_progress_fn progress; /* NULL, or called after every round of dw */
+  tc_progress_fn progress; /* NULL, or a report (topocoll/progress.h) after every round of dw:
+                              "dw: round R, f in [lower, upper], gap G, C columns", done R,
+                              total 0 — F lies in [lower, upper] (floats of the solver's
+                              bounds; the certificate recomputes them exactly), G = upper/lower
+                              - 1, C the trees in the master */
   void *progress_ctx;
 } tc_a2a_options;
 

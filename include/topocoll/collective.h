@@ -30,6 +30,7 @@
 #define TOPOCOLL_COLLECTIVE_H
 
 #include "topocoll/export.h"
+#include "topocoll/progress.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -86,6 +87,12 @@ typedef struct tc_collective_opts {
      size (kautz: Kautz-C or Kautz-M, paper 002 §3.2.2): link_bw > 0 and bytes > 0 when
      given (0: not given), alpha_s in s, copy_bw in bytes/s (<= 0: no local-copy term). */
   double alpha_s, link_bw, bytes, copy_bw;
+  /* NULL, or reports (topocoll/progress.h) of the pipeline's steps, phases without a count:
+     "<algo>: generating the allgather" (or the collective a direct builder builds),
+     "<algo>: deriving the reduce-scatter (Theorem 2)" or "(Corollary 1.1)", "<algo>:
+     composing the allreduce", "<algo> <coll>: verifying", "<algo> <coll>: costing" */
+  tc_progress_fn progress;
+  void *progress_ctx;
 } tc_collective_opts;
 
 /* The all-to-all routing (a2a_route.h) of a routing algorithm (direct, sssp, ewsp, dor),

@@ -151,16 +151,16 @@ TC_API int32_t tc_frontier_choose(const tc_frontier *f, const tc_workload *w);
 
 /* ---- all-to-all (paper 000 App. A.5) ---- */
 
-/* Called before (done 0) and after (done 1) each member's solve, and during a long solve
-   with the column generation's progress (p non-NULL, a2a.h). */
-typedef void (*tc_find_a2a_progress_fn)(void *ctx, const tc_frontier *f, int32_t member, int done,
-                                        const tc_a2a_progress *p);
-
 typedef struct tc_find_a2a_options {
   double gap;         /* stop a member at this certified gap upper/lower - 1 (default 1e-6) */
   double time_limit;  /* seconds per member's solve, then the bounds reached are reported
                          (default TC_FIND_A2A_TIME_LIMIT; 0: none) */
-  tc_find_a2a_progress_fn progress; /* may be NULL */
+  tc_progress_fn progress; /* NULL, or reports (topocoll/progress.h) of tc_frontier_a2a: the
+                              members certified, a counted phase — "all-to-all MCF: certifying
+                              SPEC (N nodes)" as member i begins (done i), "all-to-all MCF:
+                              SPEC: f = F, gap G" (f >= F when not exact) as it ends (done
+                              i + 1) — and, between them, the rounds of a member's solve:
+                              "all-to-all MCF of SPEC: " + a2a.h's round report */
   void *ctx;
 } tc_find_a2a_options;
 

@@ -42,6 +42,7 @@
 
 #include "topocoll/error.h"
 #include "topocoll/graph.h"
+#include "topocoll/progress.h"
 #include "topocoll/rational.h"
 #include "topocoll/sched.h"
 
@@ -51,16 +52,16 @@
    the same way. */
 typedef enum { TC_FOREST_NEWTON = 0, TC_FOREST_BISECT = 1 } tc_forest_search;
 
-/* Progress of long phases: phase is "search", "split" or "pack"; done/total in its units. */
-typedef void (*tc_forest_progress)(void *ctx, const char *phase, int64_t done, int64_t total);
-
 typedef struct tc_forest_options {
   tc_collective coll;       /* TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER or TC_COLL_ALLREDUCE */
   int64_t k;                /* 0: the optimum (Algorithm 1 + Prop. 3); > 0: Algorithm 3 with this k */
   tc_forest_search search;
   int exact_split;          /* 1: always Algorithm 4 with γ; 0: first a greedy removal, kept
                                only if the max-flow certificate on D* passes */
-  tc_forest_progress progress; /* may be NULL */
+  tc_progress_fn progress;  /* NULL, or reports (topocoll/progress.h) of the phases "forest:
+                               optimality search", "forest: removing switches" (switches),
+                               "forest: packing trees, roots done" (roots), "forest: mapping
+                               trees to paths" and "forest: verifying the trees" */
   void *progress_ctx;
   const int64_t *weights;   /* per node of g: the shares compute node v owns (w_v >= 0, not all 0;
                                a switch's entry must be 0); NULL: 1 each, the paper's layout */

@@ -66,6 +66,7 @@
 #ifndef TOPOCOLL_MSCCL_H
 #define TOPOCOLL_MSCCL_H
 
+#include "topocoll/progress.h"
 #include "topocoll/export.h"
 
 #include <stdint.h>
@@ -98,6 +99,11 @@ typedef struct tc_msccl_options {
                            over channels and threadblocks); 0 means as few as the limits allow */
   int32_t instances; /* 0 or 1..32: msccl-tools' instances, I copies of the whole algorithm
                            (see Instances above); 0 or 1 means one */
+  tc_progress_fn progress; /* NULL, or reports (topocoll/progress.h) of the steps, phases
+                           without a count: "msccl: verifying the schedule", "msccl: lowering
+                           to per-GPU programs", "msccl: choosing channels and threadblocks",
+                           "msccl: writing PATH" */
+  void *progress_ctx;
 } tc_msccl_options;
 
 /* What the written file holds. */

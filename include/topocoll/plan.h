@@ -67,11 +67,16 @@
 **     aside, the new one renamed in, then the old one removed). A non-empty DIR without the
 **     marker is never replaced, force or not. DIR "-" is refused; a symbolic link to a
 **     directory names the directory (the link stays);
-**   - nothing prints: progress goes through the caller's callback, one call per phase.
+**   - nothing prints: progress goes through the caller's callback (topocoll/progress.h): a
+**     phase per step ("finding the Pareto frontier for N = 64, d = 4", "building
+**     genkautz(4,64) and its allgather, reduce-scatter and allreduce", "resilience: ...",
+**     "baselines: ...", "writing DIR: FILE"), counted where the step has parts (failures
+**     tried, baselines built, members certified, files written), ForestColl's own phases ("forest: ...") inside.
 */
 #ifndef TOPOCOLL_PLAN_H
 #define TOPOCOLL_PLAN_H
 
+#include "topocoll/progress.h"
 #include "topocoll/export.h"
 
 #include <stdint.h>
@@ -239,13 +244,10 @@ typedef struct tc_plan_alternative {
 TC_API int tc_plan_compare(const char *item, int32_t nodes, int32_t degree, int bidirectional, const tc_workload *w,
                            tc_plan_alternative *out, tc_error *err);
 
-/* Progress: one call per phase with a short line ("building genkautz(4,64)"). */
-typedef void (*tc_plan_progress)(void *ctx, const char *phase);
-
 /* Find, choose, build and verify everything for the cluster `find` (find->build is
    ignored) and workload w (count >= 1, alpha_s >= 0, link_bw > 0). progress may be NULL.
    On failure *out is left empty (safe to tc_plan_destroy). */
-TC_API int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_progress progress, void *ctx,
+TC_API int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_progress_fn progress, void *ctx,
                         tc_plan *out, tc_error *err);
 TC_API void tc_plan_destroy(tc_plan *p);
 
@@ -255,7 +257,7 @@ TC_API void tc_plan_destroy(tc_plan *p);
    (else has_member = 0 with the reason), all verified and costed; the ring bound. A fabric
    ForestColl refuses (tc_forest_check_fabric) is TC_EINPUT naming the problem. Costs use
    w->link_bw as the bandwidth of a capacity-1 arc. On failure *out is left empty. */
-TC_API int tc_plan_fabric_make(const char *spec, const tc_workload *w, tc_plan_progress progress, void *ctx,
+TC_API int tc_plan_fabric_make(const char *spec, const tc_workload *w, tc_progress_fn progress, void *ctx,
                                tc_plan *out, tc_error *err);
 
 /* What the plan runs for an allreduce of `bytes`: the fastest of the member's allreduce
@@ -273,14 +275,14 @@ TC_API double tc_plan_allreduce_at(const tc_plan *p, double bytes, const char **
 TC_API int tc_plan_check_dir(const char *dir, int force, tc_error *err);
 
 /* Write the plan's files into dir, whole or not at all (see the header). */
-TC_API int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
+TC_API int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_progress_fn progress, void *ctx,
                          tc_error *err);
 
 /* The same, with files of later layers the caller adds (the CLI: ranks.csv, rank_map.h):
    `extra` (may be NULL) is called once with the staging directory before summary.md and the
    marker, so its files appear with the rest, whole or not at all. */
 typedef int (*tc_plan_extra_files)(const tc_plan *p, const char *dir, void *ctx, tc_error *err);
-TC_API int tc_plan_write_extra(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
+TC_API int tc_plan_write_extra(const tc_plan *p, const char *dir, int force, tc_progress_fn progress, void *ctx,
                                tc_plan_extra_files extra, void *extra_ctx, tc_error *err);
 
 /* How the plan's wiring.csv cables the topology: duplex, simplex (plan --links), or as the

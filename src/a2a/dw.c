@@ -345,7 +345,7 @@ int tci_a2a_dw_solve(const tc_graph *g, const tc_a2a_options *o, tci_a2a_dw_answ
   if (m > INT32_MAX / 2)
     return tc_error_set(err, TC_ERANGE, "all-to-all dw: %lld arcs is too many", (long long)m);
   tci_a2a_sym sym = {0};
-  tci_dw d = {.g = g, .sym = &sym, .n = n, .m = m, .threads = o->threads, .o = o, .t0 = t0};
+  tci_dw d = {.g = g, .sym = &sym, .n = n, .m = m, .threads = o->threads, .o = o};
   uint8_t *take = NULL;
   double *lo = NULL, *hi = NULL;
   int rc = o->symmetry ? tci_a2a_sym_find(g, 1, &sym, err) : tci_a2a_sym_trivial(g, &sym, err);

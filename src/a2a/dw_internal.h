@@ -43,10 +43,9 @@ typedef struct tci_dw {
   int threads;            /* pricing threads (0: OpenMP's default) */
   double best_bound;      /* best lower bound on z* */
   double z;               /* the congestion of the pool's current routing */
-  /* progress: rounds so far (both phases count theirs), the callback and the start */
+  /* progress: rounds so far (both phases count theirs), and the options with the callback */
   int64_t rounds;
   const tc_a2a_options *o;
-  double t0;
 } tci_dw;
 
 /* Price every representative at d->l_price: its shortest-path tree, the tree's cost there

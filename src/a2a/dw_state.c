@@ -11,6 +11,7 @@
 
 #include "a2a/dw_internal.h"
 #include "a2a/sptree.h"
+#include "core/progress.h"
 
 void tci_dw_pool_free(tci_dw_pool *p) {
   free(p->src), free(p->start), free(p->arc), free(p->load), free(p->idle), free(p->hash), free(p->lam);
@@ -141,9 +142,9 @@ void tci_dw_keep_bound(tci_dw *d) {
 void tci_dw_progress(const tci_dw *d) {
   if (!d->o->progress) return;
   double gap = d->best_bound > 0 ? d->z / d->best_bound - 1 : INFINITY;
-  tc_a2a_progress pr = {d->rounds, 1 / d->z, d->best_bound > 0 ? 1 / d->best_bound : INFINITY, gap, d->cols.count,
-                        omp_get_wtime() - d->t0};
-  d->o->progress(&pr, d->o->progress_ctx);
+  tci_progress(d->o->progress, d->o->progress_ctx, (double)d->rounds, 0,
+               "dw: round %lld, f in [%.9g, %.9g], gap %.3g, %lld columns", (long long)d->rounds, 1 / d->z,
+               d->best_bound > 0 ? 1 / d->best_bound : INFINITY, gap, (long long)d->cols.count);
 }
 
 int tci_dw_pool_append(tci_dw *d, const uint8_t *take, int64_t *col, tc_error *err) {

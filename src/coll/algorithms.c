@@ -57,9 +57,9 @@ static int ag_expand(const tc_graph *g, const tc_collective_opts *o, tc_schedule
 
 /* ForestColl's forest for `coll` with weights w (NULL: equal shares), pipelined in P chunks
    per tree and costed. */
-static int forestcoll_lowered(const tc_graph *g, tc_collective coll, const int64_t *w, int64_t P, tc_schedule *out,
-                              tc_cost *cost, tc_error *err) {
-  tc_forest_options fo = {.coll = coll, .weights = w};
+static int forestcoll_lowered(const tc_graph *g, tc_collective coll, const int64_t *w, int64_t P,
+                              const tc_collective_opts *o, tc_schedule *out, tc_cost *cost, tc_error *err) {
+  tc_forest_options fo = {.coll = coll, .weights = w, .progress = o->progress, .progress_ctx = o->progress_ctx};
   tc_forest f;
   int rc = tc_forest_build(g, &fo, &f, err);
   if (!rc) rc = tc_forest_lower(g, &f, P, out, err);
@@ -78,7 +78,7 @@ static int d_forestcoll(const tc_graph *g, tc_collective coll, const tc_collecti
   int64_t P = o->chunks ? o->chunks : 1;
   if (o->chosen && o->chosen_size) o->chosen[0] = '\0';
   if (coll != TC_COLL_ALLREDUCE) {
-    tc_forest_options fo = {.coll = coll};
+    tc_forest_options fo = {.coll = coll, .progress = o->progress, .progress_ctx = o->progress_ctx};
     tc_forest f;
     int rc = tc_forest_build(g, &fo, &f, err);
     if (!rc) rc = tc_forest_lower(g, &f, P, out, err);
@@ -93,7 +93,7 @@ static int d_forestcoll(const tc_graph *g, tc_collective coll, const tc_collecti
   memset(&cwt, 0, sizeof cwt);
   int64_t *w = calloc((size_t)g->n, sizeof *w);
   int uniform = 0, weighted = 0, wrc = TC_OK;
-  int rc = w ? forestcoll_lowered(g, coll, NULL, P, &eq, &ceq, err)
+  int rc = w ? forestcoll_lowered(g, coll, NULL, P, o, &eq, &ceq, err)
              : tc_error_set(err, TC_ENOMEM, "forestcoll: out of memory for %d weights", g->n);
   tc_error why;
   tc_error_clear(&why);
@@ -101,7 +101,7 @@ static int d_forestcoll(const tc_graph *g, tc_collective coll, const tc_collecti
     /* weights ForestColl refuses (too many shares, arithmetic beyond 64 bits) leave equal
        shares, said so; our own failures are reported as they would be for equal shares */
     wrc = tc_forest_allreduce_weights(g, w, &uniform, &why);
-    if (!wrc && !uniform) wrc = forestcoll_lowered(g, coll, w, P, &wt, &cwt, &why);
+    if (!wrc && !uniform) wrc = forestcoll_lowered(g, coll, w, P, o, &wt, &cwt, &why);
     if (wrc == TC_EFAIL || wrc == TC_ENOMEM) {
       rc = wrc;
       *err = why;

@@ -14,6 +14,7 @@
 
 #include "coll/coll_internal.h"
 #include "core/budget.h"
+#include "core/progress.h"
 #include "topocoll/iso.h"
 #include "topocoll/transform.h"
 #include "topocoll/verify.h"
@@ -170,6 +171,8 @@ typedef struct gen_ctx {
    the shape of a tc_schedule_generator so Corollary 1.1 can call it on g^T. */
 static int generate_allgather(const tc_graph *g, void *vctx, tc_schedule *out, tc_error *err) {
   const gen_ctx *ctx = vctx;
+  tci_progress(ctx->opts->progress, ctx->opts->progress_ctx, 0, 0, "%s: generating the allgather",
+               ctx->row->info.name);
   int rc = ctx->row->allgather(g, ctx->opts, out, err);
   if (rc || ctx->opts->chunks <= 0) return rc;
   tc_schedule rounded;
@@ -189,6 +192,9 @@ static int derive_reduce_scatter(const tc_graph *g, const gen_ctx *ctx, const tc
   memset(&own, 0, sizeof own);
   int found = 0;
   int rc = tc_graph_reverse_symmetry(g, &found, iso, err);
+  if (!rc)
+    tci_progress(ctx->opts->progress, ctx->opts->progress_ctx, 0, 0, "%s: deriving the reduce-scatter (%s)",
+                 ctx->row->info.name, found ? "Theorem 2" : "Corollary 1.1");
   if (!rc && found) {
     if (!ag && !(rc = generate_allgather(g, (void *)ctx, &own, err))) ag = &own;
     if (!rc) rc = tc_schedule_reverse_symmetric(g, ag, iso, rs, err);
@@ -227,6 +233,8 @@ static int refine_to(const tc_graph *g, const char *algo, tc_schedule *s, int64_
 
 static int generate_direct(const tc_graph *g, const tc_algorithm *row, tc_collective coll,
                            const tc_collective_opts *opts, tc_schedule *out, tc_error *err) {
+  tci_progress(opts->progress, opts->progress_ctx, 0, 0, "%s: generating the %s", row->info.name,
+               tc_collective_name(coll));
   int rc = row->direct(g, coll, opts, out, err);
   if (!rc && opts->chunks > 0 && row->chunks_kind == TC_CHUNKS_REFINE &&
       (rc = refine_to(g, row->info.name, out, opts->chunks, err)))
@@ -283,6 +291,7 @@ int tc_algorithm_generate(const tc_graph *g, const char *algo, tc_collective col
     *out = rs;
     memset(&rs, 0, sizeof rs);
   } else if (!rc) {
+    tci_progress(opts->progress, opts->progress_ctx, 0, 0, "%s: composing the allreduce", algo);
     rc = tc_schedule_allreduce_compose(g, &rs, &ag, out, err);
   }
   tc_schedule_destroy(&ag);
@@ -291,22 +300,26 @@ int tc_algorithm_generate(const tc_graph *g, const char *algo, tc_collective col
 }
 
 /* Sort into canonical order, verify, cost; `what` names the schedule in an error. */
-static int verify_and_cost(const tc_graph *g, tc_schedule *s, const char *algo, tc_collective coll, tc_cost *cost,
-                           tc_error *err) {
+static int verify_and_cost(const tc_graph *g, tc_schedule *s, const char *algo, tc_collective coll,
+                           const tc_collective_opts *opts, tc_cost *cost, tc_error *err) {
+  const char *name = tc_collective_name(coll);
+  tci_progress(opts->progress, opts->progress_ctx, 0, 0, "%s %s: verifying", algo, name);
   tc_schedule_sort(s);
   int rc = tc_schedule_verify(g, s, err);
   if (rc) {
-    tc_error_prefix(err, "%s %s schedule failed verification", algo, tc_collective_name(coll));
+    tc_error_prefix(err, "%s %s schedule failed verification", algo, name);
     return rc;
   }
+  if (cost) tci_progress(opts->progress, opts->progress_ctx, 0, 0, "%s %s: costing", algo, name);
   return cost ? tc_schedule_cost(g, s, cost, err) : TC_OK;
 }
 
 int tc_collective_build(const tc_graph *g, const char *algo, tc_collective coll, const tc_collective_opts *opts,
                         tc_schedule *out, tc_cost *cost, tc_error *err) {
+  static const tc_collective_opts none = {.root = 0, .chunks = 0, .spec = NULL};
   if (cost) memset(cost, 0, sizeof *cost);
   int rc = tc_algorithm_generate(g, algo, coll, opts, out, err);
-  if (!rc) rc = verify_and_cost(g, out, algo, coll, cost, err);
+  if (!rc) rc = verify_and_cost(g, out, algo, coll, opts ? opts : &none, cost, err);
   if (rc) {
     tc_schedule_destroy(out);
     memset(out, 0, sizeof *out);
@@ -330,12 +343,14 @@ static int derive_set(const tc_graph *g, const tc_algorithm *row, const tc_colle
   const char *algo = row->info.name;
   gen_ctx ctx = {row, opts};
   int rc = generate_allgather(g, &ctx, &out->allgather, err);
-  if (!rc) rc = verify_and_cost(g, &out->allgather, algo, TC_COLL_ALLGATHER, &out->allgather_cost, err);
+  if (!rc) rc = verify_and_cost(g, &out->allgather, algo, TC_COLL_ALLGATHER, opts, &out->allgather_cost, err);
   if (!rc) rc = derive_reduce_scatter(g, &ctx, &out->allgather, &out->reduce_scatter, &out->reverse_symmetric, err);
   if (!rc)
-    rc = verify_and_cost(g, &out->reduce_scatter, algo, TC_COLL_REDUCE_SCATTER, &out->reduce_scatter_cost, err);
+    rc = verify_and_cost(g, &out->reduce_scatter, algo, TC_COLL_REDUCE_SCATTER, opts, &out->reduce_scatter_cost,
+                         err);
+  if (!rc) tci_progress(opts->progress, opts->progress_ctx, 0, 0, "%s: composing the allreduce", algo);
   if (!rc) rc = tc_schedule_allreduce_compose(g, &out->reduce_scatter, &out->allgather, &out->allreduce, err);
-  if (!rc) rc = verify_and_cost(g, &out->allreduce, algo, TC_COLL_ALLREDUCE, &out->allreduce_cost, err);
+  if (!rc) rc = verify_and_cost(g, &out->allreduce, algo, TC_COLL_ALLREDUCE, opts, &out->allreduce_cost, err);
   return rc;
 }
 

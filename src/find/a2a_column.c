@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/progress.h"
 #include "find_internal.h"
 #include "topocoll/spec.h"
 
@@ -29,13 +30,12 @@ void tc_find_a2a_options_default(tc_find_a2a_options *o) {
 /* The column generation's rounds, passed on with the member they belong to. */
 typedef struct round_ctx {
   const tc_find_a2a_options *o;
-  const tc_frontier *f;
-  int32_t member;
+  const tc_candidate *c;
 } round_ctx;
 
-static void on_round(const tc_a2a_progress *p, void *ctx) {
+static void on_round(void *ctx, const char *phase, double done, double total) {
   const round_ctx *rc = ctx;
-  rc->o->progress(rc->o->ctx, rc->f, rc->member, 0, p);
+  tci_progress(rc->o->progress, rc->o->ctx, done, total, "all-to-all MCF of %s: %s", rc->c->spec, phase);
 }
 
 static int solve(tc_candidate *c, const tc_graph *g, const tc_find_a2a_options *o, round_ctx *rctx, tc_error *err) {
@@ -95,11 +95,13 @@ int tc_frontier_a2a(tc_frontier *f, const tc_find_a2a_options *o, tc_error *err)
     o = &dflt;
   }
   for (int32_t i = 0; i < f->count; i++) {
-    round_ctx rctx = {o, f, i};
-    if (o->progress) o->progress(o->ctx, f, i, 0, NULL);
+    const tc_candidate *c = &f->member[i];
+    round_ctx rctx = {o, c};
+    tci_progress(o->progress, o->ctx, i, f->count, "all-to-all MCF: certifying %s (%d nodes)", c->spec, (int)c->nodes);
     int rc = member_a2a(&f->member[i], NULL, o, &rctx, err);
     if (rc) return rc;
-    if (o->progress) o->progress(o->ctx, f, i, 1, NULL);
+    tci_progress(o->progress, o->ctx, i + 1, f->count, "all-to-all MCF: %s: f %s %.6g, gap %.2g", c->spec,
+                 c->a2a_exact ? "=" : ">=", tc_rat_to_double(c->a2a_lower), c->a2a_gap);
   }
   return TC_OK;
 }

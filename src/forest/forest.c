@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/intmath.h"
+#include "core/progress.h"
 #include "forest/forest_internal.h"
 #include "forest/pack.h"
 #include "forest/split.h"
@@ -191,6 +192,7 @@ static int remove_switches(const part_ctx *c, const tc_forest_options *opt, int6
 static int build_part(const part_ctx *c, const tc_forest_options *opt, tc_forest_part *part, tc_error *err) {
   const tc_graph *g = c->g;
   part->in_trees = c->in_trees;
+  tci_progress(opt->progress, opt->progress_ctx, 0, 0, "forest: optimality search");
   int rc = tc_forest_search_optimum_weighted(g, c->weights, opt->k, opt->search, &part->opt, err);
   if (rc) return rc;
   int32_t *compute = NULL, nc = 0, nsw = tc_graph_count_kind(g, TC_NODE_SWITCH);
@@ -216,9 +218,9 @@ static int build_part(const part_ctx *c, const tc_forest_options *opt, tc_forest
                  : make_dstar(&d, index, nc, &dstar, err);
   }
   if (!rc) part->logical_arcs = tci_capgraph_live_arcs(&dstar);
-  if (!rc && opt->progress) opt->progress(opt->progress_ctx, "pack", 0, nc);
-  if (!rc) rc = tci_pack_trees(&dstar, part->opt.k, cw, &pk, err);
+  if (!rc) rc = tci_pack_trees_reported(&dstar, part->opt.k, cw, opt->progress, opt->progress_ctx, &pk, err);
   part->pack_maxflows = pk.maxflows;
+  if (!rc) tci_progress(opt->progress, opt->progress_ctx, 0, 0, "forest: mapping trees to paths");
   if (!rc) rc = map_back(c, compute, &pk, &pools, &d, part, err);
   tci_packing_destroy(&pk);
   tci_pools_destroy(&pools);
@@ -280,6 +282,7 @@ int tc_forest_build(const tc_graph *g, const tc_forest_options *opt, tc_forest *
     rc = build_part(&c, opt, &out->part[out->nparts++], err);
   }
   if (!out->weights) free(node_w);
+  if (!rc) tci_progress(opt->progress, opt->progress_ctx, 0, 0, "forest: verifying the trees");
   if (!rc) rc = tc_forest_verify(g, out, err);
   if (rc) tc_forest_destroy(out);
   return rc;

@@ -797,8 +797,9 @@ static int packer_init(packer *pk, const tci_capgraph *d, int64_t k, const int64
   return TC_OK;
 }
 
-int tci_pack_trees_probed(const tci_capgraph *dstar, int64_t k, const int64_t *w, tci_pack_probe probe, void *ctx,
-                          tci_packing *out, tc_error *err) {
+/* Algorithm 5 (tci_pack_trees) with the test hook and the progress reports. */
+static int pack_trees(const tci_capgraph *dstar, int64_t k, const int64_t *w, tci_pack_probe probe, void *ctx,
+                      tc_progress_fn progress, void *progress_ctx, tci_packing *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   if (k < 1) return tc_error_set(err, TC_EINPUT, "pack: k must be >= 1 (got %lld)", (long long)k);
   if (dstar->n < 1) return tc_error_set(err, TC_EINPUT, "pack: D* has no nodes");
@@ -820,6 +821,10 @@ int tci_pack_trees_probed(const tci_capgraph *dstar, int64_t k, const int64_t *w
   }
   /* The roots' batches are 0, 1, ... in root order; each root's copies are appended and
      grown right after it. */
+  int32_t roots = 0;
+  for (int32_t u = 0; u < n && !rc; u++) roots += pk.quota[u] > 0;
+  static const char phase[] = "forest: packing trees, roots done";
+  if (!rc && progress) progress(progress_ctx, phase, 0, roots);
   for (int32_t u = 0, first = 0; !rc && u < n; u++) {
     if (pk.quota[u] == 0) continue;
     if (!pk.beta) epoch_start(&pk); /* certificates were off: look again */
@@ -832,6 +837,7 @@ int tci_pack_trees_probed(const tci_capgraph *dstar, int64_t k, const int64_t *w
       pk.pend_lo = pk.cur + 1; /* earlier copies are finished */
       rc = grow(&pk, T, err);
     }
+    if (!rc && progress) progress(progress_ctx, phase, first, roots);
   }
   free(T);
   packer_destroy(&pk);
@@ -839,8 +845,18 @@ int tci_pack_trees_probed(const tci_capgraph *dstar, int64_t k, const int64_t *w
   return rc;
 }
 
+int tci_pack_trees_probed(const tci_capgraph *dstar, int64_t k, const int64_t *w, tci_pack_probe probe, void *ctx,
+                          tci_packing *out, tc_error *err) {
+  return pack_trees(dstar, k, w, probe, ctx, NULL, NULL, out, err);
+}
+
+int tci_pack_trees_reported(const tci_capgraph *dstar, int64_t k, const int64_t *w, tc_progress_fn progress,
+                            void *progress_ctx, tci_packing *out, tc_error *err) {
+  return pack_trees(dstar, k, w, NULL, NULL, progress, progress_ctx, out, err);
+}
+
 int tci_pack_trees(const tci_capgraph *dstar, int64_t k, const int64_t *w, tci_packing *out, tc_error *err) {
-  return tci_pack_trees_probed(dstar, k, w, NULL, NULL, out, err);
+  return pack_trees(dstar, k, w, NULL, NULL, NULL, NULL, out, err);
 }
 
 /* ---- the precondition ----------------------------------------------------------------- */

@@ -25,6 +25,7 @@
 
 #include "forest/capgraph.h"
 #include "topocoll/error.h"
+#include "topocoll/progress.h"
 
 typedef struct tci_batch {
   int32_t root;       /* node of D* */
@@ -67,6 +68,10 @@ typedef void (*tci_pack_probe)(void *ctx, const tci_pack_view *view, int32_t x, 
 /* tci_pack_trees, calling probe(ctx, ...) at every evaluation (probe may be NULL). */
 int tci_pack_trees_probed(const tci_capgraph *dstar, int64_t k, const int64_t *w, tci_pack_probe probe, void *ctx,
                           tci_packing *out, tc_error *err);
+/* tci_pack_trees, reporting "forest: packing trees, roots done" (done of the roots with trees)
+   through progress (topocoll/progress.h; may be NULL). */
+int tci_pack_trees_reported(const tci_capgraph *dstar, int64_t k, const int64_t *w, tc_progress_fn progress,
+                            void *progress_ctx, tci_packing *out, tc_error *err);
 
 /* The precondition itself: *ok = 1 iff min_v F(s, v; D*_k) >= k·Σw (n max-flows, each
    stopped there; w NULL: 1 each, k·n). */

@@ -323,7 +323,7 @@ static int32_t distinct_neighbours(const tci_capgraph *d, int32_t w, uint8_t *ma
 }
 
 int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, const int64_t *w, int greedy, tci_pools *pools,
-                       tci_split_stats *stats, tc_forest_progress progress, void *progress_ctx, tc_error *err) {
+                       tci_split_stats *stats, tc_progress_fn progress, void *progress_ctx, tc_error *err) {
   split_ctx x = {.d = d, .k = k, .w = w};
   int32_t *compute = NULL, nc = 0, nsw = 0;
   int64_t W = 0;
@@ -354,6 +354,8 @@ int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, const int6
       sw[nsw++].neighbours = distinct_neighbours(d, w, mark);
     }
   if (!rc) qsort(sw, (size_t)nsw, sizeof *sw, cmp_sw);
+  const char *phase = greedy ? "forest: removing switches" : "forest: removing switches exactly (Algorithm 4)";
+  if (!rc && progress) progress(progress_ctx, phase, 0, nsw);
   for (int32_t si = 0; !rc && si < nsw; si++) {
     int32_t w = sw[si].w;
     /* A switch with at most two neighbours a, b is split completely without a max-flow:
@@ -403,7 +405,7 @@ int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, const int6
     }
     if (!rc && (tci_capgraph_in_cap(d, w) || tci_capgraph_out_cap(d, w)))
       rc = tc_error_set(err, TC_EFAIL, "forestcoll: internal error: switch %d is not isolated after its removal", w);
-    if (!rc && progress) progress(progress_ctx, "split", si + 1, nsw);
+    if (!rc && progress) progress(progress_ctx, phase, si + 1, nsw);
   }
   free(compute);
   free(sw);

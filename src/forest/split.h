@@ -79,6 +79,6 @@ int tci_pools_copy(tci_pools *out, const tci_pools *p, tc_error *err);
    the removal without `greedy` if it fails. Switches with at most two neighbours never need
    γ (proof at the loop). */
 int tci_split_switches(tci_capgraph *d, const tc_graph *g, int64_t k, const int64_t *w, int greedy, tci_pools *pools,
-                       tci_split_stats *stats, tc_forest_progress progress, void *progress_ctx, tc_error *err);
+                       tci_split_stats *stats, tc_progress_fn progress, void *progress_ctx, tc_error *err);
 
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/intmath.h"
+#include "core/progress.h"
 #include "lower/msccl_internal.h"
 #include "lower/relay.h"
 #include "topocoll/rank_map.h"
@@ -369,6 +370,7 @@ int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_opti
   if (ranks > TC_MX_MAX_GPUS)
     return tc_error_set(err, TC_ERANGE, "MSCCL limit: %d ranks > %d (the runtime's parser holds %d gpu elements)",
                         ranks, TC_MX_MAX_GPUS, TC_MX_MAX_GPUS);
+  tci_progress(o->progress, o->progress_ctx, 0, 0, "msccl: verifying the schedule");
   int rc = tc_schedule_verify(g, s, err);
   if (rc) {
     tc_error_prefix(err, "not exported: the schedule fails verification");
@@ -383,8 +385,10 @@ int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_opti
       .block = o->instances > 1 ? s->units : 0,
       .err = err};
   int32_t W = 0, L = 0;
+  tci_progress(o->progress, o->progress_ctx, 0, 0, "msccl: lowering to per-GPU programs");
   rc = element_lower_bound(&E, g);
   if (!rc) rc = lower_all(&E, g);
+  if (!rc) tci_progress(o->progress, o->progress_ctx, 0, 0, "msccl: choosing channels and threadblocks");
   if (!rc) rc = search(&E, &W, &L);
   if (!rc) rc = replicate_all(&E);
   if (!rc) {
@@ -411,6 +415,7 @@ int tc_msccl_export(const tc_graph *g, const tc_schedule *s, const tc_msccl_opti
                     .inplace = s->coll != TC_COLL_ALLTOALL,
                     .gpus = E.gpus};
     fill_stats(&E, W, &a, &st);
+    tci_progress(o->progress, o->progress_ctx, 0, 0, "msccl: writing %s", path);
     rc = tci_mx_write(&a, path, err);
     if (!rc && stats) *stats = st;
   }

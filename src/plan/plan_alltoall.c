@@ -20,30 +20,12 @@
 
 static const char *const a2a_algorithms[TC_PLAN_MAX_A2A] = {"mcf", "ewsp", "sssp"};
 
-/* The progress lines of the MCF certification, through the plan's callback. */
-typedef struct mcf_progress {
-  tc_plan_progress progress;
-  void *ctx;
-} mcf_progress;
-
-/* (The progress lines are formatted here, not by plan_make.c's helper, which would make
-   the two files call each other.) */
-static void on_member(void *ctx, const tc_frontier *f, int32_t member, int done, const tc_a2a_progress *p) {
-  const mcf_progress *mp = ctx;
-  if (done || p || !mp->progress) return;
-  char line[384];
-  snprintf(line, sizeof line, "certifying the all-to-all MCF of %s (%d of %d)", f->member[member].spec,
-           (int)member + 1, (int)f->count);
-  mp->progress(mp->ctx, line);
-}
-
-int tci_plan_certify_a2a(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
+int tci_plan_certify_a2a(tc_plan *p, tc_progress_fn progress, void *ctx, tc_error *err) {
   tc_find_a2a_options o;
   tc_find_a2a_options_default(&o);
   if (p->workload.a2a_time_limit > 0) o.time_limit = p->workload.a2a_time_limit;
-  mcf_progress mp = {progress, ctx};
-  o.progress = on_member;
-  o.ctx = &mp;
+  o.progress = progress; /* the members certified and their rounds (find.h) */
+  o.ctx = ctx;
   return tc_frontier_a2a(&p->frontier, &o, err);
 }
 
@@ -79,7 +61,7 @@ static int try_one(tc_plan *p, const char *algo, tc_plan_baseline *e, tc_schedul
   return TC_OK;
 }
 
-int tci_plan_alltoall(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
+int tci_plan_alltoall(tc_plan *p, tc_progress_fn progress, void *ctx, tc_error *err) {
   const double bytes = p->workload.a2a_bytes;
   p->a2a_chosen = -1;
   for (int i = 0; i < TC_PLAN_MAX_A2A; i++) {
@@ -87,11 +69,8 @@ int tci_plan_alltoall(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error
     tc_cost cost;
     memset(&s, 0, sizeof s);
     memset(&cost, 0, sizeof cost);
-    if (progress) {
-      char line[384];
-      snprintf(line, sizeof line, "building and verifying the %s all-to-all on %s", a2a_algorithms[i], p->spec);
-      progress(ctx, line);
-    }
+    tci_progress(progress, ctx, i, TC_PLAN_MAX_A2A, "all-to-all schedules: building and verifying %s on %s",
+                 a2a_algorithms[i], p->spec);
     tc_plan_baseline *e = &p->a2a[p->na2a++];
     int rc = try_one(p, a2a_algorithms[i], e, &s, &cost, err);
     if (rc) return rc;
@@ -108,6 +87,8 @@ int tci_plan_alltoall(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error
       tc_cost_destroy(&cost);
     }
   }
+  tci_progress(progress, ctx, TC_PLAN_MAX_A2A, TC_PLAN_MAX_A2A, "all-to-all schedules: built and verified on %s",
+               p->spec);
   if (p->a2a_chosen < 0)
     return tc_error_set(err, TC_EFAIL, "no all-to-all schedule could be built on %s (%s: %s)", p->spec,
                         p->a2a[p->na2a - 1].name, p->a2a[p->na2a - 1].note);

@@ -195,12 +195,12 @@ static char *target_dir(const char *dir) {
   return target;
 }
 
-int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
+int tc_plan_write(const tc_plan *p, const char *dir, int force, tc_progress_fn progress, void *ctx,
                   tc_error *err) {
   return tc_plan_write_extra(p, dir, force, progress, ctx, NULL, NULL, err);
 }
 
-int tc_plan_write_extra(const tc_plan *p, const char *dir, int force, tc_plan_progress progress, void *ctx,
+int tc_plan_write_extra(const tc_plan *p, const char *dir, int force, tc_progress_fn progress, void *ctx,
                         tc_plan_extra_files extra, void *extra_ctx, tc_error *err) {
   plan_file files[MAX_FILES];
   int nfiles = plan_files(p, files);
@@ -208,15 +208,17 @@ int tc_plan_write_extra(const tc_plan *p, const char *dir, int force, tc_plan_pr
   if (rc) return rc;
   char *target = target_dir(dir), *tmp = NULL;
   if (!target) return tc_error_set(err, TC_ENOMEM, "out of memory");
-  tci_plan_progress_line(progress, ctx, "writing %s", target);
   int tmp_slot = -1;
   rc = make_recorded_sibling(target, "tmp", &tmp, &tmp_slot, err);
-  /* the caller's files go in before the summary and the marker: all of them, or none */
+  /* the caller's files go in before the summary and the marker: all of them, or none. The
+     schedules of 1024 nodes take seconds each: a counted phase of the files. */
   for (int i = 0; !rc && i < nfiles; i++) {
+    tci_progress(progress, ctx, i, nfiles, "writing %s: %s", target, files[i].name);
     if (extra && files[i].kind == F_SUMMARY) rc = extra(p, tmp, extra_ctx, err);
     if (!rc) rc = write_one(p, tmp, &files[i], err);
   }
   if (!rc) rc = move_into_place(tmp, &tmp_slot, target, force, err);
+  if (!rc) tci_progress(progress, ctx, nfiles, nfiles, "wrote %s", target);
   if (rc && tmp) tci_fs_remove_tree(tmp);
   tci_inflight_drop(tmp_slot);
   free(tmp);

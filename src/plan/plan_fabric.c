@@ -28,16 +28,16 @@ static int build_graph(tc_plan *p, const char *spec, tc_error *err) {
 }
 
 /* BFB's allgather, reduce-scatter and allreduce on a switch-free graph; the reason otherwise. */
-static int build_bfb(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
+static int build_bfb(tc_plan *p, tc_progress_fn progress, void *ctx, tc_error *err) {
   int32_t nswitch = tc_graph_count_kind(p->graph, TC_NODE_SWITCH);
   if (nswitch > 0) {
     snprintf(p->member_note, sizeof p->member_note, "BFB needs a graph without switches; this fabric has %d",
              nswitch);
     return TC_OK;
   }
-  tci_plan_progress_line(progress, ctx, "building BFB's allgather, reduce-scatter and allreduce on %s", p->spec);
+  tci_progress(progress, ctx, 0, 0, "building BFB's allgather, reduce-scatter and allreduce on %s", p->spec);
   tc_collective_set set;
-  tc_collective_opts opts = {.spec = NULL};
+  tc_collective_opts opts = {.spec = NULL, .progress = progress, .progress_ctx = ctx};
   tc_error why;
   tc_error_clear(&why);
   int rc = tc_collective_build_set(p->graph, "bfb", &opts, &set, &why);
@@ -60,7 +60,7 @@ static int build_bfb(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error 
   return TC_OK;
 }
 
-int tc_plan_fabric_make(const char *spec, const tc_workload *w, tc_plan_progress progress, void *ctx, tc_plan *out,
+int tc_plan_fabric_make(const char *spec, const tc_workload *w, tc_progress_fn progress, void *ctx, tc_plan *out,
                         tc_error *err) {
   memset(out, 0, sizeof *out);
   if (!spec || !*spec) return tc_error_set(err, TC_EINPUT, "empty fabric spec");
@@ -72,7 +72,7 @@ int tc_plan_fabric_make(const char *spec, const tc_workload *w, tc_plan_progress
   out->fabric = 1;
   out->chosen = -1;
   out->workload = *w;
-  tci_plan_progress_line(progress, ctx, "building the fabric %s", spec);
+  tci_progress(progress, ctx, 0, 0, "building the fabric %s", spec);
   rc = build_graph(out, spec, err);
   if (!rc) {
     int32_t nswitch = tc_graph_count_kind(out->graph, TC_NODE_SWITCH);
@@ -81,8 +81,8 @@ int tc_plan_fabric_make(const char *spec, const tc_workload *w, tc_plan_progress
   }
   if (!rc) rc = build_bfb(out, progress, ctx, err);
   if (!rc) {
-    tci_plan_progress_line(progress, ctx, "building and pipelining ForestColl's trees on %s", spec);
-    rc = tci_plan_forestcoll(out, 1, err);
+    tci_progress(progress, ctx, 0, 0, "building and pipelining ForestColl's trees on %s", spec);
+    rc = tci_plan_forestcoll(out, 1, progress, ctx, err);
   }
   if (rc) {
     tc_error_prefix(err, "fabric %s", spec);

@@ -110,7 +110,7 @@ static void lowered_destroy(lowered *lo) {
 /* *f is the equal-share allreduce forest and *eq_lo its lowerings; build the weighted one and
    keep whichever is faster at the largest size in *f and *eq_lo. Weights ForestColl refuses (TC_EINPUT,
    TC_ERANGE: too many shares) leave equal shares with the reason in fc->other.note. */
-static int try_weights(tc_plan *p, tc_forest *f, lowered *eq_lo, tc_error *err) {
+static int try_weights(tc_plan *p, tc_forest *f, lowered *eq_lo, tc_progress_fn progress, void *ctx, tc_error *err) {
   tc_plan_forestcoll *fc = &p->forestcoll;
   int64_t *w = calloc((size_t)p->graph->n, sizeof *w);
   if (!w) return tc_error_set(err, TC_ENOMEM, "plan: out of memory for %d weights", p->graph->n);
@@ -128,7 +128,7 @@ static int try_weights(tc_plan *p, tc_forest *f, lowered *eq_lo, tc_error *err) 
   memset(&fw, 0, sizeof fw);
   lowered wlo;
   memset(&wlo, 0, sizeof wlo);
-  tc_forest_options fo = {.coll = TC_COLL_ALLREDUCE, .weights = w};
+  tc_forest_options fo = {.coll = TC_COLL_ALLREDUCE, .weights = w, .progress = progress, .progress_ctx = ctx};
   if (!wrc) wrc = tc_forest_build(p->graph, &fo, &fw, &why);
   free(w);
   if (!wrc) {
@@ -159,20 +159,20 @@ static int try_weights(tc_plan *p, tc_forest *f, lowered *eq_lo, tc_error *err) 
   return TC_OK;
 }
 
-int tci_plan_forestcoll(tc_plan *p, int all_three, tc_error *err) {
+int tci_plan_forestcoll(tc_plan *p, int all_three, tc_progress_fn progress, void *ctx, tc_error *err) {
   static const tc_collective three[3] = {TC_COLL_ALLGATHER, TC_COLL_REDUCE_SCATTER, TC_COLL_ALLREDUCE};
   tc_plan_forestcoll *fc = &p->forestcoll;
   fc->ncoll = all_three ? 3 : 1;
   for (int i = 0; i < fc->ncoll; i++) fc->coll[i] = all_three ? three[i] : TC_COLL_ALLREDUCE;
   int rc = tc_forest_ring_bound(p->graph, &fc->ring_algbw, &fc->ring_min_cut, err);
   for (int i = 0; !rc && i < fc->ncoll; i++) {
-    tc_forest_options fo = {.coll = fc->coll[i]};
+    tc_forest_options fo = {.coll = fc->coll[i], .progress = progress, .progress_ctx = ctx};
     tc_forest f;
     lowered lo;
     rc = tc_forest_build(p->graph, &fo, &f, err);
     if (rc) break;
     rc = lower_depths(p, &f, &lo, err);
-    if (!rc && fc->coll[i] == TC_COLL_ALLREDUCE) rc = try_weights(p, &f, &lo, err);
+    if (!rc && fc->coll[i] == TC_COLL_ALLREDUCE) rc = try_weights(p, &f, &lo, progress, ctx, err);
     if (!rc) take_lowered(fc, i, &lo);
     else lowered_destroy(&lo);
     if (!rc && fc->coll[i] == TC_COLL_ALLREDUCE) fc->forest = f; /* the certificate the plan writes */

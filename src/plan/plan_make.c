@@ -41,16 +41,6 @@
 
 #define MAX_SIZES ((int)(sizeof(((tc_workload *)0)->bytes) / sizeof(double)))
 
-void tci_plan_progress_line(tc_plan_progress progress, void *ctx, const char *fmt, ...) {
-  if (!progress) return;
-  char line[384];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  progress(ctx, line);
-}
-
 /* ---- the chosen member ---- */
 
 /* Move the set's schedules and costs into the plan. */
@@ -65,15 +55,15 @@ static void take_set(tc_plan *p, tc_collective_set *set) {
   memset(set, 0, sizeof *set);
 }
 
-static int build_chosen(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
+static int build_chosen(tc_plan *p, tc_progress_fn progress, void *ctx, tc_error *err) {
   tc_candidate *c = &p->frontier.member[p->chosen];
-  tci_plan_progress_line(progress, ctx, "building %s and its allgather, reduce-scatter and allreduce", c->spec);
+  tci_progress(progress, ctx, 0, 0, "building %s and its allgather, reduce-scatter and allreduce", c->spec);
   tc_spec *spec = NULL;
   tc_collective_set set;
   memset(&set, 0, sizeof set);
   int rc = tc_spec_parse(c->spec, &spec, err);
   if (!rc) rc = tc_spec_eval(spec, NULL, &p->graph, err);
-  tc_collective_opts opts = {.spec = spec};
+  tc_collective_opts opts = {.spec = spec, .progress = progress, .progress_ctx = ctx}; /* seconds each at N = 1024 */
   if (!rc) rc = tc_collective_build_set(p->graph, "expand", &opts, &set, err);
   tc_spec_destroy(spec);
   if (rc) {
@@ -82,7 +72,7 @@ static int build_chosen(tc_plan *p, tc_plan_progress progress, void *ctx, tc_err
   }
   take_set(p, &set);
   p->has_member = 1;
-  tci_plan_progress_line(progress, ctx, "holding the allgather to the prediction");
+  tci_progress(progress, ctx, 0, 0, "holding the allgather to the prediction");
   return tc_candidate_measure(c, p->graph, &p->allgather, err);
 }
 
@@ -93,7 +83,7 @@ static int build_chosen(tc_plan *p, tc_plan_progress progress, void *ctx, tc_err
    nodes, where the rest of the plan takes one), unless the member's allreduce misses the
    cost model's bound: then ForestColl's weighted roots may reach it, and it is worth the
    seconds up to TC_PLAN_FOREST_MAX_NODES_UNMET. */
-static int build_forestcoll(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
+static int build_forestcoll(tc_plan *p, tc_progress_fn progress, void *ctx, tc_error *err) {
   tc_plan_forestcoll *fc = &p->forestcoll;
   int unmet = !p->allreduce_cost.bw_optimal;
   if (p->graph->n > (unmet ? TC_PLAN_FOREST_MAX_NODES_UNMET : TC_PLAN_FOREST_MAX_NODES)) {
@@ -106,10 +96,10 @@ static int build_forestcoll(tc_plan *p, tc_plan_progress progress, void *ctx, tc
                TC_PLAN_FOREST_MAX_NODES);
     return TC_OK;
   }
-  tci_plan_progress_line(progress, ctx, "building and pipelining ForestColl's allreduce trees on %s", p->spec);
+  tci_progress(progress, ctx, 0, 0, "building and pipelining ForestColl's allreduce trees on %s", p->spec);
   tc_error why;
   tc_error_clear(&why);
-  int rc = tci_plan_forestcoll(p, 0, &why);
+  int rc = tci_plan_forestcoll(p, 0, progress, ctx, &why);
   if (rc == TC_EINPUT || rc == TC_ERANGE) {
     snprintf(fc->note, sizeof fc->note, "%s", why.msg);
     return TC_OK;
@@ -168,11 +158,11 @@ static int measure_baseline(tc_plan *p, const tc_algorithm_info *a, const tc_gra
 
 /* Every registry algorithm with a topology of its own for this cluster; pipelined ones at
    P = 1, 2, 4, ... until a depth is not available (deeper ones need the same ports). */
-static int build_baselines(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
-  tci_plan_progress_line(progress, ctx, "building and verifying the ring and double binary tree baselines");
-  int rc = TC_OK;
-  for (int i = 0; !rc && i < tc_algorithm_count(); i++) {
+static int build_baselines(tc_plan *p, tc_progress_fn progress, void *ctx, tc_error *err) {
+  int rc = TC_OK, count = tc_algorithm_count();
+  for (int i = 0; !rc && i < count; i++) {
     const tc_algorithm_info *a = tc_algorithm_at(i);
+    tci_progress(progress, ctx, i, count, "baselines: %s on its own topology", a->name);
     tc_graph *g = NULL;
     char desc[64];
     tc_error why;
@@ -186,6 +176,7 @@ static int build_baselines(tc_plan *p, tc_plan_progress progress, void *ctx, tc_
     }
     tc_graph_destroy(g);
   }
+  if (!rc) tci_progress(progress, ctx, count, count, "baselines: built and verified");
   return rc;
 }
 
@@ -225,7 +216,7 @@ int tci_plan_check_workload(const tc_workload *w, tc_error *err) {
   return TC_OK;
 }
 
-int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_progress progress, void *ctx,
+int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_progress_fn progress, void *ctx,
                  tc_plan *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   int rc = tci_plan_check_workload(w, err);
@@ -237,7 +228,7 @@ int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_prog
   out->find = *find;
   out->find.build = 0;
   out->workload = *w;
-  tci_plan_progress_line(progress, ctx, "finding the Pareto frontier for N = %d, d = %d", find->nodes, find->degree);
+  tci_progress(progress, ctx, 0, 0, "finding the Pareto frontier for N = %d, d = %d", find->nodes, find->degree);
   rc = tc_find(&out->find, &out->frontier, err);
   if (!rc && out->frontier.count < 1)
     rc = tc_error_set(err, TC_EFAIL, "the finder found no topology for N = %d, d = %d", find->nodes,
@@ -250,7 +241,7 @@ int tc_plan_make(const tc_find_options *find, const tc_workload *w, tc_plan_prog
     rc = build_chosen(out, progress, ctx, err);
   }
   if (!rc) {
-    tci_plan_progress_line(progress, ctx, "predicting the choice with %s links",
+    tci_progress(progress, ctx, 0, 0, "predicting the choice with %s links",
                            find->bidirectional ? "simplex" : "duplex");
     rc = tci_plan_other_links(out, err);
   }

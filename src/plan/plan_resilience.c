@@ -154,7 +154,7 @@ static void summarise(tc_plan_resilience *r, tc_plan_failure *f, int32_t n) {
   }
 }
 
-int tci_plan_resilience(tc_plan *p, tc_plan_progress progress, void *ctx, tc_error *err) {
+int tci_plan_resilience(tc_plan *p, tc_progress_fn progress, void *ctx, tc_error *err) {
   tc_plan_resilience *r = &p->resilience;
   const tc_graph *g = p->graph;
   link_key *keys = malloc((size_t)(g->m ? g->m : 1) * sizeof *keys);
@@ -175,18 +175,15 @@ int tci_plan_resilience(tc_plan *p, tc_plan_progress progress, void *ctx, tc_err
     /* a spread sample when there are too many classes: every (classes/n)-th */
     int64_t at = rep[(int64_t)j * classes / n];
     const link_key *key = &keys[at];
-    if (progress) { /* formatted here: plan_make.c calls this file, so no call back into it */
-      char line[128];
-      snprintf(line, sizeof line, "resilience: failing link %d-%d (class %d of %d%s)", key->u, key->v, j + 1, n,
-               n < classes ? ", a sample" : "");
-      progress(ctx, line);
-    }
+    tci_progress(progress, ctx, j, n, "resilience: failing link %d-%d, one per symmetry class%s", key->u, key->v,
+                 n < classes ? " of a sample" : "");
     fails[j].u = key->u;
     fails[j].v = key->v;
     for (int64_t i = 0; i < nkeys; i++)
       if (find_root(parent, i) == at) fails[j].links += keys[i].count;
     rc = fail_one(p, key, &fails[j], err);
   }
+  if (!rc && n > 0) tci_progress(progress, ctx, n, n, "resilience: single link failures tried");
   if (!rc) {
     r->classes = classes;
     r->evaluated = n;
