@@ -6,7 +6,8 @@
 #   - `topocoll run --rank-map` of the plan's allreduce, allgather and reduce-scatter
 #     (the last two have a block per rank: a map applied to the peers but not to the data
 #     would put rank r's block at another rank's place) and of a broadcast from node 0,
-#     whose root is then MPI rank 2: every size verified, out of place and in place;
+#     whose root is then MPI rank 2, and of a scatter and a gather from node 0 (root rank 2
+#     too): every size verified, out of place and in place;
 #   - the PMPI interposer with TOPOCOLL_RANK_MAP under mpi_app (results checked against
 #     closed forms by the program itself): the same calls served as without a map; under
 #     mpi_rooted_app the broadcast plan from node 0 serves MPI_Bcast from root 2, the calls
@@ -58,6 +59,15 @@ expect 0 timeout 120 "$bin" run "$tmp/bc0.json" --rank-map "$tmp/renum.csv" --si
 # node 0, the root, is played by MPI rank 2
 grep -Eq '^ +1 KB +250 +int32 +- +2 +[0-9.]+ +[0-9.]+ +[0-9.]+ +0 +n/a ' "$tmp/out" ||
   fail "run --rank-map broadcast: $(cat "$tmp/out")"
+# scatter and gather from node 0: their shards are named by node, and move with the map; the
+# root is MPI rank 2, every size verified out of place and in place
+for c in scatter gather; do
+  expect 0 "$bin" sched 'torus(2,2)' --coll $c --algo binomial --root 0 --out "$tmp/$c.json"
+  expect 0 timeout 120 "$bin" run "$tmp/$c.json" --rank-map "$tmp/renum.csv" --sizes 1KB,64KB --iters 1 \
+    --mpirun-args "$mpiargs"
+  grep -Eq '^ +64 KB +4000 +int32 +- +2 +[0-9.]+ +[0-9.]+ +[0-9.]+ +0 +[0-9.]+ +[0-9.]+ +[0-9.]+ +0 ' "$tmp/out" ||
+    fail "run --rank-map $c: $(cat "$tmp/out")"
+done
 
 # ---- the interposer: TOPOCOLL_RANK_MAP ----
 app_line="mpi_app: servable allreduce 16 allgather 8 reduce-scatter 8 alltoall 8, unservable 5"

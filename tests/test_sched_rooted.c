@@ -167,12 +167,32 @@ static void gather_is_the_reverse(void **state) {
   for (int64_t i = 0; i < r.count; i++)
     if (r.xfer[i].shard == 2 && gt->dst[r.xfer[i].arc] == 0) r.xfer[i] = r.xfer[--r.count];
   expect_fail(gt, &r, "node 0 never receives units [0,1) of shard 2 (owner 2), whose destination it is");
-  /* relabel refuses */
-  int32_t id[4] = {0, 1, 2, 3};
+  /* relabel through the rotation u -> u+1 (an automorphism of the graph): a scatter from
+     node 1, shard k+1 on each image of shard k's transfers, verified */
+  int32_t rot[4] = {1, 2, 3, 0};
   tc_schedule out;
-  assert_int_equal(tc_schedule_relabel(g, &s, g, id, &out, &err), TC_EINPUT);
-  assert_string_equal(err.msg, "relabel: scatter schedules are not supported (their shards are named by their "
-                               "destination node)");
+  assert_int_equal(tc_schedule_relabel(g, &s, g, rot, &out, &err), TC_OK);
+  assert_int_equal(out.coll, TC_COLL_SCATTER);
+  assert_int_equal(tc_schedule_root(&out), 1);
+  assert_int_equal(out.count, s.count);
+  for (int64_t i = 0; i < s.count; i++) {
+    assert_int_equal(out.xfer[i].shard, rot[s.xfer[i].shard]);
+    assert_int_equal(g->src[out.xfer[i].arc], rot[g->src[s.xfer[i].arc]]);
+    assert_int_equal(g->dst[out.xfer[i].arc], rot[g->dst[s.xfer[i].arc]]);
+  }
+  assert_int_equal(tc_schedule_verify(g, &out, &err), TC_OK);
+  tc_schedule_destroy(&out);
+  /* and a gather (the reverse, on the transpose, where the rotation is an automorphism too):
+     its root moves with it, shard k (node k's) becomes shard k+1 */
+  tc_schedule r2;
+  assert_int_equal(tc_schedule_reverse(g, &s, gt, &r2, &err), TC_OK);
+  assert_int_equal(tc_schedule_relabel(gt, &r2, gt, rot, &out, &err), TC_OK);
+  assert_int_equal(out.coll, TC_COLL_GATHER);
+  assert_int_equal(tc_schedule_root(&out), 1);
+  for (int64_t i = 0; i < r2.count; i++) assert_int_equal(out.xfer[i].shard, rot[r2.xfer[i].shard]);
+  assert_int_equal(tc_schedule_verify(gt, &out, &err), TC_OK);
+  tc_schedule_destroy(&out);
+  tc_schedule_destroy(&r2);
   tc_schedule_destroy(&back);
   tc_schedule_destroy(&r);
   tc_schedule_destroy(&s);
@@ -232,6 +252,13 @@ static void p2p_flows(void **state) {
   assert_int_equal(r.coll, TC_COLL_P2P);
   assert_int_equal(tc_schedule_root(&r), 3);
   assert_int_equal(r.dest, 0);
+  assert_int_equal(tc_schedule_verify(g, &r, &err), TC_OK);
+  tc_schedule_destroy(&r);
+  /* relabelled by the swap of 0 and 2 (complete(4)'s automorphism): p2p 2 -> 3, verified */
+  int32_t swap[4] = {2, 1, 0, 3};
+  assert_int_equal(tc_schedule_relabel(g, &s, g, swap, &r, &err), TC_OK);
+  assert_int_equal(tc_schedule_root(&r), 2);
+  assert_int_equal(r.dest, 3);
   assert_int_equal(tc_schedule_verify(g, &r, &err), TC_OK);
   tc_schedule_destroy(&r);
   tc_schedule_destroy(&s);

@@ -51,10 +51,9 @@ TC_API int tc_rank_ports_read(const tc_graph *g, const char *path, int32_t *node
    (tc_rank_ports_read) and, unless it is the identity, relabel the graph and the schedule so
    that rank r — the r-th compute node, as every executor plays it — is the node the file
    gives rank r, with that node's data (an isomorphic image: shard k of node u becomes shard
-   f(u)). What the map can be applied to: a topology without switches, and a collective
-   tc_schedule_relabel takes (not scatter, gather, p2p); a renumbering of anything else, or a
-   file that does not match the wiring, is TC_EINPUT, one line naming the file. On failure
-   doc is unchanged. */
+   f(u); a root, and p2p's destination, move with their nodes). What the map can be applied
+   to: a topology without switches; a renumbering on a fabric, or a file that does not match
+   the wiring, is TC_EINPUT, one line naming the file. On failure doc is unchanged. */
 TC_API int tc_rank_map_apply(const char *path, tc_schedule_doc *doc, tc_error *err);
 
 #endif

@@ -52,7 +52,8 @@ TC_API int tc_schedule_reverse(const tc_graph *g, const tc_schedule *s, const tc
 /* Schedule isomorphism f(A) (Def. 7): f maps the nodes of g one to one onto those of g2 and
    must be an isomorphism (checked through the arcs). Shard k of the N-shard layout becomes
    shard f(k), alltoall's shard s*N + t becomes f(s)*N + f(t); with explicit owners, shard
-   indices stay and owners map. Scatter, gather and p2p are refused (TC_EINPUT, one line).
+   indices stay and owners map. Scatter's and gather's shard k (named by its non-root node)
+   becomes shard f(k); their root, and p2p's source and destination, map through f.
    The other transforms take the collectives they name and refuse the rest the same way
    (A.6: the N-shard layout; rounding: allgather, broadcast; Thm 2 / Cor 1.1, compose:
    allgather and reduce-scatter). */

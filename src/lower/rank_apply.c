@@ -11,9 +11,9 @@
 ** schedule's transfers are the same cables as before. The relabelled schedule is an
 ** isomorphic image of a verified one; tc_schedule_relabel checks the map is an isomorphism.
 ** What it cannot express is refused with one line (TC_EINPUT): renumbering ranks on a
-** fabric (switch ids stay where they are, and the r-th compute node is found by id) and the
-** collectives tc_schedule_relabel refuses (scatter, gather, p2p: their layout is fixed by
-** node ids).
+** fabric (switch ids stay where they are, and the r-th compute node is found by id). Rooted
+** collectives move their root (and p2p its destination) with the map: a scatter from node u
+** becomes one from rank f(u).
 */
 #include "topocoll/rank_map.h"
 

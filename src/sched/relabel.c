@@ -35,15 +35,27 @@ static int check_node_bijection(const tc_graph *g, const tc_graph *g2, const int
   return rc;
 }
 
-/* Copy s's header into an empty out, with the owners mapped through f when explicit. */
+/* Scatter, gather and p2p: shards named by node, started by tc_schedule_init_rooted. */
+static int fixed_rooted_layout(const tc_schedule *s) {
+  return s->coll == TC_COLL_SCATTER || s->coll == TC_COLL_GATHER || s->coll == TC_COLL_P2P;
+}
+
+/* Copy s's header into an empty out: the owners mapped through f when explicit; for the
+   fixed rooted layouts (scatter, gather, p2p) the root and destination mapped instead. */
 static int init_image(const tc_schedule *s, const int32_t *f, tc_schedule *out, tc_error *err) {
   int32_t *owner = NULL;
-  if (s->owner) {
-    owner = malloc((size_t)s->nshards * sizeof *owner);
-    if (!owner) return tc_error_set(err, TC_ENOMEM, "out of memory");
-    for (int32_t k = 0; k < s->nshards; k++) owner[k] = f[s->owner[k]];
+  int rc;
+  if (fixed_rooted_layout(s)) {
+    rc = tc_schedule_init_rooted(out, s->coll, s->nodes, f[tc_schedule_root(s)], s->coll == TC_COLL_P2P ? f[s->dest] : -1,
+                                 s->units, s->algorithm, err);
+  } else {
+    if (s->owner) {
+      owner = malloc((size_t)s->nshards * sizeof *owner);
+      if (!owner) return tc_error_set(err, TC_ENOMEM, "out of memory");
+      for (int32_t k = 0; k < s->nshards; k++) owner[k] = f[s->owner[k]];
+    }
+    rc = tc_schedule_init_owned(out, s->coll, s->nodes, s->nshards, owner, s->units, s->algorithm, err);
   }
-  int rc = tc_schedule_init_owned(out, s->coll, s->nodes, s->nshards, owner, s->units, s->algorithm, err);
   free(owner);
   if (!rc) rc = tc_schedule_reserve(out, s->count ? s->count : 1, err);
   if (rc) { tc_schedule_destroy(out); return rc; }
@@ -52,14 +64,21 @@ static int init_image(const tc_schedule *s, const int32_t *f, tc_schedule *out, 
   return TC_OK;
 }
 
+/* Shard k's image: scatter's and gather's shards are named by their non-root node, p2p has
+   one; an N-shard layout keeps its explicit owners; alltoall's s*N + t maps both ends. */
+static int32_t image_shard(const tc_schedule *s, const int32_t *f, int32_t k) {
+  if (s->coll == TC_COLL_P2P) return k;
+  if (s->coll == TC_COLL_SCATTER || s->coll == TC_COLL_GATHER) return f[k];
+  if (s->owner) return k;
+  if (s->coll == TC_COLL_ALLTOALL) return f[tc_schedule_owner(s, k)] * s->nodes + f[tc_schedule_dest(s, k)];
+  return f[k];
+}
+
 int tc_schedule_relabel(const tc_graph *g, const tc_schedule *s, const tc_graph *g2, const int32_t *f,
                         tc_schedule *out, tc_error *err) {
   memset(out, 0, sizeof *out);
   int rc = tci_schedule_check_graph(g, s, "relabel", err);
   if (rc) return rc;
-  if (s->coll == TC_COLL_SCATTER || s->coll == TC_COLL_GATHER || s->coll == TC_COLL_P2P)
-    return tc_error_set(err, TC_EINPUT, "relabel: %s schedules are not supported (their shards are named by their "
-                        "destination node)", tc_collective_name(s->coll));
   rc = check_node_bijection(g, g2, f, err);
   if (rc) {
     if (rc == TC_EINPUT) tc_error_prefix(err, "relabel");
@@ -72,10 +91,7 @@ int tc_schedule_relabel(const tc_graph *g, const tc_schedule *s, const tc_graph 
   if (!rc) rc = init_image(s, f, out, err);
   for (int64_t i = 0; !rc && i < s->count; i++) {
     const tc_transfer *x = &s->xfer[i];
-    int32_t shard = s->owner ? x->shard /* N-shard layout: shard k is node k's; alltoall's s*N + t */
-                    : s->coll == TC_COLL_ALLTOALL ? f[tc_schedule_owner(s, x->shard)] * s->nodes +
-                                                        f[tc_schedule_dest(s, x->shard)]
-                                                  : f[x->shard];
+    int32_t shard = image_shard(s, f, x->shard);
     rc = tc_schedule_add(out, shard, arcmap[x->arc], x->step, x->lo, x->hi, err);
   }
   free(arcmap);
