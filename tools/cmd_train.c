@@ -34,11 +34,9 @@
 #include "topocoll/a2a.h"
 #include "topocoll/collective.h"
 #include "topocoll/find.h"
-#include "topocoll/sched_io.h"
 #include "topocoll/spec.h"
 #include "topocoll/train.h"
 #include "topocoll/units.h"
-#include "topocoll/verify.h"
 
 #define CMD "train"
 
