@@ -198,9 +198,18 @@ static void frontier_points(void **state) {
   assert_non_null(root);
   tc_report_plan p;
   tc_error err;
-  assert_int_equal(tc_report_plan_read(root, "plan.json", &p, &err), TC_OK);
+  assert_int_equal(tc_plan_json_read(root, "plan.json", &p, &err), TC_OK);
   assert_int_equal(p.ncurves, 1);
   assert_int_equal(p.curve[0].cost.steps, 6);
+  /* the frontier as train --plan reads it too; no frontier.degree (older plan.json): 0 */
+  assert_int_equal(p.nodes, 4);
+  assert_int_equal(p.nmembers, 2);
+  assert_int_equal(p.degree, 0);
+  assert_string_equal(p.member[1].spec, "x<&\"y");
+  assert_int_equal(p.member[1].chosen, 1);
+  assert_int_equal(p.member[0].chosen, 0);
+  assert_int_equal(p.member[1].tau.num, 3);
+  assert_int_equal(p.member[1].has_a2a_f, 0);
   sink s;
   sink_open(&s);
   tc_report_fig_frontier(s.fp, &p);
@@ -220,9 +229,15 @@ static void frontier_points(void **state) {
   free(s.text);
   /* a curve without degree is refused, naming it */
   json_object_del(json_array_get(json_object_get(root, "curves"), 0), "degree");
-  tc_report_plan_destroy(&p);
-  assert_int_equal(tc_report_plan_read(root, "plan.json", &p, &err), TC_EINPUT);
+  tc_plan_json_destroy(&p);
+  assert_int_equal(tc_plan_json_read(root, "plan.json", &p, &err), TC_EINPUT);
   assert_string_equal(err.msg, "plan.json: curves[0] needs name, kind, steps, tau [p, q] and degree >= 1");
+  /* a member without chosen, likewise */
+  json_object_set_new(json_array_get(json_object_get(root, "curves"), 0), "degree", json_integer(2));
+  json_object_del(json_array_get(json_object_get(json_object_get(root, "frontier"), "members"), 0), "chosen");
+  assert_int_equal(tc_plan_json_read(root, "plan.json", &p, &err), TC_EINPUT);
+  assert_string_equal(err.msg, "plan.json: frontier.members[0] needs spec, steps >= 1, tau [p, q], chosen and (if any) "
+                               "a2a_f [p, q]");
   json_decref(root);
 }
 

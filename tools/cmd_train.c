@@ -7,8 +7,9 @@
 **     its allgather verified and measured (tc_candidate_measure; the allreduce, reduce-
 **     scatter then allgather, costs twice that: find.h); "ours" is the member with the least
 **     iteration time (A.4: "the topology that results in the smallest iteration time");
-**   - with --plan DIR, the plan's topology and its verified allreduce.json, read back,
-**     verified again and costed (no re-planning);
+**   - with --plan DIR, every member of the plan's frontier as plan.json records it
+**     (plan_json.h; the finder is not run), each built and measured as above, the all-to-all
+**     f taken from plan.json where the plan certified it; "ours" is the plan's choice;
 **   - the baselines: ShiftedRing on circulant(N,1,b) (b the least offset > 1 coprime to N),
 **     the 2D torus with its dimension-order schedule, the double binary tree on its own
 **     two-tree topology (pipelined at the depth P = 1..64 that trains fastest);
@@ -29,14 +30,13 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "plan_json.h"
 #include "topocoll/a2a.h"
 #include "topocoll/collective.h"
 #include "topocoll/find.h"
-#include "topocoll/sched_io.h"
 #include "topocoll/spec.h"
 #include "topocoll/train.h"
 #include "topocoll/units.h"
-#include "topocoll/verify.h"
 
 #define CMD "train"
 
@@ -56,7 +56,7 @@ void tc_cmd_train_help(void) {
       "the experts are sharded over all nodes and an all-to-all before and after each expert\n"
       "layer blocks the compute stream. Allreduce times are the verified schedules' measured\n"
       "T_L and T_B; all-to-all times the certified multi-commodity-flow rate f. Compared: every\n"
-      "Pareto-frontier member for N and D (or the plan's topology), ShiftedRing, the 2D torus,\n"
+      "Pareto-frontier member for N and D (or the plan's frontier), ShiftedRing, the 2D torus,\n"
       "the double binary tree and (without --plan) the theoretical bound. docs/training.md has\n"
       "the models, the device and the rules.\n"
       "\n");
@@ -77,8 +77,8 @@ void tc_cmd_train_help(void) {
   printf(
       "  --nodes N         nodes (>= 2), one accelerator each\n"
       "  --degree D        ports per node (>= 1)\n"
-      "  --plan DIR        a plan directory (topocoll plan): its topology and allreduce\n"
-      "                    instead of the frontier; N and D are the plan's\n"
+      "  --plan DIR        a plan directory (topocoll plan): its frontier from plan.json, the\n"
+      "                    plan's choice as ours; N, D, alpha and link bandwidth are the plan's\n"
       "  --alpha TIME      per-step latency (default 10us, A.4)\n"
       "  --link-bw BW      bandwidth of one link (default 100Gbps / D: 100 Gbps per node, A.4)\n"
       "  --experts E       experts per expert layer (switch-*: default the published count;\n"
@@ -156,7 +156,9 @@ static int parse_real(const char *opt, const char *text, double lo_exclusive, do
 /* One topology compared. */
 typedef struct entry {
   char topology[256];
-  const char *role;          /* "frontier", "plan", "ShiftedRing", "2D torus", "DBT" */
+  const char *role;          /* "frontier", "ShiftedRing", "2D torus", "DBT", "bound" */
+  int chosen;                /* with --plan: the plan chose this member */
+  int a2a_from_plan;         /* the MCF f is plan.json's (certified by the plan) */
   char algorithm[32];        /* the allreduce's algorithm */
   int ok;                    /* 0: not available here, note says why */
   char note[TC_ERRMSG_MAX];
@@ -368,52 +370,95 @@ static int frontier(const ctx *c, entry **out, int *count, entry *bound, tc_erro
   return rc;
 }
 
-/* The plan's topology and allreduce.json, verified and costed again (the caller simulates:
-   the default link bandwidth depends on the plan's degree). */
-static int from_plan(const ctx *c, const char *dir, entry **out, int *count, int32_t *n, int32_t *d,
-                     tc_error *err) {
+/* DIR/plan.json read (plan_json.h) into *pj; *root is the caller's to json_decref. A
+   directory without one (plans written before plan.json), a fabric plan (no frontier) and a
+   plan.json without frontier.degree (written before it was kept) are refused: plan again. */
+static int read_plan(const char *dir, json_t **root, tc_plan_json *pj, tc_error *err) {
   char path[4096];
-  if ((size_t)snprintf(path, sizeof path, "%s/allreduce.json", dir) >= sizeof path)
+  if ((size_t)snprintf(path, sizeof path, "%s/plan.json", dir) >= sizeof path)
     return tc_error_set(err, TC_EINPUT, "plan directory name too long");
   struct stat st;
-  if (stat(path, &st) != 0)
-    return tc_error_set(err, TC_EINPUT, "%s is not a plan directory with an allreduce (no %s)", dir, path);
-  tc_schedule_doc doc;
-  int rc = tc_schedule_read_json(path, NULL, &doc, err);
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    return tc_error_set(err, TC_EINPUT, "'%s' has no plan.json (a plan directory written by topocoll plan)", dir);
+  json_error_t je;
+  if (!(*root = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
+    return tc_error_set(err, TC_EINPUT, "%s: not valid JSON (line %d: %.100s)", path, je.line, je.text);
+  const char *format = json_string_value(json_object_get(*root, "format"));
+  if (!format || strcmp(format, "topocoll-plan"))
+    return tc_error_set(err, TC_EINPUT, "%s: not a plan document (no \"format\": \"topocoll-plan\")", path);
+  int rc = tc_plan_json_read(*root, path, pj, err);
   if (rc) return rc;
-  tc_cost cost;
-  memset(&cost, 0, sizeof cost);
-  rc = tc_schedule_verify(doc.graph, &doc.sched, err);
-  if (rc) tc_error_prefix(err, "%s", path);
-  if (!rc) rc = tc_schedule_cost(doc.graph, &doc.sched, &cost, err);
-  if (!rc && doc.sched.coll != TC_COLL_ALLREDUCE)
-    rc = tc_error_set(err, TC_EINPUT, "%s is not an allreduce schedule", path);
-  if (!rc) {
-    *n = doc.graph->n;
-    *d = (int32_t)cost.degree;
-    *out = calloc(4, sizeof **out);
-    if (!*out) rc = tc_error_set(err, TC_ENOMEM, "out of memory");
-  }
-  if (!rc) {
-    entry *e = &(*out)[(*count)++];
-    base_net(c, e, *n);
-    e->role = "plan";
-    snprintf(e->topology, sizeof e->topology, "%s", doc.spec ? doc.spec : dir);
-    snprintf(e->algorithm, sizeof e->algorithm, "plan");
-    e->net.ar_steps = cost.steps;
-    e->net.ar_tau = tc_rat_to_double(cost.tau);
-    e->net.ar_degree = cost.degree;
-    rc = measure_a2a(c, doc.graph, e, err);
-  }
-  tc_cost_destroy(&cost);
-  tc_schedule_doc_destroy(&doc);
+  int chosen = 0;
+  for (int i = 0; i < pj->nmembers; i++) chosen += pj->member[i].chosen;
+  if (pj->nmembers == 0) rc = tc_error_set(err, TC_EINPUT, "%s has no frontier (a fabric plan): train compares a direct-connect plan's frontier", path);
+  else if (pj->degree == 0) rc = tc_error_set(err, TC_EINPUT, "%s has no frontier.degree (written by an older topocoll): plan again", path);
+  else if (chosen != 1) rc = tc_error_set(err, TC_EINPUT, "%s: the frontier has %d chosen members, not 1", path, chosen);
+  if (rc) tc_plan_json_destroy(pj);
   return rc;
 }
 
-static json_t *json_entry(const entry *e, const entry *ours) {
+/* Every member of the plan's frontier, built and measured as the finder's members are
+   (frontier()), without re-running the finder: the allgather built from the member's spec and
+   verified (tc_candidate_build), costed (tc_schedule_cost), held to plan.json's prediction
+   (steps equal, tau no larger: a member that measures otherwise is not the plan's), the
+   allreduce twice it. The all-to-all f is plan.json's certified lower bound when the plan
+   weighed all-to-alls, else certified here (measure_a2a). */
+static int plan_frontier(const ctx *c, const tc_plan_json *pj, const char *dir, entry *out, int *count,
+                         tc_error *err) {
+  int rc = TC_OK;
+  for (int i = 0; !rc && i < pj->nmembers; i++) {
+    const tc_plan_json_member *pm = &pj->member[i];
+    entry *e = &out[(*count)++];
+    base_net(c, e, pj->nodes);
+    e->role = "frontier";
+    e->chosen = pm->chosen;
+    snprintf(e->topology, sizeof e->topology, "%s", pm->spec);
+    snprintf(e->algorithm, sizeof e->algorithm, "expand");
+    tc_candidate cand;
+    memset(&cand, 0, sizeof cand);
+    snprintf(cand.spec, sizeof cand.spec, "%s", pm->spec);
+    tc_graph *g = NULL;
+    tc_schedule ag;
+    memset(&ag, 0, sizeof ag);
+    tc_cost cost;
+    memset(&cost, 0, sizeof cost);
+    rc = tc_candidate_build(&cand, &g, &ag, err);
+    if (!rc) rc = tc_schedule_cost(g, &ag, &cost, err);
+    if (!rc && (g->n != pj->nodes || cost.degree != pj->degree || cost.steps != pm->steps ||
+                tc_rat_cmp(cost.tau, pm->tau) > 0)) {
+      char got[48], want[48];
+      tc_rat_format(cost.tau, got, sizeof got);
+      tc_rat_format(pm->tau, want, sizeof want);
+      rc = tc_error_set(err, TC_EINPUT,
+                        "%s/plan.json: frontier member %s measures %d steps and tau %s on %d nodes of degree %lld, "
+                        "not plan.json's %d steps and tau %s on %d nodes of degree %d",
+                        dir, pm->spec, (int)cost.steps, got, (int)g->n, (long long)cost.degree, (int)pm->steps, want,
+                        (int)pj->nodes, (int)pj->degree);
+    }
+    if (!rc) {
+      e->net.ar_steps = 2 * cost.steps;
+      e->net.ar_tau = 2 * tc_rat_to_double(cost.tau);
+      e->net.ar_degree = pj->degree;
+      if (c->need_a2a && pm->has_a2a_f) {
+        e->net.a2a_f = tc_rat_to_double(pm->a2a_f);
+        e->a2a_from_plan = 1;
+      } else {
+        rc = measure_a2a(c, g, e, err);
+      }
+    }
+    if (!rc) rc = simulate(c, e, err);
+    tc_cost_destroy(&cost);
+    tc_schedule_destroy(&ag);
+    tc_graph_destroy(g);
+  }
+  return rc;
+}
+
+static json_t *json_entry(const entry *e, const entry *ours, int plan) {
   json_t *o = json_object();
   json_object_set_new(o, "topology", json_string(e->topology));
   json_object_set_new(o, "role", json_string(e->role));
+  if (plan) json_object_set_new(o, "chosen", json_boolean(e->chosen));
   json_object_set_new(o, "available", json_boolean(e->ok));
   if (!e->ok) {
     json_object_set_new(o, "note", json_string(e->note));
@@ -424,6 +469,7 @@ static json_t *json_entry(const entry *e, const entry *ours) {
   json_object_set_new(o, "allreduce_steps", json_integer(e->net.ar_steps));
   json_object_set_new(o, "allreduce_tb_factor", json_real(e->net.ar_tau));
   json_object_set_new(o, "mcf_f", e->net.a2a_f > 0 ? json_real(e->net.a2a_f) : json_null());
+  if (e->net.a2a_f > 0) json_object_set_new(o, "mcf_from", json_string(e->a2a_from_plan ? "plan" : "computed"));
   json_object_set_new(o, "bucket_bytes", json_real(e->r.bucket_bytes));
   json_object_set_new(o, "iteration_time_s", json_real(e->r.iteration_s));
   json_object_set_new(o, "compute_s", json_real(e->r.compute_s));
@@ -456,7 +502,7 @@ static void print_json(const ctx *c, const entry *es, int count, const entry *ou
   json_object_set_new(doc, "allreduce_exposed_s", json_real(ours->r.allreduce_exposed_s));
   json_object_set_new(doc, "alltoall_s", json_real(ours->r.alltoall_s));
   json_t *cmp = json_array();
-  for (int i = 0; i < count; i++) json_array_append_new(cmp, json_entry(&es[i], ours));
+  for (int i = 0; i < count; i++) json_array_append_new(cmp, json_entry(&es[i], ours, c->o->plan != NULL));
   json_object_set_new(doc, "comparison", cmp);
   json_t *tl = json_array();
   for (int32_t i = 0; i < ours->r.nevents; i++) {
@@ -486,7 +532,7 @@ static void print_table(const ctx *c, const entry *es, int count, const entry *o
   if (c->m->experts) printf(", %d experts per expert layer", (int)c->m->experts);
   printf("\nbatch      %d sample(s) of %s per node\n", c->o->batch, c->m->sample);
   printf("ours       %s (%s)\n", ours->topology,
-         !strcmp(ours->role, "plan") ? "the plan's" : "the frontier member with the least iteration time");
+         ours->chosen ? "the plan's choice" : "the frontier member with the least iteration time");
   printf("iteration  %.6g s: compute %.6g s, exposed allreduce %.6g s, all-to-all %.6g s (%.1f %%); bucket %.0f MB\n\n",
          ours->r.iteration_s, ours->r.compute_s, ours->r.allreduce_exposed_s, ours->r.alltoall_s,
          100.0 * ours->r.alltoall_s / ours->r.iteration_s, ours->r.bucket_bytes / 1e6);
@@ -502,7 +548,7 @@ static void print_table(const ctx *c, const entry *es, int count, const entry *o
     char algo[48], f[32], a2a_ratio[16];
     if (e->chunks > 1) snprintf(algo, sizeof algo, "%s P=%d", e->algorithm, (int)e->chunks);
     else snprintf(algo, sizeof algo, "%s", e->algorithm);
-    if (e->net.a2a_f > 0) snprintf(f, sizeof f, "%.4g", e->net.a2a_f);
+    if (e->net.a2a_f > 0) snprintf(f, sizeof f, "%.4g%s", e->net.a2a_f, e->a2a_from_plan ? "p" : "");
     else snprintf(f, sizeof f, "-");
     if (ours->r.alltoall_s > 0) snprintf(a2a_ratio, sizeof a2a_ratio, "%.2f", e->r.alltoall_s / ours->r.alltoall_s);
     else snprintf(a2a_ratio, sizeof a2a_ratio, "-");
@@ -511,6 +557,11 @@ static void print_table(const ctx *c, const entry *es, int count, const entry *o
            e->r.compute_s, e->r.allreduce_exposed_s, e->r.alltoall_s, 100.0 * e->r.alltoall_s / e->r.iteration_s,
            e->r.iteration_s / ours->r.iteration_s, a2a_ratio, e == ours ? "  <- ours" : "");
   }
+  for (int i = 0; i < count; i++)
+    if (es[i].a2a_from_plan) {
+      printf("(MCF f marked p: the plan's certified value, from plan.json)\n");
+      break;
+    }
 }
 
 int tc_cmd_train(int argc, char **argv) {
@@ -519,8 +570,9 @@ int tc_cmd_train(int argc, char **argv) {
   int status = tc_cli_parse(&train_cli, argc, argv, &o);
   if (status) return status < 0 ? TC_EXIT_OK : status;
   if (!o.model) return tc_cli_usage_error(CMD, "missing --model NAME (or --list)");
-  if (o.plan && (o.nodes_text || o.degree_text))
-    return tc_cli_usage_error(CMD, "--plan takes N and D from the plan: drop --nodes and --degree");
+  if (o.plan && (o.nodes_text || o.degree_text || o.alpha_text || o.link_bw_text))
+    return tc_cli_usage_error(CMD, "--plan takes N, D, alpha and the link bandwidth from the plan: drop --nodes, "
+                                   "--degree, --alpha and --link-bw");
   if (!o.plan && !o.nodes_text) return tc_cli_usage_error(CMD, "missing --nodes N (or --plan DIR)");
   if (!o.plan && !o.degree_text) return tc_cli_usage_error(CMD, "missing --degree D");
   status = tc_cli_convert(&train_cli, &o, "--nodes", "--degree", "--alpha", "--link-bw", "--experts", "--batch",
@@ -546,24 +598,28 @@ int tc_cmd_train(int argc, char **argv) {
   entry *es = NULL, bound;
   memset(&bound, 0, sizeof bound);
   int count = 0, rc;
-  int32_t n = o.nodes, d = o.degree;
   if (o.plan) {
-    rc = from_plan(&c, o.plan, &es, &count, &n, &d, &err);
-    o.nodes = n;
-    o.degree = d;
-    if (!o.link_bw_text) o.link_bw = 100e9 / 8 / o.degree;
-    if (!rc) rc = tc_train_check_nodes(&m, n, &err);
+    json_t *root = NULL;
+    tc_plan_json pj;
+    rc = read_plan(o.plan, &root, &pj, &err);
     if (!rc) {
-      es[0].net.link_bw = o.link_bw;
-      rc = simulate(&c, &es[0], &err);
+      o.nodes = pj.nodes;
+      o.degree = pj.degree;
+      o.alpha = pj.alpha_s;
+      o.link_bw = pj.link_bw;
+      rc = tc_train_check_nodes(&m, o.nodes, &err);
+      if (!rc && !(es = calloc((size_t)pj.nmembers + 3, sizeof *es))) rc = tc_error_set(&err, TC_ENOMEM, "out of memory");
+      if (!rc) rc = plan_frontier(&c, &pj, o.plan, es, &count, &err);
+      tc_plan_json_destroy(&pj);
     }
+    json_decref(root);
   } else {
     if (!o.link_bw_text) o.link_bw = 100e9 / 8 / o.degree;
-    rc = tc_train_check_nodes(&m, n, &err);
+    rc = tc_train_check_nodes(&m, o.nodes, &err);
     if (!rc) rc = frontier(&c, &es, &count, &bound, &err);
   }
   int nours = count;
-  if (!rc) rc = baselines(&c, n, d, es, &count, &err);
+  if (!rc) rc = baselines(&c, o.nodes, o.degree, es, &count, &err);
   if (!rc && bound.role) {
     es[count] = bound;
     rc = simulate(&c, &es[count++], &err);
@@ -574,9 +630,10 @@ int tc_cmd_train(int argc, char **argv) {
     tc_train_model_destroy(&m);
     return tc_cli_fail(CMD, &err);
   }
+  /* ours: the plan's choice, else the fastest member */
   const entry *ours = &es[0];
   for (int i = 1; i < nours; i++)
-    if (es[i].r.iteration_s < ours->r.iteration_s) ours = &es[i];
+    if (o.plan ? es[i].chosen : es[i].r.iteration_s < ours->r.iteration_s) ours = &es[i];
   if (o.json) print_json(&c, es, count, ours);
   else print_table(&c, es, count, ours);
   for (int i = 0; i < count; i++) tc_train_result_destroy(&es[i].r);

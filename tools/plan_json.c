@@ -9,9 +9,13 @@
 ** depth and all-to-all schedule. A curve's time at M bytes is the α-β model's
 ** steps·α + tau·M/(degree·link_bw) (cost.h, tc_cost_time): the report evaluates it there,
 ** so the formula keeps its one home.
+**
+** The reader (tc_plan_json_read) is here too, beside the writer it mirrors: the report and
+** `train --plan` both read plan.json through it.
 */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan_json.h"
@@ -45,6 +49,7 @@ static void add_baseline(json_t *curves, const tc_plan_baseline *b, const char *
 /* The frontier: predicted allgather (steps, tau) per member, as the finder gives them. */
 static json_t *frontier(const tc_plan *p) {
   json_t *f = json_object(), *members = json_array();
+  json_object_set_new(f, "degree", json_integer(p->frontier.degree));
   json_object_set_new(f, "bound_steps", json_integer(p->frontier.bound_steps));
   json_object_set_new(f, "bound_tau", rat(p->frontier.bound_tau));
   for (int32_t i = 0; i < p->frontier.count; i++) {
@@ -148,4 +153,124 @@ int tc_plan_json_write(const tc_plan *p, const char *path, tc_error *err) {
   json_decref(doc);
   if (bad) return tc_error_set(err, TC_EIO, "cannot write %s", path);
   return TC_OK;
+}
+
+/* ---- reading ---- */
+
+static int number(json_t *obj, const char *name, const char *key, double *out, tc_error *err) {
+  json_t *v = json_object_get(obj, key);
+  if (!json_is_number(v)) return tc_error_set(err, TC_EINPUT, "%s: \"%s\" is missing or not a number", name, key);
+  *out = json_number_value(v);
+  return TC_OK;
+}
+
+/* [p, q] with q > 0, as rat() writes it; -1 otherwise. */
+static int read_rat(json_t *v, tc_rat *out) {
+  if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(json_array_get(v, 0)) ||
+      !json_is_integer(json_array_get(v, 1)) || json_integer_value(json_array_get(v, 1)) <= 0)
+    return -1;
+  *out = (tc_rat){json_integer_value(json_array_get(v, 0)), json_integer_value(json_array_get(v, 1))};
+  return 0;
+}
+
+static int read_workload(json_t *root, const char *name, tc_plan_json *out, tc_error *err) {
+  json_t *w = json_object_get(root, "workload"), *sizes = json_object_get(w, "sizes");
+  if (!json_is_object(w)) return tc_error_set(err, TC_EINPUT, "%s: \"workload\" is missing or not an object", name);
+  int rc = number(w, name, "alpha_s", &out->alpha_s, err);
+  if (!rc) rc = number(w, name, "link_bw_Bps", &out->link_bw, err);
+  if (rc) return rc;
+  if (!(out->link_bw > 0) || !(out->alpha_s >= 0))
+    return tc_error_set(err, TC_EINPUT, "%s: workload.alpha_s or link_bw_Bps out of range", name);
+  if (!json_is_array(sizes) || json_array_size(sizes) < 1 || json_array_size(sizes) > 64)
+    return tc_error_set(err, TC_EINPUT, "%s: workload.sizes must be an array of 1 to 64 sizes", name);
+  for (size_t i = 0; i < json_array_size(sizes); i++) {
+    json_t *s = json_array_get(sizes, i);
+    if ((rc = number(s, name, "bytes", &out->bytes[i], err)) || (rc = number(s, name, "weight", &out->weight[i], err)))
+      return rc;
+    if (!(out->bytes[i] > 0)) return tc_error_set(err, TC_EINPUT, "%s: workload.sizes[%zu].bytes must be positive", name, i);
+  }
+  out->nsizes = (int)json_array_size(sizes);
+  return TC_OK;
+}
+
+static int read_curves(json_t *root, const char *name, tc_plan_json *out, tc_error *err) {
+  json_t *curves = json_object_get(root, "curves");
+  if (!json_is_array(curves)) return tc_error_set(err, TC_EINPUT, "%s: \"curves\" is missing or not an array", name);
+  out->curve = calloc(json_array_size(curves) + 1, sizeof *out->curve);
+  if (!out->curve) return tc_error_set(err, TC_ENOMEM, "out of memory");
+  for (size_t i = 0; i < json_array_size(curves); i++) {
+    json_t *c = json_array_get(curves, i);
+    const char *cname = json_string_value(json_object_get(c, "name"));
+    const char *kind = json_string_value(json_object_get(c, "kind"));
+    json_t *steps = json_object_get(c, "steps"), *degree = json_object_get(c, "degree");
+    tc_plan_json_curve *k = &out->curve[out->ncurves];
+    if (!cname || !kind || !json_is_integer(steps) || !json_is_integer(degree) || json_integer_value(degree) < 1 ||
+        read_rat(json_object_get(c, "tau"), &k->cost.tau))
+      return tc_error_set(err, TC_EINPUT, "%s: curves[%zu] needs name, kind, steps, tau [p, q] and degree >= 1", name, i);
+    snprintf(k->name, sizeof k->name, "%s", cname);
+    snprintf(k->kind, sizeof k->kind, "%s", kind);
+    k->cost.steps = (int32_t)json_integer_value(steps);
+    k->cost.degree = json_integer_value(degree);
+    out->ncurves++;
+  }
+  return TC_OK;
+}
+
+/* The frontier, when there is one (a fabric plan has none). */
+static int read_frontier(json_t *root, const char *name, tc_plan_json *out, tc_error *err) {
+  json_t *f = json_object_get(root, "frontier");
+  if (!f) return TC_OK;
+  json_t *members = json_object_get(f, "members"), *degree = json_object_get(f, "degree");
+  json_t *bound = json_object_get(f, "bound_steps");
+  if (!json_is_object(f) || !json_is_array(members) || !json_is_integer(bound) || json_integer_value(bound) < 1 ||
+      json_integer_value(bound) > INT32_MAX || read_rat(json_object_get(f, "bound_tau"), &out->bound_tau))
+    return tc_error_set(err, TC_EINPUT, "%s: \"frontier\" needs members, bound_steps and bound_tau [p, q]", name);
+  out->bound_steps = (int32_t)json_integer_value(bound);
+  if (degree && (!json_is_integer(degree) || json_integer_value(degree) < 1 || json_integer_value(degree) > INT32_MAX))
+    return tc_error_set(err, TC_EINPUT, "%s: frontier.degree must be an integer >= 1", name);
+  out->degree = degree ? (int32_t)json_integer_value(degree) : 0;
+  out->member = calloc(json_array_size(members) + 1, sizeof *out->member);
+  if (!out->member) return tc_error_set(err, TC_ENOMEM, "out of memory");
+  for (size_t i = 0; i < json_array_size(members); i++) {
+    json_t *m = json_array_get(members, i), *steps = json_object_get(m, "steps"), *chosen = json_object_get(m, "chosen");
+    json_t *a2a = json_object_get(m, "a2a_f");
+    const char *spec = json_string_value(json_object_get(m, "spec"));
+    const char *label = json_string_value(json_object_get(m, "label"));
+    tc_plan_json_member *k = &out->member[out->nmembers];
+    if (!spec || strlen(spec) >= sizeof k->spec || !json_is_integer(steps) || json_integer_value(steps) < 1 ||
+        json_integer_value(steps) > INT32_MAX || !json_is_boolean(chosen) ||
+        read_rat(json_object_get(m, "tau"), &k->tau) || (a2a && read_rat(a2a, &k->a2a_f)))
+      return tc_error_set(err, TC_EINPUT,
+                          "%s: frontier.members[%zu] needs spec, steps >= 1, tau [p, q], chosen and (if any) a2a_f [p, q]",
+                          name, i);
+    snprintf(k->spec, sizeof k->spec, "%s", spec);
+    snprintf(k->label, sizeof k->label, "%s", label ? label : "");
+    k->steps = (int32_t)json_integer_value(steps);
+    k->chosen = json_is_true(chosen);
+    k->has_a2a_f = a2a != NULL;
+    out->nmembers++;
+  }
+  return TC_OK;
+}
+
+int tc_plan_json_read(json_t *root, const char *name, tc_plan_json *out, tc_error *err) {
+  memset(out, 0, sizeof *out);
+  out->root = root;
+  json_t *nodes = json_object_get(root, "nodes");
+  if (!json_is_integer(nodes) || json_integer_value(nodes) < 2 || json_integer_value(nodes) > INT32_MAX)
+    return tc_error_set(err, TC_EINPUT, "%s: \"nodes\" is missing or not an integer >= 2", name);
+  out->nodes = (int32_t)json_integer_value(nodes);
+  int rc = read_workload(root, name, out, err);
+  if (!rc) rc = read_curves(root, name, out, err);
+  if (!rc) rc = read_frontier(root, name, out, err);
+  if (rc) tc_plan_json_destroy(out);
+  return rc;
+}
+
+void tc_plan_json_destroy(tc_plan_json *p) {
+  free(p->curve);
+  free(p->member);
+  p->curve = NULL;
+  p->member = NULL;
+  p->ncurves = p->nmembers = 0;
 }

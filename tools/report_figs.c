@@ -14,72 +14,6 @@
 
 enum { WIDTH = 720, HEIGHT = 380, POINTS = 41 };
 
-/* ---- plan.json ---- */
-
-static int number(json_t *obj, const char *name, const char *key, double *out, tc_error *err) {
-  json_t *v = json_object_get(obj, key);
-  if (!json_is_number(v)) return tc_error_set(err, TC_EINPUT, "%s: \"%s\" is missing or not a number", name, key);
-  *out = json_number_value(v);
-  return TC_OK;
-}
-
-static int rat(json_t *v, tc_rat *out) {
-  if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(json_array_get(v, 0)) ||
-      !json_is_integer(json_array_get(v, 1)) || json_integer_value(json_array_get(v, 1)) <= 0)
-    return -1;
-  *out = (tc_rat){json_integer_value(json_array_get(v, 0)), json_integer_value(json_array_get(v, 1))};
-  return 0;
-}
-
-int tc_report_plan_read(json_t *root, const char *name, tc_report_plan *out, tc_error *err) {
-  memset(out, 0, sizeof *out);
-  out->root = root;
-  json_t *w = json_object_get(root, "workload"), *sizes = json_object_get(w, "sizes");
-  json_t *curves = json_object_get(root, "curves");
-  if (!json_is_object(w)) return tc_error_set(err, TC_EINPUT, "%s: \"workload\" is missing or not an object", name);
-  int rc = number(w, name, "alpha_s", &out->alpha_s, err);
-  if (!rc) rc = number(w, name, "link_bw_Bps", &out->link_bw, err);
-  if (rc) return rc;
-  if (!(out->link_bw > 0) || !(out->alpha_s >= 0))
-    return tc_error_set(err, TC_EINPUT, "%s: workload.alpha_s or link_bw_Bps out of range", name);
-  if (!json_is_array(sizes) || json_array_size(sizes) < 1 || json_array_size(sizes) > 64)
-    return tc_error_set(err, TC_EINPUT, "%s: workload.sizes must be an array of 1 to 64 sizes", name);
-  for (size_t i = 0; i < json_array_size(sizes); i++) {
-    json_t *s = json_array_get(sizes, i);
-    if ((rc = number(s, name, "bytes", &out->bytes[i], err)) || (rc = number(s, name, "weight", &out->weight[i], err)))
-      return rc;
-    if (!(out->bytes[i] > 0)) return tc_error_set(err, TC_EINPUT, "%s: workload.sizes[%zu].bytes must be positive", name, i);
-  }
-  out->nsizes = (int)json_array_size(sizes);
-  if (!json_is_array(curves)) return tc_error_set(err, TC_EINPUT, "%s: \"curves\" is missing or not an array", name);
-  out->curve = calloc(json_array_size(curves) + 1, sizeof *out->curve);
-  if (!out->curve) return tc_error_set(err, TC_ENOMEM, "out of memory");
-  for (size_t i = 0; i < json_array_size(curves); i++) {
-    json_t *c = json_array_get(curves, i);
-    const char *cname = json_string_value(json_object_get(c, "name"));
-    const char *kind = json_string_value(json_object_get(c, "kind"));
-    json_t *steps = json_object_get(c, "steps"), *degree = json_object_get(c, "degree");
-    tc_report_curve *k = &out->curve[out->ncurves];
-    if (!cname || !kind || !json_is_integer(steps) || !json_is_integer(degree) || json_integer_value(degree) < 1 ||
-        rat(json_object_get(c, "tau"), &k->cost.tau)) {
-      tc_report_plan_destroy(out);
-      return tc_error_set(err, TC_EINPUT, "%s: curves[%zu] needs name, kind, steps, tau [p, q] and degree >= 1", name, i);
-    }
-    snprintf(k->name, sizeof k->name, "%s", cname);
-    snprintf(k->kind, sizeof k->kind, "%s", kind);
-    k->cost.steps = (int32_t)json_integer_value(steps);
-    k->cost.degree = json_integer_value(degree);
-    out->ncurves++;
-  }
-  return TC_OK;
-}
-
-void tc_report_plan_destroy(tc_report_plan *p) {
-  free(p->curve);
-  p->curve = NULL;
-  p->ncurves = 0;
-}
-
 /* ---- formatting ---- */
 
 static void fmt_size(double v, char *buf, size_t n) { tc_units_format_size((int64_t)llround(v), buf, n); }
@@ -125,23 +59,17 @@ static void fmt_index(double v, char *buf, size_t n) {
 /* ---- the frontier ---- */
 
 void tc_report_fig_frontier(FILE *fp, const tc_report_plan *p) {
-  json_t *f = json_object_get(p->root, "frontier"), *members = json_object_get(f, "members");
-  size_t n = json_array_size(members);
-  if (!json_is_object(f) || n == 0) return;
-  double *x = calloc(2 * n, sizeof *x), *y = x ? x + n : NULL;
+  int n = p->nmembers;
+  if (n == 0) return;
+  double *x = calloc(2 * (size_t)n, sizeof *x), *y = x ? x + n : NULL;
   if (!x) return;
-  double bx = (double)json_integer_value(json_object_get(f, "bound_steps")), by = 0;
-  tc_rat bt;
-  if (!rat(json_object_get(f, "bound_tau"), &bt)) by = tc_rat_to_double(bt);
+  double bx = p->bound_steps, by = tc_rat_to_double(p->bound_tau);
   double xlo = bx, xhi = bx, yhi = by;
   int chosen = -1;
-  for (size_t i = 0; i < n; i++) {
-    json_t *m = json_array_get(members, i);
-    tc_rat t = {0, 1};
-    rat(json_object_get(m, "tau"), &t);
-    x[i] = (double)json_integer_value(json_object_get(m, "steps"));
-    y[i] = tc_rat_to_double(t);
-    if (json_is_true(json_object_get(m, "chosen"))) chosen = (int)i;
+  for (int i = 0; i < n; i++) {
+    x[i] = p->member[i].steps;
+    y[i] = tc_rat_to_double(p->member[i].tau);
+    if (p->member[i].chosen) chosen = i;
     xlo = fmin(xlo, x[i]);
     xhi = fmax(xhi, x[i]);
     yhi = fmax(yhi, y[i]);
@@ -153,11 +81,10 @@ void tc_report_fig_frontier(FILE *fp, const tc_report_plan *p) {
                     "allgather T_B / (M/B)", fmt_num, fmt_num);
   tc_svg_vline(&pl, bx, "T_L* (Moore bound)");
   tc_svg_hline(&pl, by, "T_B* = (N-1)/N");
-  tc_svg_series(&pl, "frontier members", 0, x, y, (int)n, 1, 1, 0, fmt_num, fmt_num);
+  tc_svg_series(&pl, "frontier members", 0, x, y, n, 1, 1, 0, fmt_num, fmt_num);
   if (chosen >= 0) {
-    json_t *m = json_array_get(members, (size_t)chosen);
     char name[300];
-    snprintf(name, sizeof name, "chosen: %s", json_string_value(json_object_get(m, "spec")));
+    snprintf(name, sizeof name, "chosen: %s", p->member[chosen].spec);
     tc_svg_series(&pl, name, 1, &x[chosen], &y[chosen], 1, 0, 1, 0, fmt_num, fmt_num);
     const char *names[2] = {"frontier members", name};
     int colors[2] = {0, 1};
@@ -166,16 +93,15 @@ void tc_report_fig_frontier(FILE *fp, const tc_report_plan *p) {
   tc_svg_plot_end(&pl);
   fputs("<table class=\"frontier\"><tr><th>topology</th><th>class</th><th>T_L / alpha</th><th>T_B / (M/B)</th>"
         "<th>all-to-all f</th></tr>\n", fp);
-  for (size_t i = 0; i < n; i++) {
-    json_t *m = json_array_get(members, i);
-    tc_rat t = {0, 1}, a;
-    rat(json_object_get(m, "tau"), &t);
-    fprintf(fp, "<tr%s><td>", (int)i == chosen ? " class=\"chosen\"" : "");
-    tc_svg_escape(fp, json_string_value(json_object_get(m, "spec")) ? json_string_value(json_object_get(m, "spec")) : "");
+  for (int i = 0; i < n; i++) {
+    const tc_plan_json_member *m = &p->member[i];
+    fprintf(fp, "<tr%s><td>", i == chosen ? " class=\"chosen\"" : "");
+    tc_svg_escape(fp, m->spec);
     fputs("</td><td>", fp);
-    tc_svg_escape(fp, json_string_value(json_object_get(m, "label")) ? json_string_value(json_object_get(m, "label")) : "");
-    fprintf(fp, "</td><td>%lld</td><td>%lld/%lld</td><td>", (long long)x[i], (long long)t.num, (long long)t.den);
-    if (!rat(json_object_get(m, "a2a_f"), &a)) fprintf(fp, "%lld/%lld", (long long)a.num, (long long)a.den);
+    tc_svg_escape(fp, m->label);
+    fprintf(fp, "</td><td>%lld</td><td>%lld/%lld</td><td>", (long long)m->steps, (long long)m->tau.num,
+            (long long)m->tau.den);
+    if (m->has_a2a_f) fprintf(fp, "%lld/%lld", (long long)m->a2a_f.num, (long long)m->a2a_f.den);
     else fputs("-", fp);
     fputs("</td></tr>\n", fp);
   }
@@ -487,9 +413,8 @@ void tc_report_fig_forest(FILE *fp, const tc_doc *docs, int ndocs) {
 }
 
 void tc_report_fig_alltoall(FILE *fp, const tc_report_plan *p, const tc_doc *docs, int ndocs) {
-  json_t *members = json_object_get(json_object_get(p->root, "frontier"), "members");
   int plan_has = 0, any = 0;
-  for (size_t i = 0; i < json_array_size(members); i++) plan_has |= json_object_get(json_array_get(members, i), "a2a_f") != NULL;
+  for (int i = 0; i < p->nmembers; i++) plan_has |= p->member[i].has_a2a_f;
   for (int i = 0; i < ndocs; i++) any |= docs[i].kind == TC_DOC_A2A;
   if (!plan_has && !any) return;
   figure_open(fp, "fig-alltoall", "All-to-all");

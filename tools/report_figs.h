@@ -1,7 +1,7 @@
 /*
 ** report_figs.h — the report's figures, each a <figure> with its heading, its inline SVG
 ** (report_svg.h) and a one-line caption saying what to read from it. The figures take the
-** plan's numbers from plan.json (tc_report_plan) and the user's saved results as sniffed
+** plan's numbers from plan.json (tc_plan_json_read) and the user's saved results as sniffed
 ** (report_sniff.h); every time on a curve is the α-β model's, tc_cost_time (cost.h).
 */
 #ifndef TC_TOOLS_REPORT_FIGS_H
@@ -10,32 +10,15 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "plan_json.h"
 #include "report_sniff.h"
 #include "topocoll/cost.h"
 #include "topocoll/graph.h"
 #include "topocoll/sched.h"
 
-/* One allreduce of plan.json's "curves". */
-typedef struct tc_report_curve {
-  char name[320];
-  char kind[16];  /* "chosen", "member", "baseline", "forestcoll" */
-  tc_cost cost;   /* steps, tau, degree (nothing allocated) */
-} tc_report_curve;
-
-/* What the figures read of plan.json. */
-typedef struct tc_report_plan {
-  json_t *root;   /* borrowed */
-  double alpha_s, link_bw;
-  int nsizes;
-  double bytes[64], weight[64];
-  int ncurves;
-  tc_report_curve *curve; /* owned */
-} tc_report_plan;
-
-/* Read and check plan.json's root (`name` in messages): TC_EINPUT naming the first key
-   missing or of the wrong type. */
-int tc_report_plan_read(json_t *root, const char *name, tc_report_plan *out, tc_error *err);
-void tc_report_plan_destroy(tc_report_plan *p);
+/* What the figures read of plan.json: the one reader's (plan_json.h). */
+typedef tc_plan_json tc_report_plan;
+typedef tc_plan_json_curve tc_report_curve;
 
 /* The utilisation of every arc in every step of s on g: out[a * steps + (t-1)] = load(a,t) /
    max over arcs of load(a,t) (load as in cost.h: units carried / capacity), 0 for a step

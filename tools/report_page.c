@@ -201,7 +201,7 @@ static int write_page(const char *dir, const tc_report_held *held, const tc_doc 
                       const tc_doc *plan_doc, const char *path, const char *svg_path, tc_report_stats *st,
                       tc_error *err) {
   tc_report_plan p;
-  int rc = tc_report_plan_read(plan_doc->root, plan_doc->name, &p, err);
+  int rc = tc_plan_json_read(plan_doc->root, plan_doc->name, &p, err);
   if (rc) return rc;
   char *gpath = join(dir, "topology.json");
   const char *agname = str(plan_doc->root, "allgather_file");
@@ -252,7 +252,7 @@ static int write_page(const char *dir, const tc_report_held *held, const tc_doc 
   tc_graph_destroy(g);
   free(gpath);
   free(spath);
-  tc_report_plan_destroy(&p);
+  tc_plan_json_destroy(&p);
   return rc;
 }
 
