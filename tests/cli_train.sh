@@ -61,6 +61,19 @@ assert max(e["end_s"] for e in tl) == d["iteration_time_s"]
 comm = sorted((e for e in tl if e["stream"] == "comm"), key=lambda e: e["start_s"])
 assert all(a["end_s"] <= b["start_s"] for a, b in zip(comm, comm[1:])), "collectives overlap"
 PY
+# progress (stderr only when asked): one line per topology's all-to-all MCF, in order, and the
+# same stdout as without it; --quiet and a pipe print nothing
+[ ! -s "$tmp/err" ] || fail "train printed progress into a pipe: $(cat "$tmp/err")"
+cp "$tmp/out" "$tmp/quiet.json"
+"$bin" train --model switch-base --nodes 16 --degree 4 --json --progress >"$tmp/out" 2>"$tmp/err" || fail "train --progress failed"
+cmp -s "$tmp/out" "$tmp/quiet.json" || fail "train --progress changed stdout"
+grep -o '\] [A-Za-z0-9 ]* [^ ]*: all-to-all MCF' "$tmp/err" | cut -d' ' -f2- >"$tmp/phases"
+printf '%s\n' "frontier debruijn(4,2): all-to-all MCF" "frontier circulant(16,3,4): all-to-all MCF" \
+  "ShiftedRing circulant(16,1,3): all-to-all MCF" "2D torus torus(4,4): all-to-all MCF" >"$tmp/want"
+head -4 "$tmp/phases" | cmp -s - "$tmp/want" || fail "train --progress phases: $(cat "$tmp/err")"
+"$bin" train --model switch-base --nodes 16 --degree 4 --json --quiet >/dev/null 2>"$tmp/err" || fail "train --quiet failed"
+[ ! -s "$tmp/err" ] || fail "train --quiet printed: $(cat "$tmp/err")"
+expect_err 2 "--progress and --quiet exclude each other" "$bin" train --model resnet50 --nodes 16 --degree 4 --progress --quiet
 
 # --plan: the plan's frontier from plan.json (the finder not run): one row per member in
 # plan.json's order, the plan's choice marked and "ours", then the baselines; N, D, alpha and

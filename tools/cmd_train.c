@@ -30,6 +30,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "progress.h"
 #include "plan_json.h"
 #include "topocoll/a2a.h"
 #include "topocoll/collective.h"
@@ -46,7 +47,7 @@ void tc_cmd_train_help(void) {
   printf(
       "usage: topocoll train --model NAME --nodes N --degree D [--alpha TIME] [--link-bw BW]\n"
       "                      [--experts E] [--batch B] [--device-flops F] [--efficiency X]\n"
-      "                      [--gap G] [--a2a-time-limit T] [--json]\n"
+      "                      [--gap G] [--a2a-time-limit T] [--json] [--progress|--quiet]\n"
       "       topocoll train --model NAME --plan DIR [...]\n"
       "       topocoll train --list\n"
       "\n"
@@ -90,7 +91,11 @@ void tc_cmd_train_help(void) {
       "  --a2a-time-limit T  all-to-all MCF: seconds per topology (default 10); the certified\n"
       "                    lower bound reached is used\n"
       "  --json            one JSON object (with the chosen topology's timeline)\n"
-      "  --list            the models: parameters, layers, forward FLOPs per sample\n" TC_CLI_MAX_MEMORY_HELP
+      "  --list            the models: parameters, layers, forward FLOPs per sample\n"
+      "  --progress        progress on stderr: each topology's all-to-all MCF and its rounds\n"
+      "                    (default: only when stderr is a terminal; TOPOCOLL_PROGRESS=1 or 0\n"
+      "                    forces it)\n"
+      "  --quiet           no progress lines\n" TC_CLI_MAX_MEMORY_HELP
       "\n"
       "Exit status: 0 success, 1 failure, 2 bad usage or input.\n");
 }
@@ -98,7 +103,7 @@ void tc_cmd_train_help(void) {
 typedef struct train_options {
   const char *model, *nodes_text, *degree_text, *alpha_text, *link_bw_text, *experts_text, *batch_text;
   const char *flops_text, *efficiency_text, *gap_text, *limit_text, *plan;
-  int nodes, degree, experts, batch, json;
+  int nodes, degree, experts, batch, json, progress, quiet;
   double alpha, link_bw, limit;
 } train_options;
 
@@ -122,6 +127,7 @@ static const tc_cli_option train_table[] = {
     {.name = "--plan", .kind = TC_CLI_STRING, .text = AT(plan), .needs = "a plan directory"},
     {.name = "--json", .kind = TC_CLI_FLAG, .value = AT(json)},
     {.name = "--list", .kind = TC_CLI_ACTION, .action = list_models},
+    TC_CLI_PROGRESS_OPTIONS(train_options),
 };
 static const tc_cli_command train_cli = {
     .name = CMD, .help = tc_cmd_train_help, .options = train_table, .noptions = TC_CLI_COUNT(train_table),
@@ -174,6 +180,7 @@ typedef struct ctx {
   tc_train_device dev;
   double gap;
   int need_a2a;
+  tc_progress *progress; /* the command's reporter (progress.h): the MCFs are the long part */
 } ctx;
 
 /* The certified MCF lower bound of g into e (models with experts only). */
@@ -185,6 +192,12 @@ static int measure_a2a(const ctx *c, const tc_graph *g, entry *e, tc_error *err)
   ao.children = 0;
   ao.gap = c->gap;
   ao.time_limit = c->o->limit;
+  if (c->progress->on) {
+    tc_progress_note(c->progress, "%s %s: all-to-all MCF (gap %g, at most %g s)", e->role, e->topology, c->gap,
+                     c->o->limit);
+    ao.progress = tc_progress_report; /* dw's rounds */
+    ao.progress_ctx = c->progress;
+  }
   tc_a2a_result r;
   int rc = tc_a2a_solve(g, &ao, &r, err);
   if (rc) return rc;
@@ -578,7 +591,9 @@ int tc_cmd_train(int argc, char **argv) {
   status = tc_cli_convert(&train_cli, &o, "--nodes", "--degree", "--alpha", "--link-bw", "--experts", "--batch",
                           "--a2a-time-limit", NULL);
   if (status) return status;
-  ctx c = {.o = &o};
+  tc_progress progress;
+  if ((status = tc_cli_progress_init(&progress, CMD, o.progress, o.quiet))) return status;
+  ctx c = {.o = &o, .progress = &progress};
   tc_train_device_default(&c.dev);
   c.gap = 0.01;
   if (o.flops_text && (status = parse_real("--device-flops", o.flops_text, 0, 1e21, &c.dev.peak_flops)))
@@ -624,6 +639,7 @@ int tc_cmd_train(int argc, char **argv) {
     es[count] = bound;
     rc = simulate(&c, &es[count++], &err);
   }
+  tc_progress_finish(&progress);
   if (rc) {
     for (int i = 0; i < count; i++) tc_train_result_destroy(&es[i].r);
     free(es);
