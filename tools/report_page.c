@@ -140,8 +140,9 @@ static int topology_figure(FILE *fp, const char *dir, const tc_graph *g, const c
     fputs("<figure id=\"fig-topology\">\n<h2>The chosen topology</h2>\n", fp);
     if (grouped) {
       int32_t size, k = tc_report_groups(g->n, &size);
-      fprintf(fp, "<p class=\"note\">%d nodes drawn as %d groups of %d consecutive nodes around a ring; a line joins "
-                  "two groups with links between them, thicker for more (hover for the count). Every node and link: "
+      fprintf(fp, "<p class=\"note\">%d nodes drawn as %d groups of %d consecutive nodes around a ring, each box "
+                  "counting the links inside its group; a line joins two groups with links between them, thicker for "
+                  "more (hover for the count). Every node and link: "
                   "<a href=\"topology.svg\">topology.svg</a>.</p>\n", g->n, k, size);
     } else {
       fputs("<p class=\"note\">Full drawing alone: <a href=\"topology.svg\">topology.svg</a>.</p>\n", fp);
@@ -149,8 +150,9 @@ static int topology_figure(FILE *fp, const char *dir, const tc_graph *g, const c
     fputs(grouped ? shown : full, fp);
     fputs("\n<h2>Wiring</h2>\n", fp);
     wiring_table(fp, dir);
-    fputs("<figcaption>Read: nodes sit in index order around the ring; links between neighbours on the ring are "
-          "short, long chords are the topology's shortcuts; the wiring table is what to cable, port by port.</figcaption>\n"
+    fputs("<figcaption>Read: nodes sit around the ring in index order, or, when a link in index order would lie "
+          "on the ring itself, in breadth-first layers from node 0 (hover a node for its layer); long chords are "
+          "the topology's shortcuts; the wiring table is what to cable, port by port.</figcaption>\n"
           "</figure>\n", fp);
   }
   free(full);
