@@ -75,18 +75,19 @@ static void headline(FILE *fp, const tc_report_plan *p) {
   fputs(" (allreduce size x weight)</dd>\n", fp);
   if (json_object_get(ch, "steps")) {
     json_t *tau = json_object_get(ch, "tau");
-    fputs("<dt>allreduce T_L</dt><dd>", fp);
-    num(fp, "T_L_s", json_number_value(json_object_get(ch, "T_L_s")));
+    /* people read the unit form first; the exact value follows, as plan.json has it */
     tc_units_format_time(json_number_value(json_object_get(ch, "T_L_s")), 0, a, sizeof a);
-    fprintf(fp, " s (%s: %lld steps of alpha, measured on the verified schedule)</dd>\n<dt>allreduce T_B</dt><dd>factor "
+    fprintf(fp, "<dt>allreduce T_L</dt><dd>%s = ", a);
+    num(fp, "T_L_s", json_number_value(json_object_get(ch, "T_L_s")));
+    fprintf(fp, " s: %lld steps of alpha, measured on the verified schedule</dd>\n<dt>allreduce T_B</dt><dd>factor "
                 "<span class=\"num\" data-key=\"tau\">%lld/%lld</span> of M/B</dd>\n",
-            a, (long long)json_integer_value(json_object_get(ch, "steps")), (long long)json_integer_value(json_array_get(tau, 0)),
+            (long long)json_integer_value(json_object_get(ch, "steps")), (long long)json_integer_value(json_array_get(tau, 0)),
             (long long)json_integer_value(json_array_get(tau, 1)));
   }
-  fputs("<dt>expected allreduce time</dt><dd>", fp);
-  num(fp, "expected_s", json_number_value(json_object_get(ch, "expected_s")));
   tc_units_format_time(json_number_value(json_object_get(ch, "expected_s")), 0, a, sizeof a);
-  fprintf(fp, " s (%s, weighted over the workload)</dd>\n</dl></section>\n", a);
+  fprintf(fp, "<dt>expected allreduce time</dt><dd>%s = ", a);
+  num(fp, "expected_s", json_number_value(json_object_get(ch, "expected_s")));
+  fputs(" s, weighted over the workload</dd>\n</dl></section>\n", fp);
 }
 
 /* The wiring table: wiring.csv's first rows (fields split on commas outside quotes). */
