@@ -199,6 +199,7 @@ static void topology_layout(void **state) {
   assert_non_null(strstr(s.text, "  n3 [label=\"3\", tooltip=\"node 3\", pos=\"-78.6,90.7\"];\n"));
   /* links drawn over the nodes, thin and translucent; nodes labelled circles of 18 pt */
   assert_non_null(strstr(s.text, "outputorder=nodesfirst;"));
+  assert_int_equal(count(s.text, "fontname=\"sans-serif\""), 1); /* the page's font, not Times */
   assert_non_null(strstr(s.text, "node [shape=circle, width=0.250, fixedsize=true,"));
   assert_non_null(strstr(s.text, "edge [arrowsize=0.35, penwidth=0.6, color=\"#1f77b499\"]"));
   assert_int_equal(count(s.text, "shape=box"), 0); /* no switch */
@@ -218,6 +219,7 @@ static void topology_layout(void **state) {
   /* 3 groups on a circle of radius 150 (100 pt apart would need only 47.7): group 1 at
      120 degrees (-75, 129.9) */
   assert_non_null(strstr(s.text, "pos=\"-75.0,129.9\""));
+  assert_int_equal(count(s.text, "fontname=\"sans-serif\""), 1);
   free(s.text);
   tc_graph_destroy(g);
 }

@@ -125,7 +125,7 @@ static void full_dot(FILE *fp, const tc_graph *g) {
   /* nodesfirst: links are drawn over the nodes, so a link between ring neighbours, short
      and close to both circles, is never hidden under them */
   fprintf(fp, "digraph topology {\n  outputorder=nodesfirst;\n"
-              "  node [shape=%s, width=%.3f, fixedsize=true, fontsize=7, style=filled, fillcolor=\"#dbe8f5\", "
+              "  node [shape=%s, width=%.3f, fixedsize=true, fontsize=7, fontname=\"sans-serif\", style=filled, fillcolor=\"#dbe8f5\", "
               "color=\"#4a6f94\", penwidth=0.6];\n"
               "  edge [arrowsize=0.35, penwidth=0.6, color=\"#1f77b499\"];\n",
           labels ? "circle" : "point", (labels ? NODE_PT : DOT_PT) / 72);
@@ -160,7 +160,7 @@ static void grouped_dot(FILE *fp, const tc_graph *g) {
       if (links[(size_t)i * k + j] + links[(size_t)j * k + i] > most) most = links[(size_t)i * k + j] + links[(size_t)j * k + i];
   double radius = fmax(150, BOX_GAP_PT * k / (2 * PI));
   fputs("graph groups {\n  outputorder=nodesfirst;\n"
-        "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#dbe8f5\", fontsize=9];\n"
+        "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#dbe8f5\", fontsize=9, fontname=\"sans-serif\"];\n"
         "  edge [color=\"#1f77b4a0\", fontsize=8];\n", fp);
   for (int i = 0; i < k; i++) {
     double x, y;
