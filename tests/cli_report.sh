@@ -66,6 +66,11 @@ num = dict(re.findall(r'<span class="num" data-key="([a-zA-Z_]+)">([^<]*)</span>
 assert float(num["T_L_s"]) == j["chosen"]["T_L_s"], num
 assert abs(float(num["expected_s"]) / j["chosen"]["expected_s"] - 1) < 1e-8, num
 assert num["tau"] == "7/4", num
+# the headline leads with the unit form, the exact value after it
+assert '<dt>allreduce T_L</dt><dd>80.0 us = <span class="num" data-key="T_L_s">8e-05</span> s: 8 steps of alpha,' in page
+assert '<dt>expected allreduce time</dt><dd>9.180 ms = <span class="num" data-key="expected_s">' in page
+# tick labels in their shortest form; no "100.000 ms"
+assert ">1 ms</text>" in page and ".000 ms</text>" not in page and ".0 us</text>" not in page
 for fig in ["fig-topology", "fig-frontier", "fig-time", "fig-algbw", "fig-links"]:
     assert '<figure id="%s">' % fig in page, fig
 assert "<script src" not in page and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "").replace(

@@ -19,7 +19,9 @@
 #include "report_sniff.h"
 #include "report_svg.h"
 #include "report_topo.h"
+#include "topocoll/cost.h"
 #include "topocoll/sched.h"
+#include "topocoll/units.h"
 
 /* What fn wrote into a memory stream, malloc'd. */
 typedef struct sink {
@@ -99,7 +101,36 @@ static void heatmap_cells(void **state) {
   /* value 1 is full blue, 0 white */
   assert_int_equal(count(s.text, "fill=\"rgb(0,0,255)\""), 5);
   assert_int_equal(count(s.text, "fill=\"rgb(255,255,255)\""), 5);
+  /* no grid of any kind: no <line>, and cells on whole pixels that abut, drawn crisp (the
+     seams of fractional edges looked like grid lines). Data area 78..284 x 12..156: columns
+     of 51.5 px start at 78, 130 (129.5 rounded), 181, 233 and end at 284; rows of 48 px. */
+  assert_int_equal(count(s.text, "<line"), 0);
+  assert_int_equal(count(s.text, "<g class=\"cells\" shape-rendering=\"crispEdges\">"), 1);
+  assert_non_null(strstr(s.text, "<rect class=\"cell\" x=\"78\" y=\"12\" width=\"52\" height=\"48\""));
+  assert_non_null(strstr(s.text, "<rect class=\"cell\" x=\"130\" y=\"60\" width=\"51\" height=\"48\""));
+  assert_non_null(strstr(s.text, "<rect class=\"cell\" x=\"181\" y=\"108\" width=\"52\" height=\"48\""));
+  assert_non_null(strstr(s.text, "<rect class=\"cell\" x=\"233\" y=\"108\" width=\"51\" height=\"48\""));
   free(s.text);
+}
+
+/* Tick labels: the shortest exact form in the largest unit reached. */
+static void tick_labels(void **state) {
+  (void)state;
+  char b[64];
+  const double t[] = {10, 1, 0.1, 0.01, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-9, 2.5e-3, 0};
+  const char *const want_t[] = {"10 s", "1 s", "100 ms", "10 ms", "1 ms", "100 us", "10 us", "1 us", "100 ns",
+                                "1 ns", "2.5 ms", "0"};
+  for (int i = 0; i < 12; i++) {
+    tc_svg_tick_time(t[i], b, sizeof b);
+    assert_string_equal(b, want_t[i]);
+  }
+  const double w[] = {1e13, 1e10, 1e9, 1e8, 1e5, 1e3, 100, 0.5};
+  const char *const want_w[] = {"10 TB/s", "10 GB/s", "1 GB/s", "100 MB/s", "100 KB/s", "1 KB/s", "100 B/s",
+                                "0.5 B/s"};
+  for (int i = 0; i < 8; i++) {
+    tc_svg_tick_bw(w[i], b, sizeof b);
+    assert_string_equal(b, want_w[i]);
+  }
 }
 
 /* The uniring 0->1->2->0 (arcs 0: 0->1, 1: 1->2, 2: 2->0), 2 units per shard. Step 1: a
@@ -162,22 +193,80 @@ static void topology_layout(void **state) {
   sink_open(&s);
   tc_report_topology_dot(s.fp, g, 0);
   sink_close(&s);
-  assert_non_null(strstr(s.text, "  n0 [label=\"0\", pos=\"120.0,0.0\"];\n"));
-  assert_non_null(strstr(s.text, "  n1 [label=\"1\", pos=\"101.0,64.9\"];\n"));
-  assert_non_null(strstr(s.text, "  n3 [label=\"3\", pos=\"-78.6,90.7\"];\n"));
+  /* index order: the links' median span is 1 (0-1, 1-0, 1-3: 1, 1, 2), 16 x 1 >= 8 */
+  assert_non_null(strstr(s.text, "  n0 [label=\"0\", tooltip=\"node 0\", pos=\"120.0,0.0\"];\n"));
+  assert_non_null(strstr(s.text, "  n1 [label=\"1\", tooltip=\"node 1\", pos=\"101.0,64.9\"];\n"));
+  assert_non_null(strstr(s.text, "  n3 [label=\"3\", tooltip=\"node 3\", pos=\"-78.6,90.7\"];\n"));
+  /* links drawn over the nodes, thin and translucent; nodes labelled circles of 18 pt */
+  assert_non_null(strstr(s.text, "outputorder=nodesfirst;"));
+  assert_int_equal(count(s.text, "fontname=\"sans-serif\""), 1); /* the page's font, not Times */
+  assert_non_null(strstr(s.text, "node [shape=circle, width=0.250, fixedsize=true,"));
+  assert_non_null(strstr(s.text, "edge [arrowsize=0.35, penwidth=0.6, color=\"#1f77b499\"]"));
   assert_int_equal(count(s.text, "shape=box"), 0); /* no switch */
   assert_int_equal(count(s.text, " -> "), 2);
   assert_non_null(strstr(s.text, "  n0 -> n1 [dir=none];\n"));
   assert_non_null(strstr(s.text, "  n1 -> n3;\n"));
   free(s.text);
-  /* grouped: groups 0 (0-2), 1 (3-5), 2 (6-7); 2 arcs inside group 0, 1 between 0 and 1 */
+  /* grouped: groups 0 (0-2), 1 (3-5), 2 (6-7); inside group 0 the duplex link 0-1 (two
+     arcs, one link), between groups 0 and 1 the link 1->3; the self-loop 7->7 is no link */
   sink_open(&s);
   tc_report_topology_dot(s.fp, g, 1);
   sink_close(&s);
-  assert_non_null(strstr(s.text, "g0 [label=\"0-2\\n2 inside\""));
-  assert_non_null(strstr(s.text, "g2 [label=\"6-7\\n0 inside\""));
+  assert_non_null(strstr(s.text, "g0 [label=\"0-2\\n3 nodes\\n1 link inside\""));
+  assert_non_null(strstr(s.text, "g2 [label=\"6-7\\n2 nodes\\n0 links inside\""));
   assert_int_equal(count(s.text, " -- "), 1);
-  assert_non_null(strstr(s.text, "  g0 -- g1 [penwidth=4.00, tooltip=\"1 arcs\"];\n"));
+  assert_non_null(strstr(s.text, "  g0 -- g1 [penwidth=4.00, tooltip=\"1 link between\"];\n"));
+  /* 3 groups on a circle of radius 150 (100 pt apart would need only 47.7): group 1 at
+     120 degrees (-75, 129.9) */
+  assert_non_null(strstr(s.text, "pos=\"-75.0,129.9\""));
+  assert_int_equal(count(s.text, "fontname=\"sans-serif\""), 1);
+  free(s.text);
+  tc_graph_destroy(g);
+}
+
+/* Breadth-first order when index order would put the links on the ring: a bidirectional
+   ring on nodes 0..19 and node 20 alone (median span 1, 16 x 1 < 21). From 0: 0; 1, 19;
+   2, 18; ...; 10 (layer 10); then 20 unreached, a search of its own in layer 11: 12 layers. */
+static void ring_order(void **state) {
+  (void)state;
+  int arcs[40][2];
+  for (int i = 0; i < 20; i++) {
+    arcs[2 * i][0] = i;
+    arcs[2 * i][1] = (i + 1) % 20;
+    arcs[2 * i + 1][0] = (i + 1) % 20;
+    arcs[2 * i + 1][1] = i;
+  }
+  tc_graph *g = tc_test_from_arcs(21, (const int(*)[2])arcs, 40);
+  int32_t order[21], layer[21];
+  assert_int_equal(tc_report_ring_order(g, order, layer), 12);
+  const int32_t want[7] = {0, 1, 19, 2, 18, 3, 17};
+  for (int i = 0; i < 7; i++) assert_int_equal(order[i], want[i]);
+  assert_int_equal(order[19], 10);
+  assert_int_equal(layer[10], 10);
+  assert_int_equal(order[20], 20);
+  assert_int_equal(layer[20], 11);
+  assert_int_equal(layer[19], 1);
+  /* the drawing: 21 nodes and 12 gaps in 33 slots on a radius of 27 x 33 / 2 pi = 141.8 pt;
+     node 1 (rank 1, layer 1) in slot 2: (141.8 cos(4 pi / 33), 141.8 sin(4 pi / 33)) */
+  sink s;
+  sink_open(&s);
+  tc_report_topology_dot(s.fp, g, 0);
+  sink_close(&s);
+  assert_non_null(strstr(s.text, "  n1 [label=\"1\", tooltip=\"node 1, breadth-first layer 1\", pos=\"131.6,52.7\"];\n"));
+  assert_non_null(strstr(s.text, "  n0 [label=\"0\", tooltip=\"node 0, breadth-first layer 0\", pos=\"141.8,0.0\"];\n"));
+  free(s.text);
+  tc_graph_destroy(g);
+  /* beyond TC_REPORT_LABEL_MAX nodes, dots of 5 pt */
+  int big[65][2];
+  for (int i = 0; i < 65; i++) {
+    big[i][0] = i;
+    big[i][1] = (i + 20) % 65;
+  }
+  g = tc_test_from_arcs(65, (const int(*)[2])big, 65);
+  sink_open(&s);
+  tc_report_topology_dot(s.fp, g, 0);
+  sink_close(&s);
+  assert_non_null(strstr(s.text, "node [shape=point, width=0.069, fixedsize=true,"));
   free(s.text);
   tc_graph_destroy(g);
 }
@@ -224,6 +313,14 @@ static void frontier_points(void **state) {
   /* the bounds: T_L* = 2 at x 286.67, T_B* = 3/4 at y 124.70 */
   assert_non_null(strstr(s.text, "<line class=\"ref\" x1=\"286.67\" y1=\"12.00\" x2=\"286.67\" y2=\"336.00\""));
   assert_non_null(strstr(s.text, "<line class=\"ref\" x1=\"78.00\" y1=\"124.70\" x2=\"704.00\" y2=\"124.70\""));
+  /* the legend in two rows below the plot (inside, it ran into the Moore bound's label):
+     the svg is 380 + 2 x 14 tall, the first entry's box at y 380 + 4 - 9 */
+  assert_non_null(strstr(s.text, "<svg id=\"plot-frontier\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" "
+                                 "width=\"720\" height=\"408\""));
+  assert_non_null(strstr(s.text, "style=\"cursor:pointer\"><rect x=\"86.00\" y=\"375.00\""));
+  /* the y title left of the widest tick label ("0.2": 3 characters of 6.5 px), centred on
+     the data area: x 78 - 4 - 19 - 6 = 49, y (12 + 336) / 2 = 174 */
+  assert_non_null(strstr(s.text, "<text class=\"ytitle\" transform=\"translate(49,174) rotate(-90)\""));
   assert_int_equal(count(s.text, "<tr class=\"chosen\"><td>x&lt;&amp;&quot;y</td>"), 1);
   assert_null(strstr(s.text, "x<&"));
   free(s.text);
@@ -238,6 +335,62 @@ static void frontier_points(void **state) {
   assert_int_equal(tc_plan_json_read(root, "plan.json", &p, &err), TC_EINPUT);
   assert_string_equal(err.msg, "plan.json: frontier.members[0] needs spec, steps >= 1, tau [p, q], chosen and (if any) "
                                "a2a_f [p, q]");
+  json_decref(root);
+}
+
+/* A baseline at two pipelining depths is one drawn curve, the best of them at each size,
+   and each depth alone hidden (display:none) with a dimmed legend entry below the rest. */
+static const char PLAN_DEPTHS[] =
+    "{\"format\": \"topocoll-plan\", \"version\": 1, \"spec\": \"c\", \"nodes\": 4,"
+    " \"workload\": {\"alpha_s\": 1e-5, \"link_bw_Bps\": 3.125e9, \"sizes\": [{\"bytes\": 1e3, \"weight\": 1},"
+    " {\"bytes\": 1e8, \"weight\": 1}]},"
+    " \"curves\": [{\"name\": \"c (chosen)\", \"kind\": \"chosen\", \"steps\": 6, \"tau\": [3, 2], \"degree\": 2},"
+    " {\"name\": \"dbt on T\", \"kind\": \"baseline\", \"steps\": 2, \"tau\": [8, 1], \"degree\": 2},"
+    " {\"name\": \"dbt P=16 on T\", \"kind\": \"baseline\", \"steps\": 32, \"tau\": [2, 1], \"degree\": 2}]}";
+
+static void depth_envelope(void **state) {
+  (void)state;
+  json_error_t je;
+  json_t *root = json_loads(PLAN_DEPTHS, 0, &je);
+  assert_non_null(root);
+  tc_report_plan p;
+  tc_error err;
+  assert_int_equal(tc_report_plan_read(root, "plan.json", &p, &err), TC_OK);
+  sink s;
+  sink_open(&s);
+  tc_report_fig_curves(s.fp, &p, 0);
+  sink_close(&s);
+  const char *env = "dbt (best pipelining depth at each size) on T";
+  char want[256], t[64];
+  snprintf(want, sizeof want, "<g class=\"series\" data-series=\"%s\">", env);
+  assert_int_equal(count(s.text, want), 2); /* its line and its markers */
+  assert_int_equal(count(s.text, "<g class=\"series\" data-series=\"dbt on T\" style=\"display:none\">"), 2);
+  assert_int_equal(count(s.text, "<g class=\"series\" data-series=\"dbt P=16 on T\" style=\"display:none\">"), 2);
+  assert_int_equal(count(s.text, "<g class=\"series\" data-series=\"c (chosen)\">"), 2);
+  /* the envelope's markers are the faster depth at each size: P=1 at 1 KB, P=16 at 100 MB */
+  double small = tc_cost_time(&p.curve[1].cost, p.alpha_s, p.link_bw, 1e3);
+  double large = tc_cost_time(&p.curve[2].cost, p.alpha_s, p.link_bw, 1e8);
+  assert_true(small < tc_cost_time(&p.curve[2].cost, p.alpha_s, p.link_bw, 1e3));
+  assert_true(large < tc_cost_time(&p.curve[1].cost, p.alpha_s, p.link_bw, 1e8));
+  tc_units_format_time(small, 0, t, sizeof t);
+  snprintf(want, sizeof want, "<title>%s: 1 KB, %s</title>", env, t);
+  assert_non_null(strstr(s.text, want));
+  tc_units_format_time(large, 0, t, sizeof t);
+  snprintf(want, sizeof want, "<title>%s: 100 MB, %s</title>", env, t);
+  assert_non_null(strstr(s.text, want));
+  /* legend: chosen, envelope, then the two depths dimmed */
+  const char *a = strstr(s.text, "<g class=\"legend\" data-series=\"c (chosen)\" style=\"cursor:pointer\">");
+  snprintf(want, sizeof want, "<g class=\"legend\" data-series=\"%s\" style=\"cursor:pointer\">", env);
+  const char *b = strstr(s.text, want);
+  const char *c = strstr(s.text, "<g class=\"legend\" data-series=\"dbt on T\" style=\"cursor:pointer;opacity:0.4\">");
+  const char *d = strstr(s.text, "<g class=\"legend\" data-series=\"dbt P=16 on T\" style=\"cursor:pointer;opacity:0.4\">");
+  assert_true(a && b && c && d && a < b && b < c && c < d);
+  /* tick labels in their shortest form; the caption says what the one curve is */
+  assert_non_null(strstr(s.text, ">100 us</text>"));
+  assert_null(strstr(s.text, ".000 ms</text>"));
+  assert_non_null(strstr(s.text, "its best depth at each size (the lower envelope"));
+  free(s.text);
+  tc_report_plan_destroy(&p);
   json_decref(root);
 }
 
@@ -343,7 +496,8 @@ int main(void) {
       cmocka_unit_test(log_ticks),       cmocka_unit_test(linear_ticks), cmocka_unit_test(escaping),
       cmocka_unit_test(heatmap_cells),   cmocka_unit_test(utilisation),  cmocka_unit_test(frontier_points),
       cmocka_unit_test(sniffing),        cmocka_unit_test(train_timeline), cmocka_unit_test(read_dir),
-      cmocka_unit_test(heat_rows),       cmocka_unit_test(topology_layout),
+      cmocka_unit_test(heat_rows),       cmocka_unit_test(topology_layout), cmocka_unit_test(tick_labels),
+      cmocka_unit_test(ring_order),      cmocka_unit_test(depth_envelope),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,7 +77,8 @@ void tc_report_fig_frontier(FILE *fp, const tc_report_plan *p) {
   figure_open(fp, "fig-frontier", "Pareto frontier: T_L against T_B (paper 000 Table 7)");
   tc_svg_plot pl;
   tc_svg_axis ax = {xlo - 1 < 0 ? 0 : xlo - 1, xhi + 1, 0, 0, 0}, ay = {0, yhi * 1.15, 0, 0, 0};
-  tc_svg_plot_begin(&pl, fp, "plot-frontier", WIDTH, HEIGHT, 0, ax, ay, "allgather T_L / alpha (steps)",
+  /* the legend below the plot: inside, top left, it ran into the Moore bound's label */
+  tc_svg_plot_begin(&pl, fp, "plot-frontier", WIDTH, HEIGHT, 2, ax, ay, "allgather T_L / alpha (steps)",
                     "allgather T_B / (M/B)", fmt_num, fmt_num);
   tc_svg_vline(&pl, bx, "T_L* (Moore bound)");
   tc_svg_hline(&pl, by, "T_B* = (N-1)/N");
@@ -88,7 +89,7 @@ void tc_report_fig_frontier(FILE *fp, const tc_report_plan *p) {
     tc_svg_series(&pl, name, 1, &x[chosen], &y[chosen], 1, 0, 1, 0, fmt_num, fmt_num);
     const char *names[2] = {"frontier members", name};
     int colors[2] = {0, 1};
-    tc_svg_legend(&pl, names, colors, 2);
+    tc_svg_legend(&pl, names, colors, NULL, 2);
   }
   tc_svg_plot_end(&pl);
   fputs("<table class=\"frontier\"><tr><th>topology</th><th>class</th><th>T_L / alpha</th><th>T_B / (M/B)</th>"
@@ -114,71 +115,170 @@ void tc_report_fig_frontier(FILE *fp, const tc_report_plan *p) {
 
 /* ---- time and algorithmic bandwidth against message size ---- */
 
+/* Where the pipelining depth " P=<digits>" sits in a curve's name (the baselines of one
+   algorithm at several depths differ by it alone), else NULL. */
+static const char *depth_at(const char *name) {
+  for (const char *d = strstr(name, " P="); d; d = strstr(d + 1, " P="))
+    if (d[3] >= '0' && d[3] <= '9') return d;
+  return NULL;
+}
+
+/* The name of a curve without its depth: "dbt P=2 on X" and "dbt on X" are both "dbt on X". */
+static void family_of(const char *name, char *out, size_t n) {
+  const char *d = depth_at(name);
+  if (!d) {
+    snprintf(out, n, "%s", name);
+    return;
+  }
+  const char *rest = d + 3;
+  while (*rest >= '0' && *rest <= '9') rest++;
+  snprintf(out, n, "%.*s%s", (int)(d - name), name, rest);
+}
+
+/* The curve time (algbw 0) or algbw at size x. */
+static double curve_value(const tc_report_plan *p, const tc_report_curve *k, double x, int algbw) {
+  double t = tc_cost_time(&k->cost, p->alpha_s, p->link_bw, x);
+  return algbw ? x / t : t;
+}
+
+/* One legend entry. */
+typedef struct entry {
+  char name[sizeof ((tc_report_curve *)0)->name + 64];
+  int color, hidden;
+} entry;
+
 void tc_report_fig_curves(FILE *fp, const tc_report_plan *p, int algbw) {
   if (p->ncurves == 0) return;
   double lo, hi;
   tc_report_size_range(p, &lo, &hi);
-  double xs[POINTS], *ys = malloc((size_t)p->ncurves * POINTS * sizeof *ys);
-  if (!ys) return;
+  int n = p->ncurves;
+  double xs[POINTS], *ys = malloc((size_t)n * POINTS * sizeof *ys);
+  /* family[c]: the first curve of c's family when the family has several depths, else -1 */
+  int *family = malloc((size_t)n * sizeof *family);
+  entry *legend = calloc((size_t)2 * n, sizeof *legend);
+  if (!ys || !family || !legend) {
+    free(ys);
+    free(family);
+    free(legend);
+    return;
+  }
   double ylo = INFINITY, yhi = 0;
   for (int k = 0; k < POINTS; k++) xs[k] = lo * pow(hi / lo, (double)k / (POINTS - 1));
-  for (int c = 0; c < p->ncurves; c++)
+  for (int c = 0; c < n; c++)
     for (int k = 0; k < POINTS; k++) {
-      double t = tc_cost_time(&p->curve[c].cost, p->alpha_s, p->link_bw, xs[k]);
-      double v = algbw ? xs[k] / t : t;
+      double v = curve_value(p, &p->curve[c], xs[k], algbw);
       ys[c * POINTS + k] = v;
       if (v > 0 && isfinite(v)) {
         ylo = fmin(ylo, v);
         yhi = fmax(yhi, v);
       }
     }
+  for (int c = 0; c < n; c++) {
+    char mine[sizeof p->curve->name], other[sizeof p->curve->name];
+    int members = 0, first = -1;
+    family_of(p->curve[c].name, mine, sizeof mine);
+    for (int d = 0; d < n; d++) {
+      family_of(p->curve[d].name, other, sizeof other);
+      if (strcmp(p->curve[d].kind, "chosen") && !strcmp(mine, other)) {
+        members++;
+        if (first < 0) first = d;
+      }
+    }
+    family[c] = members > 1 && strcmp(p->curve[c].kind, "chosen") ? first : -1;
+  }
   if (!(yhi > 0)) {
     free(ys);
+    free(family);
+    free(legend);
     return;
   }
   decades(&ylo, &yhi);
+  tc_svg_format tick = algbw ? tc_svg_tick_bw : tc_svg_tick_time, value = algbw ? fmt_bw : fmt_time;
+  int nl = 0; /* legend entries: every curve, and one envelope per family of depths */
+  for (int c = 0; c < n; c++) nl += 1 + (family[c] == c);
   figure_open(fp, algbw ? "fig-algbw" : "fig-time",
               algbw ? "Algorithmic bandwidth against message size" : "Allreduce time against message size");
   tc_svg_plot pl;
   tc_svg_axis ax = {lo, hi, 1, 0, 0}, ay = {ylo, yhi, 1, 0, 0};
-  tc_svg_plot_begin(&pl, fp, algbw ? "plot-algbw" : "plot-time", WIDTH, HEIGHT, p->ncurves <= 20 ? p->ncurves : 0, ax,
-                    ay, "message size M",
-                    algbw ? "algbw = M / time" : "predicted allreduce time", fmt_size, algbw ? fmt_bw : fmt_time);
+  tc_svg_plot_begin(&pl, fp, algbw ? "plot-algbw" : "plot-time", WIDTH, HEIGHT, nl <= 24 ? nl : 0, ax, ay,
+                    "message size M", algbw ? "algbw = M / time" : "predicted allreduce time", fmt_size, tick);
   for (int i = 0; i < p->nsizes; i++) {
     char label[64];
     fmt_size(p->bytes[i], label, sizeof label);
     tc_svg_vline(&pl, p->bytes[i], label);
   }
-  const char **names = calloc((size_t)p->ncurves, sizeof *names);
-  int *colors = calloc((size_t)p->ncurves, sizeof *colors);
-  for (int c = 0; c < p->ncurves; c++) {
+  int ne = 0;
+  for (int c = 0; c < n; c++) {
     const tc_report_curve *k = &p->curve[c];
-    int chosen = !strcmp(k->kind, "chosen");
-    tc_svg_series(&pl, k->name, chosen ? 1 : c + 1, xs, ys + c * POINTS, POINTS, 1, 0, !chosen && !strcmp(k->kind, "member"),
-                  fmt_size, algbw ? fmt_bw : fmt_time);
-    /* the workload's sizes, marked on each curve with their values */
-    double wx[64], wy[64];
-    for (int i = 0; i < p->nsizes; i++) {
-      wx[i] = p->bytes[i];
-      double t = tc_cost_time(&k->cost, p->alpha_s, p->link_bw, wx[i]);
-      wy[i] = algbw ? wx[i] / t : t;
+    int chosen = !strcmp(k->kind, "chosen"), color = chosen ? 1 : c + 1;
+    double wx[64], wy[64]; /* the workload's sizes, marked on each curve with their values */
+    for (int i = 0; i < p->nsizes; i++) wx[i] = p->bytes[i];
+    if (family[c] == c) {
+      /* a family of depths: first its lower envelope — the best depth at each size, which
+         is the one an implementation tuned per size would run — drawn and listed */
+      double env[POINTS];
+      for (int i = 0; i < p->nsizes; i++) wy[i] = curve_value(p, k, wx[i], algbw);
+      for (int q = 0; q < POINTS; q++) env[q] = ys[c * POINTS + q];
+      for (int d = c + 1; d < n; d++) {
+        if (family[d] != c) continue;
+        for (int q = 0; q < POINTS; q++)
+          env[q] = algbw ? fmax(env[q], ys[d * POINTS + q]) : fmin(env[q], ys[d * POINTS + q]);
+        for (int i = 0; i < p->nsizes; i++) {
+          double v = curve_value(p, &p->curve[d], wx[i], algbw);
+          wy[i] = algbw ? fmax(wy[i], v) : fmin(wy[i], v);
+        }
+      }
+      entry *e = &legend[ne++];
+      char base[sizeof k->name];
+      family_of(k->name, base, sizeof base);
+      const char *sp = strchr(base, ' '); /* "dbt on X" -> "dbt (best ...) on X" */
+      snprintf(e->name, sizeof e->name, "%.*s (best pipelining depth at each size)%s",
+               sp ? (int)(sp - base) : (int)strlen(base), base, sp ? sp : "");
+      e->color = color;
+      tc_svg_series(&pl, e->name, color, xs, env, POINTS, 1, 0, 0, fmt_size, value);
+      tc_svg_series(&pl, e->name, color, wx, wy, p->nsizes, 0, 1, 0, fmt_size, value);
     }
-    tc_svg_series(&pl, k->name, chosen ? 1 : c + 1, wx, wy, p->nsizes, 0, 1, 0, fmt_size, algbw ? fmt_bw : fmt_time);
-    if (names && colors) {
-      names[c] = k->name;
-      colors[c] = chosen ? 1 : c + 1;
-    }
+    /* a depth of a family: hidden until its legend entry is clicked, dashed, in its own colour */
+    pl.hidden = family[c] >= 0;
+    if (pl.hidden) color = c + 2;
+    for (int i = 0; i < p->nsizes; i++) wy[i] = curve_value(p, k, wx[i], algbw);
+    tc_svg_series(&pl, k->name, color, xs, ys + c * POINTS, POINTS, 1, 0,
+                  pl.hidden || (!chosen && !strcmp(k->kind, "member")), fmt_size, value);
+    tc_svg_series(&pl, k->name, color, wx, wy, p->nsizes, 0, 1, 0, fmt_size, value);
+    pl.hidden = 0;
+    snprintf(legend[ne].name, sizeof legend[ne].name, "%s", k->name);
+    legend[ne].color = color;
+    legend[ne++].hidden = family[c] >= 0;
   }
-  if (names && colors && p->ncurves <= 20) tc_svg_legend(&pl, names, colors, p->ncurves);
+  /* the legend: shown curves first, then the hidden depths */
+  const char *names[128];
+  int colors[128], hidden[128], m = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < ne && m < 128; i++)
+      if (legend[i].hidden == pass) {
+        names[m] = legend[i].name;
+        colors[m] = legend[i].color;
+        hidden[m++] = pass;
+      }
+  if (nl <= 24) tc_svg_legend(&pl, names, colors, hidden, m);
   tc_svg_plot_end(&pl);
-  free(names);
-  free(colors);
-  figure_close(fp, algbw ? "Read: higher is better; where two curves cross, the lead changes hands (paper 000 "
-                           "§5.4); the dotted lines are your workload's sizes. Click a legend entry to hide a curve."
-                         : "Read: lower is better; at small sizes the step count T_L decides, at large ones the "
-                           "bandwidth term T_B; the dotted lines are your workload's sizes, where the markers "
-                           "give each allreduce's time. Click a legend entry to hide a curve.");
+  int families = 0;
+  for (int c = 0; c < n; c++) families += family[c] == c;
+  fputs("<figcaption>", fp);
+  tc_svg_escape(fp, algbw ? "Read: higher is better; where two curves cross, the lead changes hands (paper 000 "
+                            "§5.4); the dotted lines are your workload's sizes."
+                          : "Read: lower is better; at small sizes the step count T_L decides, at large ones the "
+                            "bandwidth term T_B; the dotted lines are your workload's sizes, where the markers "
+                            "give each allreduce's time.");
+  if (families)
+    tc_svg_escape(fp, " A baseline run at several pipelining depths P is one curve, its best depth at each size (the "
+                      "lower envelope of its depths' times, what a per-size tuned implementation runs); each depth "
+                      "alone is listed dimmed below it, hidden until clicked.");
+  tc_svg_escape(fp, " Click a legend entry to hide or show a curve.");
+  fputs("</figcaption>\n</figure>\n", fp);
   free(ys);
+  free(family);
+  free(legend);
 }
 
 /* ---- link utilisation ---- */
@@ -321,7 +421,7 @@ void tc_report_fig_measured(FILE *fp, const tc_report_plan *p, const tc_doc *doc
   int rows = 1; /* the model, then each file and its fit */
   for (int i = 0; i < ndocs; i++) rows += docs[i].kind == TC_DOC_RUN ? 1 : docs[i].kind == TC_DOC_SIMULATE ? 2 : 0;
   tc_svg_plot_begin(&pl, fp, "plot-measured", WIDTH, HEIGHT, rows < 30 ? rows : 30, ax, ay, "message size M", "time",
-                    fmt_size, fmt_time);
+                    fmt_size, tc_svg_tick_time);
   const char *names[32];
   int colors[32], nl = 0;
   if (chosen) {
@@ -351,7 +451,7 @@ void tc_report_fig_measured(FILE *fp, const tc_report_plan *p, const tc_doc *doc
       nl++;
     }
   }
-  tc_svg_legend(&pl, names, colors, nl);
+  tc_svg_legend(&pl, names, colors, NULL, nl);
   tc_svg_plot_end(&pl);
   figure_close(fp, "Read: the markers are what SimGrid simulated and MPI measured; the closer they sit on the "
                    "model line, the better the alpha-beta model predicts your cluster; the dashed line is the "
@@ -468,8 +568,8 @@ void tc_report_fig_train(FILE *fp, const tc_doc *doc) {
               "allreduce %s, all-to-all %s.</p>\n", a, b, c, d);
   tc_svg_plot pl;
   tc_svg_axis ax = {0, end, 0, 0, 0}, ay = {0, 2, 0, 0, 0};
-  tc_svg_plot_begin(&pl, fp, "plot-train", WIDTH, 200, 4, ax, ay, "time in the iteration", "lane", fmt_time,
-                    fmt_lane);
+  tc_svg_plot_begin(&pl, fp, "plot-train", WIDTH, 200, 4, ax, ay, "time in the iteration", "lane",
+                    tc_svg_tick_time, fmt_lane);
   static const char *const kinds[] = {"forward", "backward", "allreduce", "alltoall"};
   for (size_t i = 0; i < json_array_size(tl); i++) {
     json_t *e = json_array_get(tl, i);
@@ -489,7 +589,7 @@ void tc_report_fig_train(FILE *fp, const tc_doc *doc) {
     tc_svg_span(&pl, s, t, top, h, color, title);
   }
   const int colors[4] = {0, 1, 2, 3};
-  tc_svg_legend(&pl, kinds, colors, 4);
+  tc_svg_legend(&pl, kinds, colors, NULL, 4);
   tc_svg_plot_end(&pl);
   figure_close(fp, "Read: the upper lane is compute, the lower communication; communication that runs under "
                    "compute is hidden, what sticks out past the last backward pass is the exposed time.");

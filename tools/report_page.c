@@ -75,18 +75,19 @@ static void headline(FILE *fp, const tc_report_plan *p) {
   fputs(" (allreduce size x weight)</dd>\n", fp);
   if (json_object_get(ch, "steps")) {
     json_t *tau = json_object_get(ch, "tau");
-    fputs("<dt>allreduce T_L</dt><dd>", fp);
-    num(fp, "T_L_s", json_number_value(json_object_get(ch, "T_L_s")));
+    /* people read the unit form first; the exact value follows, as plan.json has it */
     tc_units_format_time(json_number_value(json_object_get(ch, "T_L_s")), 0, a, sizeof a);
-    fprintf(fp, " s (%s: %lld steps of alpha, measured on the verified schedule)</dd>\n<dt>allreduce T_B</dt><dd>factor "
+    fprintf(fp, "<dt>allreduce T_L</dt><dd>%s = ", a);
+    num(fp, "T_L_s", json_number_value(json_object_get(ch, "T_L_s")));
+    fprintf(fp, " s: %lld steps of alpha, measured on the verified schedule</dd>\n<dt>allreduce T_B</dt><dd>factor "
                 "<span class=\"num\" data-key=\"tau\">%lld/%lld</span> of M/B</dd>\n",
-            a, (long long)json_integer_value(json_object_get(ch, "steps")), (long long)json_integer_value(json_array_get(tau, 0)),
+            (long long)json_integer_value(json_object_get(ch, "steps")), (long long)json_integer_value(json_array_get(tau, 0)),
             (long long)json_integer_value(json_array_get(tau, 1)));
   }
-  fputs("<dt>expected allreduce time</dt><dd>", fp);
-  num(fp, "expected_s", json_number_value(json_object_get(ch, "expected_s")));
   tc_units_format_time(json_number_value(json_object_get(ch, "expected_s")), 0, a, sizeof a);
-  fprintf(fp, " s (%s, weighted over the workload)</dd>\n</dl></section>\n", a);
+  fprintf(fp, "<dt>expected allreduce time</dt><dd>%s = ", a);
+  num(fp, "expected_s", json_number_value(json_object_get(ch, "expected_s")));
+  fputs(" s, weighted over the workload</dd>\n</dl></section>\n", fp);
 }
 
 /* The wiring table: wiring.csv's first rows (fields split on commas outside quotes). */
@@ -140,8 +141,9 @@ static int topology_figure(FILE *fp, const char *dir, const tc_graph *g, const c
     fputs("<figure id=\"fig-topology\">\n<h2>The chosen topology</h2>\n", fp);
     if (grouped) {
       int32_t size, k = tc_report_groups(g->n, &size);
-      fprintf(fp, "<p class=\"note\">%d nodes drawn as %d groups of %d consecutive nodes around a ring; a line joins "
-                  "two groups with links between them, thicker for more (hover for the count). Every node and link: "
+      fprintf(fp, "<p class=\"note\">%d nodes drawn as %d groups of %d consecutive nodes around a ring, each box "
+                  "counting the links inside its group; a line joins two groups with links between them, thicker for "
+                  "more (hover for the count). Every node and link: "
                   "<a href=\"topology.svg\">topology.svg</a>.</p>\n", g->n, k, size);
     } else {
       fputs("<p class=\"note\">Full drawing alone: <a href=\"topology.svg\">topology.svg</a>.</p>\n", fp);
@@ -149,8 +151,9 @@ static int topology_figure(FILE *fp, const char *dir, const tc_graph *g, const c
     fputs(grouped ? shown : full, fp);
     fputs("\n<h2>Wiring</h2>\n", fp);
     wiring_table(fp, dir);
-    fputs("<figcaption>Read: nodes sit in index order around the ring; links between neighbours on the ring are "
-          "short, long chords are the topology's shortcuts; the wiring table is what to cable, port by port.</figcaption>\n"
+    fputs("<figcaption>Read: nodes sit around the ring in index order, or, when a link in index order would lie "
+          "on the ring itself, in breadth-first layers from node 0 (hover a node for its layer); long chords are "
+          "the topology's shortcuts; the wiring table is what to cable, port by port.</figcaption>\n"
           "</figure>\n", fp);
   }
   free(full);

@@ -49,6 +49,31 @@ int tc_svg_ticks(const tc_svg_axis *a, double *out, int max) {
   return n;
 }
 
+/* v in the largest of the units (ascending scales) it reaches, in the fewest digits that
+   still say it exactly: "%.6g" drops the trailing zeros and the noise of v / scale
+   (1e-4 / 1e-6 = 100.00000000000001 is "100"). */
+static void scaled(double v, const double *scale, const char *const *unit, int n, char *buf, size_t size) {
+  if (v == 0) {
+    snprintf(buf, size, "0");
+    return;
+  }
+  int u = 0;
+  while (u + 1 < n && fabs(v) >= scale[u + 1] * (1 - 1e-9)) u++;
+  snprintf(buf, size, "%.6g %s", v / scale[u], unit[u]);
+}
+
+void tc_svg_tick_time(double v, char *buf, size_t size) {
+  static const double scale[] = {1e-9, 1e-6, 1e-3, 1};
+  static const char *const unit[] = {"ns", "us", "ms", "s"};
+  scaled(v, scale, unit, 4, buf, size);
+}
+
+void tc_svg_tick_bw(double v, char *buf, size_t size) {
+  static const double scale[] = {1, 1e3, 1e6, 1e9, 1e12};
+  static const char *const unit[] = {"B/s", "KB/s", "MB/s", "GB/s", "TB/s"};
+  scaled(v, scale, unit, 5, buf, size);
+}
+
 void tc_svg_escape(FILE *fp, const char *s) {
   for (; *s; s++) switch (*s) {
     case '&': fputs("&amp;", fp); break;
@@ -70,6 +95,7 @@ void tc_svg_plot_begin(tc_svg_plot *pl, FILE *fp, const char *id, int width, int
                        tc_svg_axis x, tc_svg_axis y, const char *xlabel, const char *ylabel, tc_svg_format xfmt,
                        tc_svg_format yfmt) {
   pl->fp = fp;
+  pl->hidden = 0;
   pl->legend_rows = legend_rows;
   pl->width = width;
   pl->height = height;
@@ -96,9 +122,11 @@ void tc_svg_plot_begin(tc_svg_plot *pl, FILE *fp, const char *id, int width, int
     fputs("</text></g>\n", fp);
   }
   n = tc_svg_ticks(&pl->y, t, 64);
+  size_t widest = 0; /* characters of the longest y tick label: the axis title goes left of it */
   for (int i = 0; i < n; i++) {
     double py = tc_svg_pos(&pl->y, t[i]);
     yfmt(t[i], buf, sizeof buf);
+    if (strlen(buf) > widest) widest = strlen(buf);
     fprintf(fp, "<g class=\"ytick\"><line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#ddd\"/>"
                 "<text x=\"%d\" y=\"%.2f\" text-anchor=\"end\" font-size=\"11\">", LEFT, py, width - RIGHT, py,
             LEFT - 4, py + 4);
@@ -108,8 +136,12 @@ void tc_svg_plot_begin(tc_svg_plot *pl, FILE *fp, const char *id, int width, int
   fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">", (LEFT + width - RIGHT) / 2,
           height - 8);
   tc_svg_escape(fp, xlabel);
-  fprintf(fp, "</text>\n<text transform=\"translate(14,%d) rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">",
-          (TOP + height - BOTTOM) / 2);
+  /* The rotated title's glyphs reach about 10 px left of its baseline x; an 11 px label's
+     characters are at most about 6.5 px wide (sans-serif digits and units). */
+  int title_x = LEFT - 4 - (int)(6.5 * (double)widest) - 6;
+  if (title_x < 12) title_x = 12;
+  fprintf(fp, "</text>\n<text class=\"ytitle\" transform=\"translate(%d,%d) rotate(-90)\" text-anchor=\"middle\" "
+              "font-size=\"12\">", title_x, (TOP + height - BOTTOM) / 2);
   tc_svg_escape(fp, ylabel);
   fputs("</text>\n", fp);
 }
@@ -126,7 +158,7 @@ void tc_svg_series(tc_svg_plot *pl, const char *name, int color, const double *x
   const char *c = tc_svg_color(color);
   fputs("<g class=\"series\" data-series=\"", fp);
   tc_svg_escape(fp, name);
-  fputs("\">\n", fp);
+  fputs(pl->hidden ? "\" style=\"display:none\">\n" : "\">\n", fp);
   if (lines) {
     fprintf(fp, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"%s points=\"", c,
             dashed ? " stroke-dasharray=\"5,3\"" : "");
@@ -187,15 +219,16 @@ void tc_svg_span(tc_svg_plot *pl, double x0, double x1, double top, double h, in
   fputs("</title></rect>\n", pl->fp);
 }
 
-void tc_svg_legend(tc_svg_plot *pl, const char *const *names, const int *colors, int n) {
+void tc_svg_legend(tc_svg_plot *pl, const char *const *names, const int *colors, const int *hidden, int n) {
   FILE *fp = pl->fp;
   int below = pl->legend_rows > 0;
   for (int i = 0; i < n; i++) {
     double y = below ? pl->height + 14 * i + 4 : pl->y.p1 + 14 + 14 * i;
     fputs("<g class=\"legend\" data-series=\"", fp);
     tc_svg_escape(fp, names[i]);
-    fprintf(fp, "\" style=\"cursor:pointer\"><rect x=\"%.2f\" y=\"%.2f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-                "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\">", pl->x.p0 + 8, y - 9, tc_svg_color(colors[i]),
+    /* opacity 0.4 is the page script's mark of a hidden series: its click shows it */
+    fprintf(fp, "\" style=\"cursor:pointer%s\"><rect x=\"%.2f\" y=\"%.2f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+                "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\">", hidden && hidden[i] ? ";opacity:0.4" : "", pl->x.p0 + 8, y - 9, tc_svg_color(colors[i]),
             pl->x.p0 + 22, y);
     tc_svg_escape(fp, names[i]);
     fputs("</text></g>\n", fp);
@@ -209,6 +242,10 @@ void tc_svg_heatmap(FILE *fp, const char *id, int width, int height, int rows, i
   double cw = (double)(width - LEFT - RIGHT) / (cols > 0 ? cols : 1);
   double ch = (double)(height - TOP - BOTTOM) / (rows > 0 ? rows : 1);
   int every = rows / 24 + 1; /* at most about 24 row labels */
+  /* Cells on whole pixels, each ending where the next begins, drawn without anti-aliasing:
+     fractional edges left hairline seams of the white background between neighbours, which
+     read as grid lines (at 6 steps they fell exactly where the size plots' decades do). */
+  fputs("<g class=\"cells\" shape-rendering=\"crispEdges\">\n", fp);
   for (int r = 0; r < rows; r++) {
     if (r % every == 0) {
       fprintf(fp, "<text x=\"%d\" y=\"%.2f\" text-anchor=\"end\" font-size=\"9\">", LEFT - 4, TOP + (r + 0.8) * ch);
@@ -219,12 +256,15 @@ void tc_svg_heatmap(FILE *fp, const char *id, int width, int height, int rows, i
       double v = value[(size_t)r * cols + c];
       /* white (idle) to dark blue (as busy as the step's busiest link) */
       int shade = (int)lround(255 * (1 - (v < 0 ? 0 : v > 1 ? 1 : v)));
-      fprintf(fp, "<rect class=\"cell\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"rgb(%d,%d,255)\">"
-                  "<title>", LEFT + c * cw, TOP + r * ch, cw, ch, shade, shade);
+      long x0 = lround(LEFT + c * cw), x1 = lround(LEFT + (c + 1) * cw);
+      long y0 = lround(TOP + r * ch), y1 = lround(TOP + (r + 1) * ch);
+      fprintf(fp, "<rect class=\"cell\" x=\"%ld\" y=\"%ld\" width=\"%ld\" height=\"%ld\" fill=\"rgb(%d,%d,255)\">"
+                  "<title>", x0, y0, x1 - x0, y1 - y0, shade, shade);
       tc_svg_escape(fp, row_name[r]);
       fprintf(fp, ", %s %d: %.3g</title></rect>\n", col_title, c + 1, v);
     }
   }
+  fputs("</g>\n", fp);
   for (int c = 0; c < cols; c++)
     if (cols <= 32 || c % (cols / 16 + 1) == 0)
       fprintf(fp, "<text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">%d</text>\n",

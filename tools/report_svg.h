@@ -36,6 +36,13 @@ void tc_svg_escape(FILE *fp, const char *s);
 /* A tick label: v written for people into buf. */
 typedef void (*tc_svg_format)(double v, char *buf, size_t size);
 
+/* Tick labels in the shortest exact form, in the largest unit the value reaches: a time in
+   seconds as "100 ms", "10 ms", "1 ms", "100 us", "2.5 s", "0"; a bandwidth in bytes per
+   second as "100 KB/s", "10 GB/s" (decimal units). (Sizes: tc_units_format_size is already
+   exact and short.) Hover titles keep the CLI's formats (topocoll/units.h). */
+void tc_svg_tick_time(double v, char *buf, size_t size);
+void tc_svg_tick_bw(double v, char *buf, size_t size);
+
 /* A plot being written: the frame is 'width' x 'height' pixels, the data area inside the
    margins. */
 typedef struct tc_svg_plot {
@@ -44,6 +51,7 @@ typedef struct tc_svg_plot {
   int width, height;
   int legend_rows; /* rows of room for the legend below the x axis (0: the legend goes inside,
                       top left) */
+  int hidden; /* 1: the series written now start hidden (display:none), for the legend to show */
 } tc_svg_plot;
 
 /* Open <svg id=ID class="plot"> and draw the frame, ticks, grid and the axis labels.
@@ -74,8 +82,9 @@ void tc_svg_bar(tc_svg_plot *pl, double at, double v, double w, int color, const
 /* A rectangle over x = x0..x1 and the pixel rows top..top+h (timelines), with a <title>. */
 void tc_svg_span(tc_svg_plot *pl, double x0, double x1, double top, double h, int color, const char *title);
 
-/* A legend: one row per name, in its colour, with data-series = name. */
-void tc_svg_legend(tc_svg_plot *pl, const char *const *names, const int *colors, int n);
+/* A legend: one row per name, in its colour, with data-series = name; entries with
+   hidden[i] (hidden NULL: none) are dimmed as the page script dims a hidden series. */
+void tc_svg_legend(tc_svg_plot *pl, const char *const *names, const int *colors, const int *hidden, int n);
 
 /* A heatmap of rows x cols cells with values in 0..1 (row-major), one
    <rect class="cell"> each with a <title> "row_name[r], col c+1: value", in a

@@ -35,26 +35,113 @@ static void ring_pos(double slot, double slots, double radius, double *x, double
   *y = radius * sin(a);
 }
 
+/* Sizes in points (neato -n2 takes positions in points). A labelled node is a circle of
+   NODE_PT with its index inside; beyond TC_REPORT_LABEL_MAX nodes a node is a DOT_PT dot
+   (its index in the hover title). Slots are spaced so that neighbours never touch: the
+   ring's radius follows from the slot count, not the other way round. */
+#define NODE_PT 18.0
+#define NODE_GAP_PT 27.0 /* centre to centre: 9 pt of air between two labelled circles */
+#define DOT_PT 5.0
+#define DOT_GAP_PT 9.0
+#define BOX_GAP_PT 100.0 /* centre to centre of group boxes, wider than a box (about 80 pt) */
+
+/* A link is drawn once: an arc whose reverse exists (a duplex link) from its smaller end
+   only, undirected; a self-loop not at all (it carries nothing between nodes). */
+static int drawn_once(const tc_graph *g, int64_t a, int *pair) {
+  int32_t u = g->src[a], v = g->dst[a];
+  if (u == v) return 0;
+  *pair = tc_graph_arc_multiplicity(g, v, u) > 0;
+  return !(*pair && u > v);
+}
+
+static int cmp_span(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The median, over the links drawn, of how far apart index order puts their ends (in
+   positions around the ring, the shorter way). */
+static int32_t median_span(const tc_graph *g) {
+  int32_t *span = malloc((size_t)(g->m ? g->m : 1) * sizeof *span), n = 0, med = 0;
+  if (!span) return 0;
+  for (int64_t a = 0; a < g->m; a++) {
+    int32_t d = g->src[a] > g->dst[a] ? g->src[a] - g->dst[a] : g->dst[a] - g->src[a];
+    if (d) span[n++] = d < g->n - d ? d : g->n - d;
+  }
+  if (n) {
+    qsort(span, (size_t)n, sizeof *span, cmp_span);
+    med = span[n / 2];
+  }
+  free(span);
+  return med;
+}
+
+int tc_report_ring_order(const tc_graph *g, int32_t *order, int32_t *layer) {
+  if ((int64_t)median_span(g) * 16 >= g->n) {
+    for (int32_t v = 0; v < g->n; v++) {
+      order[v] = v;
+      layer[v] = 0;
+    }
+    return 1;
+  }
+  for (int32_t v = 0; v < g->n; v++) layer[v] = -1;
+  int32_t head = 0, tail = 0, layers = 0;
+  for (int32_t root = 0; root < g->n; root++) {
+    if (layer[root] >= 0) continue;
+    /* a node node 0 does not reach starts a new search, and a new layer */
+    int32_t base = layers;
+    layer[root] = base;
+    order[tail++] = root;
+    for (; head < tail; head++) {
+      int32_t u = order[head];
+      if (layer[u] + 1 > layers) layers = layer[u] + 1;
+      for (int64_t a = g->out_off[u]; a < g->out_off[u + 1]; a++)
+        if (layer[g->dst[a]] < 0) {
+          layer[g->dst[a]] = layer[u] + 1;
+          order[tail++] = g->dst[a];
+        }
+    }
+  }
+  return layers;
+}
+
 static void full_dot(FILE *fp, const tc_graph *g) {
+  int32_t *order = malloc((size_t)(g->n ? g->n : 1) * 2 * sizeof *order), *layer = order ? order + g->n : NULL;
+  if (!order) return;
+  int32_t layers = tc_report_ring_order(g, order, layer);
+  int32_t *slot = malloc((size_t)(g->n ? g->n : 1) * sizeof *slot); /* a node's place: rank + layers before */
+  if (!slot) {
+    free(order);
+    return;
+  }
+  /* index order keeps the groups' gaps (the grouped drawing's groups); breadth-first
+     order leaves one empty slot after each layer */
   int32_t size, k = tc_report_groups(g->n, &size);
-  double slots = g->n + (k > 1 ? k : 0);
-  double radius = fmax(120, 9.0 * slots / (2 * PI)); /* about 9 pt between neighbours */
-  int big = g->n > TC_REPORT_FULL_MAX;
-  fprintf(fp, "digraph topology {\n  node [shape=%s, width=%s, fontsize=8, style=filled, fillcolor=\"#dbe8f5\"];\n"
-              "  edge [arrowsize=0.4, color=\"#1f77b480\"];\n", big ? "point" : "circle", big ? "0.06" : "0.3");
+  int gaps = layers > 1 ? layers : k > 1 ? k : 0;
+  for (int32_t r = 0; r < g->n; r++) slot[order[r]] = r + (layers > 1 ? layer[order[r]] : k > 1 ? r / size : 0);
+  double slots = g->n + gaps;
+  int labels = g->n <= TC_REPORT_LABEL_MAX;
+  double radius = fmax(120, (labels ? NODE_GAP_PT : DOT_GAP_PT) * slots / (2 * PI));
+  /* nodesfirst: links are drawn over the nodes, so a link between ring neighbours, short
+     and close to both circles, is never hidden under them */
+  fprintf(fp, "digraph topology {\n  outputorder=nodesfirst;\n"
+              "  node [shape=%s, width=%.3f, fixedsize=true, fontsize=7, fontname=\"sans-serif\", style=filled, fillcolor=\"#dbe8f5\", "
+              "color=\"#4a6f94\", penwidth=0.6];\n"
+              "  edge [arrowsize=0.35, penwidth=0.6, color=\"#1f77b499\"];\n",
+          labels ? "circle" : "point", (labels ? NODE_PT : DOT_PT) / 72);
   for (int32_t v = 0; v < g->n; v++) {
     double x, y;
-    ring_pos(v + (k > 1 ? v / size : 0), slots, radius, &x, &y);
+    ring_pos(slot[v], slots, radius, &x, &y);
     int sw = g->kind && g->kind[v] == TC_NODE_SWITCH; /* switches: grey boxes */
-    fprintf(fp, "  n%d [label=\"%d\", pos=\"%.1f,%.1f\"%s];\n", v, v, x, y,
-            sw ? ", shape=box, fillcolor=\"#d9d9d9\"" : "");
+    fprintf(fp, "  n%d [label=\"%d\", tooltip=\"%s %d", v, v, sw ? "switch" : "node", v);
+    if (layers > 1) fprintf(fp, ", breadth-first layer %d", layer[v]);
+    fprintf(fp, "\", pos=\"%.1f,%.1f\"%s];\n", x, y, sw ? ", shape=box, fillcolor=\"#d9d9d9\"" : "");
   }
+  free(slot);
+  free(order);
   for (int64_t a = 0; a < g->m; a++) {
-    int32_t u = g->src[a], v = g->dst[a];
-    if (u == v) continue; /* a self-loop carries nothing between nodes */
-    int pair = tc_graph_arc_multiplicity(g, v, u) > 0;
-    if (pair && u > v) continue; /* drawn once, from its smaller end */
-    fprintf(fp, "  n%d -> n%d%s;\n", u, v, pair ? " [dir=none]" : "");
+    int pair;
+    if (drawn_once(g, a, &pair)) fprintf(fp, "  n%d -> n%d%s;\n", g->src[a], g->dst[a], pair ? " [dir=none]" : "");
   }
   fputs("}\n", fp);
 }
@@ -63,26 +150,32 @@ static void grouped_dot(FILE *fp, const tc_graph *g) {
   int32_t size, k = tc_report_groups(g->n, &size);
   int64_t *links = calloc((size_t)k * k, sizeof *links);
   if (!links) return;
-  for (int64_t a = 0; a < g->m; a++)
-    if (g->src[a] != g->dst[a]) links[(size_t)(g->src[a] / size) * k + g->dst[a] / size]++;
+  for (int64_t a = 0; a < g->m; a++) {
+    int pair; /* links counted as the full drawing draws them: a duplex link once */
+    if (drawn_once(g, a, &pair)) links[(size_t)(g->src[a] / size) * k + g->dst[a] / size]++;
+  }
   int64_t most = 1;
   for (int i = 0; i < k; i++)
     for (int j = i + 1; j < k; j++)
       if (links[(size_t)i * k + j] + links[(size_t)j * k + i] > most) most = links[(size_t)i * k + j] + links[(size_t)j * k + i];
-  double radius = fmax(150, 60.0 * k / (2 * PI));
-  fputs("graph groups {\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#dbe8f5\", fontsize=9];\n"
+  double radius = fmax(150, BOX_GAP_PT * k / (2 * PI));
+  fputs("graph groups {\n  outputorder=nodesfirst;\n"
+        "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#dbe8f5\", fontsize=9, fontname=\"sans-serif\"];\n"
         "  edge [color=\"#1f77b4a0\", fontsize=8];\n", fp);
   for (int i = 0; i < k; i++) {
     double x, y;
     ring_pos(i, k, radius, &x, &y);
     int32_t last = (i + 1) * size - 1 < g->n - 1 ? (i + 1) * size - 1 : g->n - 1;
-    fprintf(fp, "  g%d [label=\"%d-%d\\n%lld inside\", pos=\"%.1f,%.1f\"];\n", i, i * size, last,
-            (long long)links[(size_t)i * k + i], x, y);
+    long long in = (long long)links[(size_t)i * k + i];
+    fprintf(fp, "  g%d [label=\"%d-%d\\n%d nodes\\n%lld link%s inside\", pos=\"%.1f,%.1f\"];\n", i, i * size, last,
+            last - i * size + 1, in, in == 1 ? "" : "s", x, y);
   }
   for (int i = 0; i < k; i++)
     for (int j = i + 1; j < k; j++) {
-      int64_t c = links[(size_t)i * k + j] + links[(size_t)j * k + i];
-      if (c) fprintf(fp, "  g%d -- g%d [penwidth=%.2f, tooltip=\"%lld arcs\"];\n", i, j, 0.5 + 3.5 * c / most, (long long)c);
+      long long c = (long long)(links[(size_t)i * k + j] + links[(size_t)j * k + i]);
+      if (c)
+        fprintf(fp, "  g%d -- g%d [penwidth=%.2f, tooltip=\"%lld link%s between\"];\n", i, j, 0.5 + 3.5 * c / most, c,
+                c == 1 ? "" : "s");
     }
   fputs("}\n", fp);
   free(links);
