@@ -355,7 +355,7 @@ static void depth_envelope(void **state) {
   assert_non_null(root);
   tc_report_plan p;
   tc_error err;
-  assert_int_equal(tc_report_plan_read(root, "plan.json", &p, &err), TC_OK);
+  assert_int_equal(tc_plan_json_read(root, "plan.json", &p, &err), TC_OK);
   sink s;
   sink_open(&s);
   tc_report_fig_curves(s.fp, &p, 0);
@@ -390,7 +390,7 @@ static void depth_envelope(void **state) {
   assert_null(strstr(s.text, ".000 ms</text>"));
   assert_non_null(strstr(s.text, "its best depth at each size (the lower envelope"));
   free(s.text);
-  tc_report_plan_destroy(&p);
+  tc_plan_json_destroy(&p);
   json_decref(root);
 }
 
