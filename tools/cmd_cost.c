@@ -20,7 +20,7 @@ void tc_cmd_cost_help(void) {
   printf(
       "usage: topocoll cost [--endpoints N | --routers R | --2dfc M2,M1,T]\n"
       "\n"
-      "Network size and hardware price of the topologies paper 002 §4.4 compares: 2dfc with\n"
+      "Network size and hardware price of the topologies paper 002 sec. 4.4 compares: 2dfc with\n"
       "100%%, 50%% and 25%% bisection bandwidth (m x m routers, T = m/2, m, 2m endpoints each:\n"
       "B_B = min(m1,m2)/(2T), Eq. 2.13), balanced Dragonfly, Slim Fly (MMS), 3D and 5D torus\n"
       "(one endpoint per router). Prices in USD from the dissertation's fits to its Listing\n"
@@ -69,13 +69,13 @@ static int by_endpoints(int64_t endpoints) {
     if (tc_net_for_endpoints((tc_net_family)f, endpoints, &c[f], &err)) return tc_cli_fail("cost", &err);
   double base = c[TC_NET_2DFC25].total / (double)c[TC_NET_2DFC25].endpoints;
   printf("at least %lld endpoints; price relative to 2dfc25 per endpoint\n\n", (long long)endpoints);
-  printf("%-10s %-40s %9s %10s %6s %9s %7s %15s %10s %8s\n", "family", "configuration", "routers", "endpoints",
+  printf("%-10s %-40s %9s %10s %6s %9s %9s %15s %10s %8s\n", "family", "configuration", "routers", "endpoints",
          "radix", "bisection", "racks", "price (USD)", "USD/endp.", "relative");
   for (int f = 0; f < TC_NET_FAMILIES; f++) {
     char bis[32];
     bisection_text(c[f].bisection, bis, sizeof bis);
     double per = c[f].total / (double)c[f].endpoints;
-    printf("%-10s %-40s %9lld %10lld %6lld %9s %7lld %15.2f %10.2f %8.3f\n", tc_net_family_name((tc_net_family)f),
+    printf("%-10s %-40s %9lld %10lld %6lld %9s %9lld %15.2f %10.2f %8.3f\n", tc_net_family_name((tc_net_family)f),
            c[f].name, (long long)c[f].routers, (long long)c[f].endpoints, (long long)c[f].radix, bis,
            (long long)c[f].racks, c[f].total, per, per / base);
   }
