@@ -214,11 +214,11 @@ static void brute_dragonfly(int p) {
 }
 
 /* Slim Fly MMS over Z_q (q prime): routers (s, x, y) numbered s q^2 + x q + y; rack x holds
-   (0, x, .) and (1, x, .). X and X' from the primitive element xi (Besta & Hoefler's MMS). */
-static void brute_slimfly(int q, int xi, const int *X, const int *Xp, int nx, int kprime, int p) {
+   (0, x, .) and (1, x, .). X and X' are the MMS generator sets built from a primitive
+   element xi of Z_q (given by the caller with how they were derived). */
+static void brute_slimfly(int q, const int *X, const int *Xp, int nx, int kprime, int p) {
   int in_x[64] = {0}, in_xp[64] = {0};
   for (int i = 0; i < nx; i++) in_x[X[i]] = in_xp[Xp[i]] = 1;
-  (void)xi;
   tally t;
   tally_init(&t, q);
   int n = 2 * q * q;
@@ -265,12 +265,12 @@ static void layouts_by_brute_force(void **state) {
   brute_dragonfly(3); /* g = 19: 5 wide, the last row holds 4 */
   brute_dragonfly(4); /* g = 33: 6 wide, the last row holds 3 */
   /* q = 5 = 4 + 1: xi = 2, X = even powers {1, 4}, X' = odd powers {2, 3}; k' = 7, p = 4 */
-  brute_slimfly(5, 2, (const int[]){1, 4}, (const int[]){2, 3}, 2, 7, 4);
+  brute_slimfly(5, (const int[]){1, 4}, (const int[]){2, 3}, 2, 7, 4);
   /* q = 7 = 8 - 1 (w = 2): xi = 3, X = {1, xi^2} u {xi^3, xi^5} = {1, 2, 6, 5},
      X' = {xi, xi^3} u {xi^4, xi^6} = {3, 6, 4, 1}; k' = 11, p = 6 */
-  brute_slimfly(7, 3, (const int[]){1, 2, 6, 5}, (const int[]){3, 6, 4, 1}, 4, 11, 6);
+  brute_slimfly(7, (const int[]){1, 2, 6, 5}, (const int[]){3, 6, 4, 1}, 4, 11, 6);
   /* q = 13 = 12 + 1: xi = 2, X = even powers {1, 4, 3, 12, 9, 10}, X' = odd {2, 8, 6, 11, 5, 7} */
-  brute_slimfly(13, 2, (const int[]){1, 4, 3, 12, 9, 10}, (const int[]){2, 8, 6, 11, 5, 7}, 6, 19, 10);
+  brute_slimfly(13, (const int[]){1, 4, 3, 12, 9, 10}, (const int[]){2, 8, 6, 11, 5, 7}, 6, 19, 10);
   brute_torus(3, 3, 1);
   brute_torus(3, 4, 2);
   brute_torus(5, 3, 1);
