@@ -1,10 +1,10 @@
 /*
-** cmd_cost.c — `topocoll cost`: network sizes per family and the 2dfc's hardware price
-** (netcost.h; paper 002 §4.4, Figs. 4.16 and 4.19).
+** cmd_cost.c — `topocoll cost`: network sizes and hardware prices per family (netcost.h;
+** paper 002 §4.4, Figs. 4.16 and 4.19).
 **
 ** Three reports, one at a time: every family at a number of endpoints (its smallest
-** configuration with at least that many, priced where the model prices it, relative to
-** 2dfc25 per endpoint: Fig. 4.19's comparison), every family at a number of routers (Fig.
+** configuration with at least that many, priced on its rack layout, relative to 2dfc25 per
+** endpoint: Fig. 4.19's comparison), every family at a number of routers (Fig.
 ** 4.16's), or one 2dfc's price broken down by Eqs. 4.12, 4.13 and the switches.
 */
 #include <stddef.h>
@@ -20,12 +20,16 @@ void tc_cmd_cost_help(void) {
   printf(
       "usage: topocoll cost [--endpoints N | --routers R | --2dfc M2,M1,T]\n"
       "\n"
-      "Network size and hardware price of the topologies paper 002 §4.4 compares: 2dfc with\n"
+      "Network size and hardware price of the topologies paper 002 sec. 4.4 compares: 2dfc with\n"
       "100%%, 50%% and 25%% bisection bandwidth (m x m routers, T = m/2, m, 2m endpoints each:\n"
       "B_B = min(m1,m2)/(2T), Eq. 2.13), balanced Dragonfly, Slim Fly (MMS), 3D and 5D torus\n"
       "(one endpoint per router). Prices in USD from the dissertation's fits to its Listing\n"
-      "4.1 (f_el, f_op, f_switch); only the 2dfc is priced (Eqs. 4.9-4.13), the other families'\n"
-      "cable layouts are not in the text. docs/multiport.md has the model and its readings.\n"
+      "4.1 (f_el, f_op, f_switch) on one rack layout per family: 1 x 1 x 2 m racks one metre\n"
+      "apart, cables inside a rack electrical of 1 m, cables between racks optical of their\n"
+      "Manhattan length + 1 m (Eq. 4.10). 2dfc: one router per rack (Eqs. 4.9-4.13);\n"
+      "Dragonfly: one group per rack; Slim Fly: two MMS subgroups per rack; torus: folded, one\n"
+      "dimension-0 ring per rack, links between racks electrical of 3 m. Racks other than the\n"
+      "2dfc's lie on a square grid. docs/multiport.md has the model and its readings.\n"
       "\n"
       "  --endpoints N   every family's smallest configuration with at least N endpoints,\n"
       "                  priced per endpoint relative to 2dfc25 (default: 100000, Fig. 4.19)\n"
@@ -65,19 +69,15 @@ static int by_endpoints(int64_t endpoints) {
     if (tc_net_for_endpoints((tc_net_family)f, endpoints, &c[f], &err)) return tc_cli_fail("cost", &err);
   double base = c[TC_NET_2DFC25].total / (double)c[TC_NET_2DFC25].endpoints;
   printf("at least %lld endpoints; price relative to 2dfc25 per endpoint\n\n", (long long)endpoints);
-  printf("%-10s %-40s %9s %10s %6s %9s %15s %10s %8s\n", "family", "configuration", "routers", "endpoints", "radix",
-         "bisection", "price (USD)", "USD/endp.", "relative");
+  printf("%-10s %-40s %9s %10s %6s %9s %9s %15s %10s %8s\n", "family", "configuration", "routers", "endpoints",
+         "radix", "bisection", "racks", "price (USD)", "USD/endp.", "relative");
   for (int f = 0; f < TC_NET_FAMILIES; f++) {
     char bis[32];
     bisection_text(c[f].bisection, bis, sizeof bis);
-    printf("%-10s %-40s %9lld %10lld %6lld %9s", tc_net_family_name((tc_net_family)f), c[f].name,
-           (long long)c[f].routers, (long long)c[f].endpoints, (long long)c[f].radix, bis);
-    if (c[f].priced) {
-      double per = c[f].total / (double)c[f].endpoints;
-      printf(" %15.2f %10.2f %8.3f\n", c[f].total, per, per / base);
-    } else {
-      printf(" %15s %10s %8s\n", "-", "-", "-");
-    }
+    double per = c[f].total / (double)c[f].endpoints;
+    printf("%-10s %-40s %9lld %10lld %6lld %9s %9lld %15.2f %10.2f %8.3f\n", tc_net_family_name((tc_net_family)f),
+           c[f].name, (long long)c[f].routers, (long long)c[f].endpoints, (long long)c[f].radix, bis,
+           (long long)c[f].racks, c[f].total, per, per / base);
   }
   return TC_EXIT_OK;
 }

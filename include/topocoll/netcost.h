@@ -23,11 +23,24 @@
 **              routers, network radix k' = (3q - delta)/2, p = ceil(k'/2) endpoints each.
 **   torus      D-dimensional k^D torus (k >= 3), p endpoints per router (the classes
 **              torus3d, torus5d take p = 1: "about 1000 nodes at 1000 switches").
-** Price: only the 2dfc's is modelled (Eqs. 4.9-4.13): optical cables m2 Σ_{x=1}^{m1-1}
-** (m1-x) f_op(x+1) + m1 Σ_{x=1}^{m2-1} (m2-x) f_op(x+1) (a link between routers x racks apart
-** is x metres plus one of overhead, Eq. 4.10), electrical m2 m1 T f_el(1), switches
-** m2 m1 f_switch(radix). The other families' prices come, in the dissertation, from the
-** Slim Fly paper's layout script, which it does not describe; they are not priced here.
+** Price (USD) = optical cables + electrical cables + switches, on one rack layout per family
+** under §4.4.2's assumptions: 1 x 1 x 2 m racks on the ground, one metre apart; every cable
+** inside a rack (router-router, router-endpoint) electrical f_el(1); every cable between
+** racks optical, f_op(Manhattan distance + 1 m overhead, Eq. 4.10); every router
+** f_switch(radix). Racks that are not the text's own lie on the most nearly square grid
+** (ceil(sqrt(racks)) columns, filled row by row).
+**   2dfc       the text's layout (Eqs. 4.9-4.13): one router per rack on the m2 x m1 grid,
+**              optical m2 Σ_{x=1}^{m1-1} (m1-x) f_op(x+1) + m1 Σ_{x=1}^{m2-1} (m2-x) f_op(x+1),
+**              electrical m2 m1 T f_el(1).
+**   dragonfly  one group (a routers) per rack: a(a-1)/2 electrical local links per rack, one
+**              optical global link between every two racks.
+**   slimfly    rack x holds the MMS subgroups (0,x,.) and (1,x,.): 2q routers, q^2 (k'-q+1)
+**              electrical links inside racks in all, 2q optical links between every two racks.
+**   torus      folded, no optical cable (§4.4.2): one dimension-0 ring (k routers) per rack,
+**              its k links f_el(1); every other link joins racks folded two positions apart,
+**              electrical f_el(2 + 1).
+** The layouts other than the 2dfc's are ours: the dissertation takes those prices from the
+** Slim Fly paper's script, which it only cites (docs/reproduction.md compares with Fig. 4.19).
 */
 #ifndef TOPOCOLL_NETCOST_H
 #define TOPOCOLL_NETCOST_H
@@ -68,7 +81,7 @@ typedef struct tc_net_config {
   int64_t routers, endpoints;
   int64_t radix;       /* ports per router, endpoint ports included */
   double bisection;    /* normalised bisection bandwidth where the text gives it, else -1 */
-  int priced;          /* 1: the cost fields below hold the model's price (the 2dfc) */
+  int64_t racks;       /* of the family's layout (above) */
   double optical, electrical, switches, total; /* USD */
 } tc_net_config;
 

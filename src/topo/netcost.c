@@ -1,8 +1,13 @@
 /*
-** netcost.c — network sizes and the 2dfc's price (contract in netcost.h; paper 002 §4.4,
-** Listing 4.1, Eqs. 2.13, 4.9-4.13).
+** netcost.c — network sizes and prices (contract in netcost.h; paper 002 §4.4, Listing 4.1,
+** Eqs. 2.13, 4.9-4.13).
 **
 ** Sizes are exact integers (overflow-checked); prices are doubles, as the fitted lines are.
+** Every family is priced on one rack layout, with §4.4.2's assumptions as the constants below:
+** cables inside a rack electrical, between racks optical at their Manhattan length plus
+** overhead (the tori's excepted: folded, all electrical), switches by f_switch of their
+** radix. The 2dfc's layout is the text's (Eqs. 4.9-4.13); the others' are ours, one function
+** each, as docs/multiport.md describes.
 ** The search helpers walk a family's one parameter upwards: sizes grow with it, so the
 ** first configuration past the target is the answer (or its predecessor, for routers).
 */
@@ -63,16 +68,116 @@ static int mul3(int64_t a, int64_t b, int64_t c, int64_t *out, const char *what,
   return TC_OK;
 }
 
-static void unpriced(tc_net_config *c) {
-  c->priced = 0;
-  c->optical = c->electrical = c->switches = c->total = 0;
+/* ---- layouts (§4.4.2) ---- */
+
+/* Racks are 1 x 1 x 2 m, on the ground: adjacent racks' centres are one metre apart. */
+#define RACK_PITCH_M 1.0
+/* Every cable inside a rack (router-router or router-endpoint) is electrical of §4.4.2's
+   average intra-rack length ("assumed to be one meter"). */
+#define INTRA_RACK_M 1.0
+/* Overhead added to each link between racks: Eq. 4.10's one metre (the prose just before
+   Listing 4.1 says two; docs/reproduction.md, paper 002, garble 13). */
+#define GLOBAL_OVERHEAD_M 1.0
+/* A folded torus ("tori have folded design that do not require the optical links", §4.4.2)
+   puts ring neighbours two rack positions apart (folding interleaves the ring's two halves):
+   its links between racks are electrical, two metres plus the overhead. */
+#define TORUS_FOLD_SPAN_M 2.0
+
+/* Columns of the rack grid: the most nearly square one, ceil(sqrt(racks)) wide, filled row
+   by row. */
+static int64_t grid_columns(int64_t racks) {
+  int64_t w = (int64_t)sqrt((double)racks);
+  while (w * w < racks) w++;
+  while (w > 1 && (w - 1) * (w - 1) >= racks) w--;
+  return w;
 }
 
-/* Optical cables of one fully connected line of m routers, 1 m apart (Eq. 4.11). */
+/* Σ_{j=j0}^{j1} L (n - L), L = a j + b: over the gaps between grid columns (rows), the racks
+   on one side of gap j times those on the other, i.e. how many rack pairs the gap separates. */
+static double gap_sum(int64_t j0, int64_t j1, double a, double b, double n) {
+  if (j1 < j0) return 0;
+  double hi = (double)j1, lo = (double)j0 - 1;
+  double count = hi - lo, s1 = hi * (hi + 1) / 2 - lo * (lo + 1) / 2,
+         s2 = hi * (hi + 1) * (2 * hi + 1) / 6 - lo * (lo + 1) * (2 * lo + 1) / 6;
+  return -a * a * s2 + a * (n - 2 * b) * s1 + b * (n - b) * count; /* expanded L (n - L) */
+}
+
+/* Σ over the unordered pairs of racks on the grid of their Manhattan distance, in pitches:
+   each gap between adjacent columns (rows) adds one per pair it separates. */
+static double grid_pair_distance(int64_t racks) {
+  int64_t w = grid_columns(racks), full = racks / w, rest = racks % w, rows = full + (rest > 0);
+  double n = (double)racks;
+  /* left of column gap j: j (full + 1) racks while j <= rest, then j full + rest */
+  double dx = gap_sum(1, rest < w - 1 ? rest : w - 1, (double)full + 1, 0, n) +
+              gap_sum(rest + 1, w - 1, (double)full, (double)rest, n);
+  double dy = gap_sum(1, rows - 1, (double)w, 0, n); /* below row gap j: j w racks */
+  return dx + dy;
+}
+
+/* `per_pair` optical links between every two racks of the grid, each its Manhattan length
+   plus overhead. f_op is linear, so the sum is the pair count times f_op of the mean length. */
+static double grid_optical(int64_t racks, double per_pair) {
+  double pairs = (double)racks * (double)(racks - 1) / 2;
+  if (pairs == 0) return 0;
+  return per_pair * pairs * tc_price_optical(GLOBAL_OVERHEAD_M + RACK_PITCH_M * grid_pair_distance(racks) / pairs);
+}
+
+static void total(tc_net_config *c) {
+  c->switches = (double)c->routers * tc_price_switch((double)c->radix);
+  c->total = c->optical + c->electrical + c->switches;
+}
+
+/* Optical cables of one fully connected line of m routers, one rack apart (Eq. 4.11):
+   Σ_{x=1}^{m-1} (m-x) f_op(x + 1). f_op is linear and Σ (m-x) x = (m^3 - m)/6 (Eq. 4.9), so
+   the m(m-1)/2 cables cost as many times f_op of their mean span (m+1)/3 plus overhead —
+   constant time, so that walking m up to 2^21 in the searches stays fast. */
 static double line_optical(int64_t m) {
-  double usd = 0;
-  for (int64_t x = 1; x < m; x++) usd += (double)(m - x) * tc_price_optical((double)x + 1);
-  return usd;
+  double n = (double)m, cables = n * (n - 1) / 2;
+  return cables * tc_price_optical((n + 1) / 3 * RACK_PITCH_M + GLOBAL_OVERHEAD_M);
+}
+
+/* The text's 2dfc layout (§4.4.2): m2 x m1 racks, one router each; each row and column is a
+   fully connected line (Eq. 4.12); T endpoints per rack (Eq. 4.13). */
+static void price_2dfc(int64_t m2, int64_t m1, tc_net_config *c) {
+  c->racks = c->routers;
+  c->optical = (double)m2 * line_optical(m1) + (double)m1 * line_optical(m2);
+  c->electrical = (double)c->endpoints * tc_price_electrical(INTRA_RACK_M);
+  total(c);
+}
+
+/* Dragonfly: one group of a routers per rack (its local links electrical inside the rack),
+   the g racks on the grid; g = ah + 1 makes the ah global links of a group reach every other
+   group exactly once, so every rack pair has one optical link. */
+static void price_dragonfly(int64_t a, int64_t g, tc_net_config *c) {
+  c->racks = g;
+  c->optical = grid_optical(g, 1);
+  double local = (double)g * (double)a * (double)(a - 1) / 2;
+  c->electrical = (local + (double)c->endpoints) * tc_price_electrical(INTRA_RACK_M);
+  total(c);
+}
+
+/* Slim Fly MMS: routers (s, x, y), s in {0, 1}, x, y in F_q. Rack x holds the two subgroups
+   (0, x, .) and (1, x, .): 2q routers. Inside a rack: each subgroup's own links (q |X| / 2
+   each, |X| = k' - q) and the q links (0, x, y)-(1, x, c) with y = x·x + c; between racks x
+   and m: (0, x, y)-(1, m, c) with y = m x + c and (0, m, y)-(1, x, c) with y = x m + c,
+   2q optical links for every rack pair. Racks on the grid. */
+static void price_slimfly(int64_t q, int64_t k, tc_net_config *c) {
+  c->racks = q;
+  c->optical = grid_optical(q, 2 * (double)q);
+  double local = (double)q * (double)q * (double)(k - q + 1);
+  c->electrical = (local + (double)c->endpoints) * tc_price_electrical(INTRA_RACK_M);
+  total(c);
+}
+
+/* Folded k^D torus: one ring of dimension 0 (k routers) per rack, its k links electrical
+   inside the rack; the links of dimensions 1..D-1 join racks and are electrical of the
+   folded span plus overhead (TORUS_FOLD_SPAN_M): no optical cable at all. */
+static void price_torus(int dims, int64_t k, tc_net_config *c) {
+  c->racks = c->routers / k;
+  c->optical = 0;
+  c->electrical = ((double)c->routers + (double)c->endpoints) * tc_price_electrical(INTRA_RACK_M) +
+                  (double)c->routers * (dims - 1) * tc_price_electrical(TORUS_FOLD_SPAN_M + GLOBAL_OVERHEAD_M);
+  total(c);
 }
 
 int tc_net_2dfc(int64_t m2, int64_t m1, int64_t T, tc_net_config *out, tc_error *err) {
@@ -86,11 +191,7 @@ int tc_net_2dfc(int64_t m2, int64_t m1, int64_t T, tc_net_config *out, tc_error 
   out->routers = m2 * m1;
   out->radix = m1 - 1 + m2 - 1 + T;
   out->bisection = (double)(m1 < m2 ? m1 : m2) / (2.0 * (double)T); /* Eq. 2.13 */
-  out->priced = 1;
-  out->optical = (double)m2 * line_optical(m1) + (double)m1 * line_optical(m2); /* Eq. 4.12 */
-  out->electrical = (double)out->endpoints * tc_price_electrical(1);           /* Eq. 4.13 */
-  out->switches = (double)out->routers * tc_price_switch((double)out->radix);
-  out->total = out->optical + out->electrical + out->switches;
+  price_2dfc(m2, m1, out);
   return TC_OK;
 }
 
@@ -107,7 +208,7 @@ int tc_net_dragonfly(int64_t p, tc_net_config *out, tc_error *err) {
   out->radix = p + (a - 1) + p;
   double n = (double)out->endpoints;
   out->bisection = (n + 2.0 * (double)(p * p) - 1) / (2 * n); /* footnote 6 */
-  unpriced(out);
+  price_dragonfly(a, g, out);
   return TC_OK;
 }
 
@@ -134,7 +235,7 @@ int tc_net_slimfly(int64_t q, tc_net_config *out, tc_error *err) {
   out->routers = 2 * q * q;
   out->radix = k + p;
   out->bisection = -1; /* "better than Dragonfly, below 100%": no formula in the text */
-  unpriced(out);
+  price_slimfly(q, k, out);
   return TC_OK;
 }
 
@@ -153,7 +254,7 @@ int tc_net_torus(int dims, int64_t k, int64_t p, tc_net_config *out, tc_error *e
   out->routers = routers;
   out->radix = 2 * dims + p;
   out->bisection = -1; /* footnote 6's formula is garbled (docs/multiport.md) */
-  unpriced(out);
+  price_torus(dims, k, out);
   return TC_OK;
 }
 
