@@ -29,6 +29,7 @@
 
 #include <string.h>
 
+#include "core/intmath.h"
 #include "synth/baseline_common.h"
 #include "synth/twodfc_internal.h"
 #include "topocoll/transform.h"
@@ -39,15 +40,6 @@ typedef struct part {
   route_order order;
   int64_t lo, hi; /* of every block, in the schedule's units */
 } part;
-
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t r = a % b;
-    a = b;
-    b = r;
-  }
-  return a;
-}
 
 /* The node where a piece of s's data turns from the first dimension into the second:
    (row of s, column of t) on XY, (row of t, column of s) on YX. */
@@ -133,7 +125,7 @@ static int routes(const tci_twodfc *f, tc_collective coll, int md, const char *a
     part whole = {ROUTE_XY, 0, 1};
     return build(f, coll, &whole, 1, 1, algo, out, err);
   }
-  int64_t g = gcd64(f->m1, f->m2), units = (f->m1 + f->m2) / g;
+  int64_t g = tci_gcd64(f->m1, f->m2), units = (f->m1 + f->m2) / g;
   int64_t first = (coll == TC_COLL_ALLTOALL ? f->m1 : f->m2) / g; /* x * units */
   part split[2] = {{ROUTE_XY, 0, first}, {ROUTE_YX, first, units}};
   return build(f, coll, split, 2, units, algo, out, err);
